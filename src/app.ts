@@ -1,0 +1,89 @@
+import express from 'express';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { assetPath } from './assets.js';
+import type { Config } from './config/Config.js';
+import { systemClock } from './domain/Clock.js';
+import type { Clock } from './domain/Clock.js';
+import { EventWriter } from './domain/EventWriter.js';
+import { OrgService } from './domain/orgs/OrgService.js';
+import { ProjectService } from './domain/projects/ProjectService.js';
+import { rejections } from './domain/rejections.js';
+import { ResourceService } from './domain/resources/ResourceService.js';
+import { RevisionReader } from './domain/resources/RevisionReader.js';
+import { UnconstrainedSchemas } from './domain/resources/UnconstrainedSchemas.js';
+import type { EventLog } from './events/EventLog.js';
+import { JournalEventLog } from './events/JournalEventLog.js';
+import { bodyReader } from './http/bodyReader.js';
+import { errorMiddleware, notFound } from './http/errorMiddleware.js';
+import { orgAndProjectRoutes } from './http/routes/orgsAndProjects.js';
+import { resourceRoutes } from './http/routes/resources.js';
+import { versionRoutes } from './http/routes/version.js';
+import { loadBundledContexts } from './jsonld/bundledContexts.js';
+import { JsonLdProcessor } from './jsonld/JsonLdProcessor.js';
+import { Projector } from './projection/Projector.js';
+import { Snapshots } from './projection/Snapshots.js';
+import { States } from './projection/States.js';
+import { OxigraphGraphStore } from './store/OxigraphGraphStore.js';
+import { RevisionFile } from './store/RevisionFile.js';
+import { StoreProjection } from './store/StoreProjection.js';
+
+export interface Registry {
+  app: express.Express;
+  /** Drains: stops following the log, takes a final snapshot, closes files and connections. */
+  close(): Promise<void>;
+}
+
+const openLog = async (config: Config): Promise<{ log: EventLog; name: string }> => {
+  return { log: await JournalEventLog.open(join(config.dataDir, 'journal', 'events.log')), name: 'journal' };
+};
+
+/** The composition root: configuration → clients → services → routes, in plain code. */
+export const createRegistry = async (config: Config, clock: Clock = systemClock): Promise<Registry> => {
+  const { log, name: logName } = await openLog(config);
+  const graphStore = new OxigraphGraphStore();
+  const revisionFile = new RevisionFile(join(config.dataDir, 'projection', 'revisions.nq'));
+  const storeProjection = new StoreProjection(graphStore, revisionFile);
+  const jsonld = new JsonLdProcessor(loadBundledContexts());
+  const states = new States();
+  const projector = new Projector(log, states, storeProjection, jsonld, new Snapshots(join(config.dataDir, 'projection', 'snapshot.json')), revisionFile, {
+    subjectBase: `${config.baseUrl}/v1/`,
+    snapshotEvents: config.snapshotEvents,
+    snapshotMillis: config.snapshotMillis,
+  });
+  await projector.restore();
+  const following = projector.follow();
+
+  const writer = new EventWriter(log, projector);
+  const orgs = new OrgService(states.orgs, writer, clock);
+  const projects = new ProjectService(states.projects, orgs, writer, clock, config.baseUrl);
+  const capacity = async () => {
+    const quads = await graphStore.size();
+    if (quads >= config.maxStoreQuads) throw rejections.storeFull(quads, config.maxStoreQuads);
+  };
+  const resources = new ResourceService(states.resources, projects, new UnconstrainedSchemas(), jsonld, writer, new RevisionReader(log), clock, capacity);
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  const router = express.Router();
+  const version = (JSON.parse(readFileSync(assetPath('package.json'), 'utf8')) as { version: string }).version;
+  versionRoutes(router, { version, storeSize: () => graphStore.size(), maxStoreQuads: config.maxStoreQuads, eventLog: logName });
+  orgAndProjectRoutes(router, { orgs, projects, baseUrl: config.baseUrl });
+  resourceRoutes(router, { resources, jsonld, baseUrl: config.baseUrl });
+  app.use(bodyReader(config.maxPayloadBytes));
+  app.use(router);
+  app.use(notFound);
+  app.use(errorMiddleware);
+
+  return {
+    app,
+    close: async () => {
+      projector.close();
+      await following;
+      await log.close();
+      projector.snapshot();
+      revisionFile.close();
+    },
+  };
+};

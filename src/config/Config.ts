@@ -1,0 +1,71 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  baseUrl: string;
+  dataDir: string;
+  redisUrl?: string;
+  /** Largest accepted JSON payload, in bytes. */
+  maxPayloadBytes: number;
+  /** Writes are refused once the embedded store holds this many quads (its hard ceiling is ~10 M). */
+  maxStoreQuads: number;
+  snapshotEvents: number;
+  snapshotMillis: number;
+}
+
+/** A setting that cannot be used; start-up fails naming it. */
+export class ConfigError extends Error {
+  constructor(readonly setting: string, problem: string) {
+    super(`Invalid configuration '${setting}': ${problem}`);
+  }
+}
+
+const integerSetting = (name: string, raw: string | undefined, fallback: number, min: number, max: number): number => {
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new ConfigError(name, `expected an integer between ${min} and ${max}, got '${raw}'`);
+  return Number(raw);
+};
+
+/** Reads `key.sub.key` from an optional JSON config file (keys follow the spec's names). */
+const fileSettings = (path: string | undefined): ((key: string) => string | undefined) => {
+  if (!path) return () => undefined;
+  if (!existsSync(path)) throw new ConfigError('CONFIG_FILE', `no file at '${path}'`);
+  let tree: unknown;
+  try {
+    tree = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new ConfigError('CONFIG_FILE', `'${path}' is not valid JSON: ${(error as Error).message}`);
+  }
+  return (key) => {
+    let node: unknown = tree;
+    for (const part of key.split('.')) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
+    return node === undefined || node === null ? undefined : String(node);
+  };
+};
+
+/** Configuration from the environment (and `CONFIG_FILE`), with the embedded defaults of a fresh clone. */
+export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
+  const file = fileSettings(env['CONFIG_FILE']);
+  const setting = (envName: string, fileKey: string) => env[envName] ?? file(fileKey);
+  const port = integerSetting('PORT', setting('PORT', 'http.port'), 8080, 0, 65535);
+  const baseUrl = (setting('BASE_URL', 'http.base-url') ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  try {
+    const url = new URL(baseUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
+  } catch {
+    throw new ConfigError('BASE_URL', `expected an http(s) URL, got '${baseUrl}'`);
+  }
+  const redisUrl = setting('REDIS_URL', 'events.redis-url');
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError('REDIS_URL', `expected redis://host:port, got '${redisUrl}'`);
+  return {
+    port,
+    baseUrl,
+    dataDir: resolve(setting('DATA_DIR', 'data-dir') ?? './data'),
+    ...(redisUrl ? { redisUrl } : {}),
+    maxPayloadBytes: integerSetting('MAX_PAYLOAD_BYTES', setting('MAX_PAYLOAD_BYTES', 'http.max-payload-bytes'), 256 * 1024, 1024, 64 * 1024 * 1024),
+    maxStoreQuads: integerSetting('MAX_STORE_QUADS', setting('MAX_STORE_QUADS', 'store.max-quads'), 8_000_000, 1000, 9_500_000),
+    snapshotEvents: integerSetting('SNAPSHOT_EVENTS', setting('SNAPSHOT_EVENTS', 'store.snapshot-events'), 20_000, 1, 10_000_000),
+    snapshotMillis: integerSetting('SNAPSHOT_MILLIS', setting('SNAPSHOT_MILLIS', 'store.snapshot-millis'), 60_000, 0, 86_400_000),
+  };
+};

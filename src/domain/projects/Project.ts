@@ -1,0 +1,76 @@
+import type { Audit, EventBase } from '../Metadata.js';
+import { created, touched } from '../Metadata.js';
+import { rejections } from '../rejections.js';
+import type { Rejection } from '../Rejection.js';
+
+export interface ApiMapping {
+  prefix: string;
+  namespace: string;
+}
+
+export interface ProjectFields {
+  description?: string;
+  base: string;
+  vocab: string;
+  apiMappings: ApiMapping[];
+}
+
+export interface ProjectState extends Audit, ProjectFields {
+  org: string;
+  label: string;
+  uuid: string;
+  orgUuid: string;
+}
+
+interface Target {
+  org: string;
+  label: string;
+  instant: string;
+  subject: string;
+}
+
+export type ProjectCommand =
+  | (Target & { type: 'Create'; uuid: string; orgUuid: string; fields: ProjectFields })
+  | (Target & { type: 'Update'; rev: number; fields: ProjectFields })
+  | (Target & { type: 'Deprecate'; rev: number });
+
+export type ProjectEvent = EventBase & { org: string; label: string; uuid: string; orgUuid: string } & (
+    | { type: 'ProjectCreated'; fields: ProjectFields }
+    | { type: 'ProjectUpdated'; fields: ProjectFields }
+    | { type: 'ProjectDeprecated' }
+  );
+
+export const evaluateProject = (state: ProjectState | undefined, cmd: ProjectCommand): ProjectEvent | Rejection => {
+  const ref = `${cmd.org}/${cmd.label}`;
+  const base = { org: cmd.org, label: cmd.label, instant: cmd.instant, subject: cmd.subject };
+  if (cmd.type === 'Create') {
+    if (state) return rejections.projectAlreadyExists(ref);
+    return { ...base, type: 'ProjectCreated', uuid: cmd.uuid, orgUuid: cmd.orgUuid, rev: 1, fields: cmd.fields };
+  }
+  if (!state) return rejections.projectNotFound(ref);
+  if (cmd.rev !== state.rev) return rejections.incorrectRev(cmd.rev, state.rev);
+  if (state.deprecated) return rejections.projectIsDeprecated(ref);
+  const next = { ...base, uuid: state.uuid, orgUuid: state.orgUuid, rev: state.rev + 1 };
+  return cmd.type === 'Update'
+    ? { ...next, type: 'ProjectUpdated', fields: cmd.fields }
+    : { ...next, type: 'ProjectDeprecated' };
+};
+
+export const nextProject = (state: ProjectState | undefined, event: ProjectEvent): ProjectState | undefined => {
+  switch (event.type) {
+    case 'ProjectCreated':
+      return {
+        ...created(event),
+        org: event.org,
+        label: event.label,
+        uuid: event.uuid,
+        orgUuid: event.orgUuid,
+        ...event.fields,
+      };
+    case 'ProjectUpdated':
+      if (!state) return state;
+      return touched<ProjectState>({ ...state, description: undefined }, event, { ...event.fields });
+    case 'ProjectDeprecated':
+      return state && touched(state, event, { deprecated: true });
+  }
+};

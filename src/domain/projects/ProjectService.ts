@@ -1,0 +1,109 @@
+import type { Clock } from '../Clock.js';
+import type { EventWriter } from '../EventWriter.js';
+import type { ProjectRef } from '../labels.js';
+import { checkLabel, projectRef } from '../labels.js';
+import { rejections } from '../rejections.js';
+import { Rejection } from '../Rejection.js';
+import type { OrgService } from '../orgs/OrgService.js';
+import type { ApiMapping, ProjectCommand, ProjectFields, ProjectState } from './Project.js';
+import { evaluateProject } from './Project.js';
+import { isIri } from './apiMappings.js';
+import { projectKey } from '../../projection/States.js';
+
+export interface ProjectStates {
+  get(ref: ProjectRef): ProjectState | undefined;
+  values(): IterableIterator<ProjectState>;
+}
+
+export class ProjectService {
+  constructor(
+    private readonly states: ProjectStates,
+    private readonly orgs: OrgService,
+    private readonly writer: EventWriter,
+    private readonly clock: Clock,
+    private readonly baseUrl: string,
+  ) {}
+
+  fetch(ref: ProjectRef): ProjectState {
+    const state = this.states.get(ref);
+    if (!state) throw rejections.projectNotFound(ref);
+    return state;
+  }
+
+  /** A project that accepts writes: it and its organization exist and are not deprecated. */
+  active(ref: ProjectRef): ProjectState {
+    const state = this.fetch(ref);
+    this.orgs.active(state.org);
+    if (state.deprecated) throw rejections.projectIsDeprecated(ref);
+    return state;
+  }
+
+  list(org?: string): ProjectState[] {
+    return [...this.states.values()]
+      .filter((p) => org === undefined || p.org === org)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.org.localeCompare(b.org) || a.label.localeCompare(b.label));
+  }
+
+  async create(org: string, label: string, payload: unknown, subject: string): Promise<ProjectState> {
+    checkLabel(label);
+    const orgState = this.orgs.active(org);
+    const fields = this.fields(org, label, payload);
+    return this.run(
+      { type: 'Create', org, label, uuid: this.clock.uuid(), orgUuid: orgState.uuid, fields, instant: this.clock.now(), subject },
+      0,
+    );
+  }
+
+  async update(org: string, label: string, rev: number, payload: unknown, subject: string): Promise<ProjectState> {
+    this.orgs.active(org);
+    return this.run({ type: 'Update', org, label, rev, fields: this.fields(org, label, payload), instant: this.clock.now(), subject }, rev);
+  }
+
+  async deprecate(org: string, label: string, rev: number, subject: string): Promise<ProjectState> {
+    this.orgs.active(org);
+    return this.run({ type: 'Deprecate', org, label, rev, instant: this.clock.now(), subject }, rev);
+  }
+
+  private async run(cmd: ProjectCommand, provided: number): Promise<ProjectState> {
+    const ref = projectRef(cmd.org, cmd.label);
+    const state = this.states.get(ref);
+    const event = evaluateProject(state, cmd);
+    if (event instanceof Rejection) throw event;
+    await this.writer.write(
+      { key: projectKey(ref), kind: 'projects', org: cmd.org, project: ref, rev: event.rev, event },
+      state?.rev ?? 0,
+      (actual) => (state ? rejections.incorrectRev(provided, actual) : rejections.projectAlreadyExists(ref)),
+    );
+    return this.fetch(ref);
+  }
+
+  /** The project's fields with the defaults of the wire format filled in. */
+  private fields(org: string, label: string, payload: unknown): ProjectFields {
+    const body = (payload ?? {}) as Record<string, unknown>;
+    if (typeof body !== 'object' || Array.isArray(body)) throw rejections.malformedContent('The project payload must be a JSON object.');
+    const { description, base, vocab, apiMappings } = body;
+    if (description !== undefined && typeof description !== 'string') throw rejections.malformedContent("'description' must be a string.");
+    const iriField = (name: string, value: unknown, fallback: string): string => {
+      if (value === undefined) return fallback;
+      if (typeof value !== 'string' || !isIri(value)) throw rejections.malformedContent(`'${name}' must be an absolute IRI.`);
+      return value;
+    };
+    return {
+      ...(description === undefined ? {} : { description }),
+      base: iriField('base', base, `${this.baseUrl}/v1/resources/${org}/${label}/_/`),
+      vocab: iriField('vocab', vocab, `${this.baseUrl}/v1/vocabs/${org}/${label}/`),
+      apiMappings: mappings(apiMappings),
+    };
+  }
+}
+
+const mappings = (value: unknown): ApiMapping[] => {
+  if (value === undefined) return [];
+  const bad = () => rejections.malformedContent("'apiMappings' must be an array of {\"prefix\": string, \"namespace\": IRI}.");
+  if (!Array.isArray(value)) throw bad();
+  return value.map((m) => {
+    if (!m || typeof m !== 'object' || typeof m.prefix !== 'string' || !m.prefix || typeof m.namespace !== 'string' || !isIri(m.namespace))
+      throw bad();
+    return { prefix: m.prefix, namespace: m.namespace };
+  });
+};

@@ -1,0 +1,39 @@
+import type { EventBase } from '../Metadata.js';
+import type { ProjectRef } from '../labels.js';
+
+export type JsonObject = { [key: string]: unknown };
+
+/** A remote context a revision was expanded with, pinned so later reads reproduce it exactly. */
+export type RemoteContextRef =
+  | { type: 'StaticContextRef'; iri: string }
+  | { type: 'ProjectContextRef'; iri: string; resource: { id: string; project: ProjectRef; rev: number } };
+
+/** What a content revision (create, update, refresh) carries. */
+export interface Content {
+  schema: string;
+  schemaProject: ProjectRef;
+  types: string[];
+  source: JsonObject;
+  expanded: JsonObject[];
+  remoteContexts: RemoteContextRef[];
+}
+
+type Base = EventBase & { id: string; project: ProjectRef };
+
+export type ResourceEvent =
+  | (Base & Content & { type: 'ResourceCreated'; tag?: string })
+  | (Base & Content & { type: 'ResourceUpdated'; tag?: string })
+  | (Base & Content & { type: 'ResourceRefreshed' })
+  | (Base & { type: 'ResourceTagAdded'; tag: string; targetRev: number; types: string[] })
+  | (Base & { type: 'ResourceTagDeleted'; tag: string; types: string[] })
+  | (Base & { type: 'ResourceDeprecated'; types: string[] })
+  | (Base & { type: 'ResourceUndeprecated'; types: string[] })
+  | (Base & { type: 'ResourceSchemaUpdated'; schema: string; schemaProject: ProjectRef; types: string[] })
+  | (Base & { type: 'ResourceDeleted' });
+
+export type ResourceEventType = ResourceEvent['type'];
+
+export const isContentEvent = (
+  e: ResourceEvent,
+): e is Extract<ResourceEvent, { type: 'ResourceCreated' | 'ResourceUpdated' | 'ResourceRefreshed' }> =>
+  e.type === 'ResourceCreated' || e.type === 'ResourceUpdated' || e.type === 'ResourceRefreshed';

@@ -1,0 +1,276 @@
+import type { EventWriter } from '../EventWriter.js';
+import type { Clock } from '../Clock.js';
+import type { ProjectRef } from '../labels.js';
+import { rejections } from '../rejections.js';
+import { Rejection } from '../Rejection.js';
+import type { ProjectService } from '../projects/ProjectService.js';
+import type { ProjectState } from '../projects/Project.js';
+import { resolveId } from '../projects/apiMappings.js';
+import { UNCONSTRAINED } from '../vocabulary.js';
+import type { ExpandOptions, Expansion, JsonLdProcessor } from '../../jsonld/JsonLdProcessor.js';
+import type { ContextSource } from '../../jsonld/ContextResolver.js';
+import { resourceKey } from '../../projection/States.js';
+import type { ResourceCommand, ResourceState } from './Resource.js';
+import { evaluateResource } from './Resource.js';
+import type { JsonObject, RemoteContextRef } from './ResourceEvent.js';
+import type { Revision, RevisionReader } from './RevisionReader.js';
+import type { SchemaResolver } from './SchemaResolver.js';
+import { checkSource, checkTypes } from './sourceChecks.js';
+import { Lru } from '../../util/Lru.js';
+
+export interface ResourceStates {
+  get(key: string): ResourceState | undefined;
+}
+
+/** Fetch selectors: at most one of `rev` and `tag`. */
+export interface Selector {
+  rev?: number;
+  tag?: string;
+}
+
+interface Caller {
+  subject: string;
+}
+
+/** Refuses writes before the embedded store reaches its capacity. */
+export type CapacityGuard = () => Promise<void>;
+
+/**
+ * Orchestrates the resource operations: resolves project, ids and schema, expands JSON-LD, evaluates
+ * the command against the current state and writes the event; reads revisions back from the log.
+ */
+export class ResourceService {
+  private readonly compacted = new Lru<number, JsonObject>(20_000);
+
+  constructor(
+    private readonly states: ResourceStates,
+    private readonly projects: ProjectService,
+    private readonly schemas: SchemaResolver,
+    private readonly jsonld: JsonLdProcessor,
+    private readonly writer: EventWriter,
+    private readonly reader: RevisionReader,
+    private readonly clock: Clock,
+    private readonly capacity: CapacityGuard,
+  ) {}
+
+  /** Create (POST, or PUT without `rev`). `idSegment` is absent for POST. */
+  async create(ref: ProjectRef, schemaSegment: string, idSegment: string | undefined, payload: unknown, tag: string | undefined, caller: Caller) {
+    const project = this.projects.active(ref);
+    const source = checkSource(payload);
+    const pathId = idSegment === undefined ? undefined : this.id(project, idSegment);
+    const expansion = await this.expand(project, source, pathId);
+    const schema = await this.schemas.resolve(ref, this.schemaIri(project, schemaSegment));
+    await schema.validate(expansion.id, expansion.expanded);
+    return this.run(undefined, {
+      type: 'Create',
+      ...this.target(ref, expansion.id, caller),
+      ...this.content(source, expansion, schema.iri, schema.project),
+      ...(tag === undefined ? {} : { tag }),
+    });
+  }
+
+  async update(ref: ProjectRef, schemaSegment: string, idSegment: string, payload: unknown, rev: number, tag: string | undefined, caller: Caller) {
+    const project = this.projects.active(ref);
+    const source = checkSource(payload);
+    const id = this.id(project, idSegment);
+    const state = this.current(ref, id);
+    const expansion = await this.expand(project, source, id);
+    const schema = await this.schemaForUpdate(project, schemaSegment, state);
+    await schema.validate(id, expansion.expanded);
+    return this.run(state, {
+      type: 'Update',
+      rev,
+      ...this.target(ref, id, caller),
+      ...this.content(source, expansion, schema.iri, schema.project),
+      ...(tag === undefined ? {} : { tag }),
+    });
+  }
+
+  /** Re-reads the last source: picks up changed remote contexts and the latest revision of the schema. */
+  async refresh(ref: ProjectRef, schemaSegment: string, idSegment: string, caller: Caller) {
+    const project = this.projects.active(ref);
+    const id = this.id(project, idSegment);
+    const state = this.current(ref, id);
+    if (state.deprecated) throw rejections.isDeprecated(id);
+    const { content } = await this.reader.at(state, state.rev);
+    const expansion = await this.expand(project, content.source, id);
+    const schema = await this.schemaForUpdate(project, schemaSegment, state);
+    await schema.validate(id, expansion.expanded);
+    return this.run(state, { type: 'Refresh', ...this.target(ref, id, caller), ...this.content(content.source, expansion, schema.iri, schema.project) });
+  }
+
+  async tag(ref: ProjectRef, schemaSegment: string, idSegment: string, rev: number, tag: string, targetRev: number, caller: Caller) {
+    const { state, id } = this.writable(ref, schemaSegment, idSegment);
+    return this.run(state, { type: 'Tag', ...this.target(ref, id, caller), rev, tag, targetRev });
+  }
+
+  async deleteTag(ref: ProjectRef, schemaSegment: string, idSegment: string, rev: number, tag: string, caller: Caller) {
+    const { state, id } = this.writable(ref, schemaSegment, idSegment);
+    return this.run(state, { type: 'DeleteTag', ...this.target(ref, id, caller), rev, tag });
+  }
+
+  async deprecate(ref: ProjectRef, schemaSegment: string, idSegment: string, rev: number, caller: Caller) {
+    const { state, id } = this.writable(ref, schemaSegment, idSegment);
+    return this.run(state, { type: 'Deprecate', ...this.target(ref, id, caller), rev });
+  }
+
+  async undeprecate(ref: ProjectRef, schemaSegment: string, idSegment: string, rev: number, caller: Caller) {
+    const { state, id } = this.writable(ref, schemaSegment, idSegment);
+    return this.run(state, { type: 'Undeprecate', ...this.target(ref, id, caller), rev });
+  }
+
+  /** Validates the current payload against the schema of the path, then changes only the schema. */
+  async updateSchema(ref: ProjectRef, schemaSegment: string, idSegment: string, caller: Caller) {
+    const project = this.projects.active(ref);
+    const id = this.id(project, idSegment);
+    const state = this.current(ref, id);
+    if (state.deprecated) throw rejections.isDeprecated(id);
+    const schema = await this.schemas.resolve(ref, this.schemaIri(project, schemaSegment));
+    const { content } = await this.reader.at(state, state.rev);
+    await schema.validate(id, content.expanded);
+    return this.run(state, { type: 'UpdateSchema', ...this.target(ref, id, caller), schema: schema.iri, schemaProject: schema.project });
+  }
+
+  /** Permanent deletion: the resource's events are pruned from the log once the deletion marker is durable. */
+  async delete(ref: ProjectRef, schemaSegment: string, idSegment: string, caller: Caller): Promise<void> {
+    const { state, id } = this.located(ref, schemaSegment, idSegment, false);
+    const seq = await this.append(state, { type: 'Delete', ...this.target(ref, id, caller) });
+    if (seq !== undefined) await this.writer.prune(resourceKey(ref, id), seq);
+  }
+
+  /** The revision selected by `rev` or `tag` (the current one by default). */
+  async fetch(ref: ProjectRef, schemaSegment: string, idSegment: string, selector: Selector): Promise<Revision> {
+    const { state } = this.located(ref, schemaSegment, idSegment, true);
+    let rev = state.rev;
+    if (selector.tag !== undefined) {
+      const tagged = state.tags[selector.tag];
+      if (tagged === undefined) throw rejections.tagNotFound(selector.tag);
+      rev = tagged;
+    } else if (selector.rev !== undefined) {
+      rev = selector.rev;
+    }
+    return this.reader.at(state, rev);
+  }
+
+  /** The revision's payload compacted with its own context (computed once per revision, then kept). */
+  async compact(revision: Revision): Promise<JsonObject> {
+    const seq = revision.state.contentSeq;
+    const cached = this.compacted.get(seq);
+    if (cached) return cached;
+    const project = this.projects.fetch(revision.state.project);
+    const context = this.jsonld.contextOf(revision.content.source, project.base, project.vocab);
+    const compacted = await this.jsonld.compact(revision.content.expanded, context, revision.content.remoteContexts, (pinned) => this.pinnedContext(pinned));
+    this.compacted.set(seq, compacted);
+    return compacted;
+  }
+
+  /** Resolves an `{id}` segment of a project, for callers outside this service (links, listings). */
+  resolve(ref: ProjectRef, idSegment: string): string {
+    return this.id(this.projects.fetch(ref), idSegment);
+  }
+
+  private async pinnedContext(ref: Extract<RemoteContextRef, { type: 'ProjectContextRef' }>): Promise<unknown> {
+    const state = this.states.get(resourceKey(ref.resource.project, ref.resource.id));
+    if (!state) return undefined;
+    const { content } = await this.reader.at(state, Math.min(ref.resource.rev, state.rev));
+    return { '@context': content.source['@context'] };
+  }
+
+  /** Contexts that are resources of the same project, pinned to their current revision. */
+  private projectContexts(ref: ProjectRef): ContextSource {
+    return async (iri) => {
+      const state = this.states.get(resourceKey(ref, iri));
+      if (!state) return undefined;
+      const { content } = await this.reader.at(state, state.rev);
+      if (!('@context' in content.source)) return undefined;
+      return {
+        document: { '@context': content.source['@context'] },
+        ref: { type: 'ProjectContextRef', iri, resource: { id: state.id, project: ref, rev: state.rev } },
+      };
+    };
+  }
+
+  private async expand(project: ProjectState, source: JsonObject, pathId: string | undefined): Promise<Expansion> {
+    const options: ExpandOptions = {
+      base: project.base,
+      vocab: project.vocab,
+      generateId: () => `${project.base}${this.clock.uuid()}`,
+      contexts: this.projectContexts(`${project.org}/${project.label}`),
+      ...(pathId === undefined ? {} : { pathId }),
+    };
+    const expansion = await this.jsonld.expand(source, options);
+    checkTypes(expansion.types);
+    return expansion;
+  }
+
+  /** On update the schema segment is `_` (keep the current schema) or names the current one. */
+  private async schemaForUpdate(project: ProjectState, schemaSegment: string, state: ResourceState) {
+    const ref = `${project.org}/${project.label}`;
+    if (schemaSegment === '_') return this.schemas.resolve(ref, this.schemas.baseOf(state.schema));
+    const named = this.schemaIri(project, schemaSegment);
+    if (this.schemas.baseOf(named) !== this.schemas.baseOf(state.schema))
+      throw rejections.unexpectedSchema(state.id, named, state.schema);
+    return this.schemas.resolve(ref, named);
+  }
+
+  private schemaIri(project: ProjectState, segment: string): string {
+    if (segment === '_') return UNCONSTRAINED;
+    const iri = resolveId(segment, project);
+    if (iri === undefined) throw rejections.invalidResourceId(segment);
+    return iri;
+  }
+
+  private id(project: ProjectState, segment: string): string {
+    const id = resolveId(segment, project);
+    if (id === undefined) throw rejections.invalidResourceId(segment);
+    return id;
+  }
+
+  private current(ref: ProjectRef, id: string): ResourceState {
+    const state = this.states.get(resourceKey(ref, id));
+    if (!state) throw rejections.notFound(id, ref);
+    return state;
+  }
+
+  /** The resource named by the path; a schema segment other than `_` must be the resource's schema. */
+  private located(ref: ProjectRef, schemaSegment: string, idSegment: string, read: boolean) {
+    const project = read ? this.projects.fetch(ref) : this.projects.active(ref);
+    const id = this.id(project, idSegment);
+    const state = this.current(ref, id);
+    if (schemaSegment !== '_' && this.schemas.baseOf(this.schemaIri(project, schemaSegment)) !== this.schemas.baseOf(state.schema))
+      throw rejections.notFound(id, ref);
+    return { state, id };
+  }
+
+  private writable(ref: ProjectRef, schemaSegment: string, idSegment: string) {
+    return this.located(ref, schemaSegment, idSegment, false);
+  }
+
+  private target(project: ProjectRef, id: string, caller: Caller) {
+    return { id, project, instant: this.clock.now(), subject: caller.subject };
+  }
+
+  private content(source: JsonObject, expansion: Expansion, schema: string, schemaProject: ProjectRef) {
+    return { schema, schemaProject, types: expansion.types, source, expanded: expansion.expanded, remoteContexts: expansion.remoteContexts };
+  }
+
+  private async run(state: ResourceState | undefined, cmd: ResourceCommand): Promise<ResourceState> {
+    await this.append(state, cmd);
+    return this.current(cmd.project, cmd.id);
+  }
+
+  /** Evaluates and appends; returns the event's log position, or undefined when nothing changed. */
+  private async append(state: ResourceState | undefined, cmd: ResourceCommand): Promise<number | undefined> {
+    const decision = evaluateResource(state, cmd);
+    if (decision instanceof Rejection) throw decision;
+    if (decision === null) return undefined;
+    if (decision.type === 'ResourceCreated' || decision.type === 'ResourceUpdated' || decision.type === 'ResourceRefreshed') await this.capacity();
+    const [org] = cmd.project.split('/');
+    const logged = await this.writer.write(
+      { key: resourceKey(cmd.project, cmd.id), kind: 'resources', org: org!, project: cmd.project, rev: decision.type === 'ResourceDeleted' ? 0 : decision.rev, event: decision },
+      state?.rev ?? 0,
+      (actual) => (state ? rejections.incorrectRev('rev' in cmd ? cmd.rev : state.rev, actual) : rejections.alreadyExists(cmd.id, cmd.project)),
+    );
+    return logged.seq;
+  }
+}

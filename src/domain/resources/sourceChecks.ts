@@ -1,0 +1,19 @@
+import { rejections } from '../rejections.js';
+import { NXV } from '../vocabulary.js';
+import type { JsonObject } from './ResourceEvent.js';
+
+/** A payload must be one JSON object whose root fields do not use the reserved `_` prefix. */
+export const checkSource = (source: unknown): JsonObject => {
+  if (typeof source !== 'object' || source === null || Array.isArray(source))
+    throw rejections.malformedContent('The payload must be a JSON object.');
+  const reserved = Object.keys(source).filter((k) => k.startsWith('_'));
+  if (reserved.length)
+    throw rejections.malformedContent(`The payload uses the reserved root field(s) ${reserved.map((k) => `'${k}'`).join(', ')}: fields starting with '_' are reserved for metadata.`);
+  return source as JsonObject;
+};
+
+/** Types from the service vocabulary belong to the service's own kinds (schemas, storages...). */
+export const checkTypes = (types: string[]): void => {
+  const reserved = types.filter((t) => t.startsWith(NXV));
+  if (reserved.length) throw rejections.reservedTypes(reserved);
+};

@@ -1,0 +1,43 @@
+/** The kinds of item whose changes the log records; each has its own event streams. */
+export type Kind = 'orgs' | 'projects' | 'resources' | 'schemas' | 'storages' | 'acls' | 'realms' | 'permissions';
+
+/** What a writer hands to the log. `event` is the domain event, `rev` the item's revision after it (0: deleted). */
+export interface EventDraft {
+  key: string;
+  kind: Kind;
+  org?: string;
+  project?: string;
+  rev: number;
+  event: { type: string; instant: string };
+}
+
+/** A durable event: `seq` increases by one per event across the whole log, so it is comparable across every scope. */
+export interface LogEvent extends EventDraft {
+  seq: number;
+}
+
+/** The item's revision in the log differs from the one the writer evaluated against. */
+export class RevisionConflict extends Error {
+  constructor(readonly key: string, readonly expected: number, readonly actual: number) {
+    super(`revision conflict on ${key}: expected ${expected}, log has ${actual}`);
+  }
+}
+
+/**
+ * The source of truth. `append` is the only write: it checks the item's revision and appends in one
+ * atomic step, and resolves only once the event is durable. Readers pull (`read`, `waitForNew`), which
+ * gives replay-then-follow without gaps and lets a slow reader apply its own backpressure.
+ */
+export interface EventLog {
+  append(draft: EventDraft, expectedRev: number): Promise<LogEvent>;
+  /** Up to `limit` events with `seq > after`, in order. Pruned events are skipped. */
+  read(after: number, limit: number): Promise<LogEvent[]>;
+  /** One event by position, or undefined when pruned or unknown. */
+  get(seq: number): Promise<LogEvent | undefined>;
+  lastSeq(): Promise<number>;
+  /** Resolves once an event with `seq > after` exists, or when `signal` aborts. */
+  waitForNew(after: number, signal?: AbortSignal): Promise<void>;
+  /** Blanks the payload of every event of `key` before `beforeSeq`, keeping only later ones (the deletion marker). */
+  prune(key: string, beforeSeq: number): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,275 @@
+import { closeSync, existsSync, fdatasyncSync, ftruncateSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { EventDraft, EventLog, LogEvent } from './EventLog.js';
+import { RevisionConflict } from './EventLog.js';
+
+interface Pending {
+  event: LogEvent;
+  line: Buffer;
+  resolve: (e: LogEvent) => void;
+  reject: (e: unknown) => void;
+}
+
+const TAIL = 20_000;
+const CHUNK = 16 * 1024 * 1024;
+const NL = 0x0a;
+
+/**
+ * The embedded event log: one append-only file of lines `seq \t key \t rev \t json`. Appends are
+ * group-committed: every append waiting while a write is in flight goes into the next single
+ * write + fdatasync, and no append resolves before its bytes are on disk. Pruning overwrites the
+ * item's lines with spaces in place, so positions stay valid and nothing of the item remains.
+ */
+export class JournalEventLog implements EventLog {
+  private readonly fd: number;
+  private size = 0;
+  private last = 0;
+  private readonly offsets: number[] = [];
+  private readonly lengths: number[] = [];
+  private readonly revs = new Map<string, number>();
+  private readonly keySeqs = new Map<string, number[]>();
+  private readonly tail = new Map<number, LogEvent>();
+  private pending: Pending[] = [];
+  private enqueued = 0;
+  private flushing = false;
+  private failed: unknown;
+  private waiters: Array<() => void> = [];
+
+  private constructor(private readonly file: FileHandle) {
+    this.fd = file.fd;
+    this.size = fstatSync(this.fd).size;
+    this.scan();
+    this.enqueued = this.last;
+  }
+
+  static async open(path: string): Promise<JournalEventLog> {
+    mkdirSync(dirname(path), { recursive: true });
+    if (!existsSync(path)) closeSync(openSync(path, 'w'));
+    return new JournalEventLog(await open(path, 'r+'));
+  }
+
+  /** Rebuilds positions and revisions; a torn last line (a crash mid-write, never acknowledged) is cut off. */
+  private scan(): void {
+    const buffer = Buffer.allocUnsafe(CHUNK);
+    let position = 0;
+    let carry = Buffer.alloc(0);
+    let lineStart = 0;
+    while (position < this.size) {
+      const read = readSync(this.fd, buffer, 0, Math.min(CHUNK, this.size - position), position);
+      const data = carry.length ? Buffer.concat([carry, buffer.subarray(0, read)]) : buffer.subarray(0, read);
+      let from = 0;
+      for (let nl = data.indexOf(NL, from); nl !== -1; nl = data.indexOf(NL, from)) {
+        this.index(data, from, nl, lineStart);
+        lineStart += nl - from + 1;
+        from = nl + 1;
+      }
+      carry = Buffer.from(data.subarray(from));
+      position += read;
+    }
+    if (carry.length) {
+      ftruncateSync(this.fd, lineStart);
+      fdatasyncSync(this.fd);
+      this.size = lineStart;
+    }
+  }
+
+  private index(data: Buffer, from: number, end: number, offset: number): void {
+    if (data[from] === 0x20) return; // pruned line
+    const t1 = data.indexOf(9, from);
+    const t2 = data.indexOf(9, t1 + 1);
+    const t3 = data.indexOf(9, t2 + 1);
+    const seq = Number(data.toString('latin1', from, t1));
+    const key = JSON.parse(data.toString('utf8', t1 + 1, t2)) as string;
+    const rev = Number(data.toString('latin1', t2 + 1, t3));
+    this.offsets[seq] = offset;
+    this.lengths[seq] = end - from;
+    this.revs.set(key, rev);
+    this.seqsOf(key).push(seq);
+    if (seq > this.last) this.last = seq;
+  }
+
+  private seqsOf(key: string): number[] {
+    let seqs = this.keySeqs.get(key);
+    if (!seqs) this.keySeqs.set(key, (seqs = []));
+    return seqs;
+  }
+
+  append(draft: EventDraft, expectedRev: number): Promise<LogEvent> {
+    if (this.failed) return Promise.reject(this.failed);
+    const actual = this.revs.get(draft.key) ?? 0;
+    if (actual !== expectedRev) return Promise.reject(new RevisionConflict(draft.key, expectedRev, actual));
+    const event: LogEvent = { ...draft, seq: ++this.enqueued };
+    this.revs.set(draft.key, draft.rev);
+    const { key, rev, seq, ...rest } = event;
+    const line = Buffer.from(`${seq}\t${JSON.stringify(key)}\t${rev}\t${JSON.stringify(rest)}\n`);
+    return new Promise<LogEvent>((resolve, reject) => {
+      this.pending.push({ event, line, resolve, reject });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    // Let every append issued in this tick join the batch.
+    await new Promise<void>((r) => setImmediate(r));
+    while (this.pending.length) {
+      const batch = this.pending;
+      this.pending = [];
+      try {
+        const bytes = Buffer.concat(batch.map((p) => p.line));
+        await writeFully(this.file, bytes, this.size);
+        await this.file.datasync();
+        let offset = this.size;
+        for (const { event, line } of batch) {
+          this.offsets[event.seq] = offset;
+          this.lengths[event.seq] = line.length - 1;
+          offset += line.length;
+          this.seqsOf(event.key).push(event.seq);
+          this.remember(event);
+        }
+        this.size = offset;
+        this.last = batch[batch.length - 1]!.event.seq;
+      } catch (error) {
+        // Revisions were reserved for these events; the log can no longer vouch for them.
+        this.failed = error;
+        for (const p of [...batch, ...this.pending]) p.reject(error);
+        this.pending = [];
+        break;
+      }
+      for (const p of batch) p.resolve(p.event);
+      this.wake();
+    }
+    this.flushing = false;
+  }
+
+  private remember(event: LogEvent): void {
+    this.tail.set(event.seq, event);
+    this.tail.delete(event.seq - TAIL);
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+
+  async read(after: number, limit: number): Promise<LogEvent[]> {
+    const out: LogEvent[] = [];
+    let seq = Math.max(after, 0) + 1;
+    while (seq <= this.last && out.length < limit) {
+      const cached = this.tail.get(seq);
+      if (cached) {
+        out.push(cached);
+        seq++;
+        continue;
+      }
+      if (this.offsets[seq] === undefined) {
+        seq++;
+        continue;
+      }
+      // One read for a run of consecutive lines not held in memory.
+      let end = seq;
+      while (end + 1 <= this.last && out.length + (end - seq + 1) < limit && !this.tail.has(end + 1) && end - seq < 4096) end++;
+      out.push(...this.readRange(seq, end));
+      seq = end + 1;
+    }
+    return out;
+  }
+
+  private readRange(from: number, to: number): LogEvent[] {
+    let first = from;
+    while (first <= to && this.offsets[first] === undefined) first++;
+    let lastSeq = to;
+    while (lastSeq >= first && this.offsets[lastSeq] === undefined) lastSeq--;
+    if (first > lastSeq) return [];
+    const start = this.offsets[first]!;
+    const length = this.offsets[lastSeq]! + this.lengths[lastSeq]! - start;
+    const buffer = Buffer.allocUnsafe(length);
+    readSync(this.fd, buffer, 0, length, start);
+    const out: LogEvent[] = [];
+    for (let seq = first; seq <= lastSeq; seq++) {
+      const offset = this.offsets[seq];
+      if (offset === undefined) continue;
+      const event = parseLine(buffer.subarray(offset - start, offset - start + this.lengths[seq]!));
+      if (event) out.push(event);
+    }
+    return out;
+  }
+
+  async get(seq: number): Promise<LogEvent | undefined> {
+    const cached = this.tail.get(seq);
+    if (cached) return cached;
+    if (seq > this.last || this.offsets[seq] === undefined) return undefined;
+    return this.readRange(seq, seq)[0];
+  }
+
+  async lastSeq(): Promise<number> {
+    return this.last;
+  }
+
+  waitForNew(after: number, signal?: AbortSignal): Promise<void> {
+    if (this.last > after || signal?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      this.waiters.push(done);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  async prune(key: string, beforeSeq: number): Promise<void> {
+    await this.settled();
+    const seqs = this.keySeqs.get(key) ?? [];
+    const kept: number[] = [];
+    for (const seq of seqs) {
+      if (seq >= beforeSeq) {
+        kept.push(seq);
+        continue;
+      }
+      const offset = this.offsets[seq];
+      if (offset !== undefined) await writeFully(this.file, Buffer.alloc(this.lengths[seq]!, 0x20), offset);
+      delete this.offsets[seq];
+      delete this.lengths[seq];
+      this.tail.delete(seq);
+    }
+    await this.file.datasync();
+    this.keySeqs.set(key, kept);
+  }
+
+  /** Resolves once nothing is waiting to be written. */
+  private async settled(): Promise<void> {
+    while (this.flushing || this.pending.length) await new Promise((r) => setTimeout(r, 1));
+  }
+
+  async close(): Promise<void> {
+    await this.settled();
+    this.wake();
+    await this.file.close();
+  }
+}
+
+const parseLine = (line: Buffer): LogEvent | undefined => {
+  if (line.length === 0 || line[0] === 0x20) return undefined;
+  const t1 = line.indexOf(9);
+  const t2 = line.indexOf(9, t1 + 1);
+  const t3 = line.indexOf(9, t2 + 1);
+  const rest = JSON.parse(line.toString('utf8', t3 + 1)) as Omit<LogEvent, 'seq' | 'key' | 'rev'>;
+  return {
+    ...rest,
+    seq: Number(line.toString('latin1', 0, t1)),
+    key: JSON.parse(line.toString('utf8', t1 + 1, t2)) as string,
+    rev: Number(line.toString('latin1', t2 + 1, t3)),
+  };
+};
+
+const writeFully = async (file: FileHandle, bytes: Buffer, position: number): Promise<void> => {
+  let written = 0;
+  while (written < bytes.length) {
+    const { bytesWritten } = await file.write(bytes, written, bytes.length - written, position + written);
+    written += bytesWritten;
+  }
+};

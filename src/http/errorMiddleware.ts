@@ -1,0 +1,31 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { rejections } from '../domain/rejections.js';
+import { Rejection } from '../domain/Rejection.js';
+import { context } from '../domain/vocabulary.js';
+import { statusOf } from './statusOf.js';
+
+/** Errors raised by express and its body parser, as rejections. */
+const fromFramework = (error: { type?: string; status?: number; limit?: number; message?: string }): Rejection | undefined => {
+  if (error.type === 'entity.too.large') return rejections.payloadTooLarge(error.limit ?? 0);
+  if (error instanceof URIError || (error.status === 400 && /decode param/i.test(error.message ?? '')))
+    return rejections.invalidResourceId(error.message ?? 'malformed percent-encoding');
+  if (error.status && error.status >= 400 && error.status < 500) return rejections.malformedContent(error.message ?? 'The request could not be read.');
+  return undefined;
+};
+
+/** Renders every failure as the typed error body; unexpected ones are logged and never leak details. */
+export const errorMiddleware: ErrorRequestHandler = (error, _req, res, _next) => {
+  const rejection = error instanceof Rejection ? error : fromFramework(error);
+  if (!rejection) console.error('unexpected error', error);
+  const body = rejection ?? rejections.unexpected();
+  const status = statusOf(body.type);
+  if (body.type === 'HttpMethodNotAllowed') res.setHeader('Allow', (body.fields['allowed'] as string[]).join(', '));
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const { allowed: _allowed, ...fields } = body.fields;
+  res.status(status).type('application/ld+json').send(JSON.stringify({ '@context': context('error'), '@type': body.type, reason: body.reason, ...fields }));
+};
+
+export const notFound: RequestHandler = (_req, _res, next) => next(rejections.routeNotFound());

@@ -1,0 +1,68 @@
+import type { Request } from 'express';
+import { rejections } from '../domain/rejections.js';
+
+type Query = Request['query'];
+
+/** One value of a query parameter; repeating a single-valued parameter is a mistake. */
+export const single = (query: Query, name: string): string | undefined => {
+  const value = query[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw rejections.malformedQueryParam(`Query parameter '${name}' must be given once.`);
+  return value;
+};
+
+/** Every value of a repeatable parameter. */
+export const many = (query: Query, name: string): string[] => {
+  const value = query[name];
+  if (value === undefined) return [];
+  const values = Array.isArray(value) ? value : [value];
+  if (!values.every((v): v is string => typeof v === 'string')) throw rejections.malformedQueryParam(`Query parameter '${name}' is malformed.`);
+  return values;
+};
+
+export const integer = (query: Query, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined => {
+  const value = single(query, name);
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max)
+    throw rejections.malformedQueryParam(
+      `Query parameter '${name}' must be an integer${max < Number.MAX_SAFE_INTEGER ? ` between ${min} and ${max}` : ` of at least ${min}`}, got '${value}'.`,
+    );
+  return Number(value);
+};
+
+export const bool = (query: Query, name: string): boolean | undefined => {
+  const value = single(query, name);
+  if (value === undefined) return undefined;
+  if (value !== 'true' && value !== 'false') throw rejections.malformedQueryParam(`Query parameter '${name}' must be 'true' or 'false', got '${value}'.`);
+  return value === 'true';
+};
+
+/** The `rev` every update-like operation requires. */
+export const requiredRev = (query: Query): number => {
+  const rev = integer(query, 'rev', 1);
+  if (rev === undefined) throw rejections.malformedQueryParam("Query parameter 'rev' is required.");
+  return rev;
+};
+
+/** `rev` or `tag`, never both. */
+export const selector = (query: Query): { rev?: number; tag?: string } => {
+  const rev = integer(query, 'rev', 1);
+  const tag = single(query, 'tag');
+  if (rev !== undefined && tag !== undefined) throw rejections.malformedQueryParam("Query parameters 'rev' and 'tag' cannot be used together.");
+  return { ...(rev === undefined ? {} : { rev }), ...(tag === undefined ? {} : { tag }) };
+};
+
+/** `indexing=async|sync`: both are accepted; every write is projected before it is acknowledged. */
+export const indexing = (query: Query): void => {
+  const value = single(query, 'indexing');
+  if (value !== undefined && value !== 'async' && value !== 'sync')
+    throw rejections.malformedQueryParam(`Query parameter 'indexing' must be 'async' or 'sync', got '${value}'.`);
+};
+
+export const tagName = (query: Query): string | undefined => {
+  const tag = single(query, 'tag');
+  if (tag !== undefined && !validTag(tag)) throw rejections.malformedQueryParam(`Tag '${tag}' is invalid.`);
+  return tag;
+};
+
+export const validTag = (tag: string): boolean => tag.length > 0 && tag.length <= 64 && !/[\u0000-\u001f]/.test(tag);

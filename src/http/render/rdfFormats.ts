@@ -1,0 +1,43 @@
+import { Parser } from 'n3';
+import type { ResourceState } from '../../domain/resources/Resource.js';
+import { NXV, RDF_TYPE } from '../../domain/vocabulary.js';
+import { boolean, dateTime, integer, iri } from '../../rdf/terms.js';
+import { projectSelf, resourceSelf, subjectIri } from './addresses.js';
+
+/** The metadata of a revision as triples on the resource id (N-Triples). */
+export const metadataTriples = (state: ResourceState, base: string): string => {
+  const s = iri(state.id);
+  const t = (p: string, o: string) => `${s} ${iri(NXV + p)} ${o} .\n`;
+  return (
+    t('self', iri(resourceSelf(base, state.project, state.id))) +
+    t('constrainedBy', iri(state.schema)) +
+    t('project', iri(projectSelf(base, state.project))) +
+    t('rev', integer(state.rev)) +
+    t('deprecated', boolean(state.deprecated)) +
+    t('createdAt', dateTime(state.createdAt)) +
+    t('createdBy', iri(subjectIri(base, state.createdBy))) +
+    t('updatedAt', dateTime(state.updatedAt)) +
+    t('updatedBy', iri(subjectIri(base, state.updatedBy)))
+  );
+};
+
+/** N-Triples lines as N-Quads in graph `g`. */
+export const inGraph = (triples: string, g: string): string =>
+  triples
+    .split('\n')
+    .filter((line) => line.trim().length > 0)
+    .map((line) => `${line.slice(0, line.lastIndexOf(' .'))} ${iri(g)} .\n`)
+    .join('');
+
+const dotId = (value: string) => `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+
+/** A Graphviz digraph of the triples: one edge per triple, labelled with the predicate. */
+export const dot = (id: string, triples: string): string => {
+  const edges = new Parser({ format: 'N-Triples' }).parse(triples).map((q) => {
+    const object = q.object.termType === 'BlankNode' ? `_:${q.object.value}` : q.object.value;
+    const subject = q.subject.termType === 'BlankNode' ? `_:${q.subject.value}` : q.subject.value;
+    const label = q.predicate.value === RDF_TYPE ? '@type' : q.predicate.value;
+    return `  ${dotId(subject)} -> ${dotId(object)} [label = ${dotId(label)}]`;
+  });
+  return `digraph ${dotId(id)} {\n${edges.join('\n')}\n}\n`;
+};

@@ -1,0 +1,91 @@
+import { rejections } from '../domain/rejections.js';
+import { Rejection } from '../domain/Rejection.js';
+import type { JsonObject, RemoteContextRef } from '../domain/resources/ResourceEvent.js';
+import type { ContextSource, ResolvedContext } from './ContextResolver.js';
+import { loaderOf, resolveContexts } from './ContextResolver.js';
+import { jsonld } from './jsonldLib.js';
+
+export interface Expansion {
+  id: string;
+  expanded: JsonObject[];
+  types: string[];
+  remoteContexts: RemoteContextRef[];
+}
+
+export interface ExpandOptions {
+  base: string;
+  vocab: string;
+  /** The id named by the request path, which the payload may repeat but not contradict. */
+  pathId?: string;
+  generateId: () => string;
+  contexts: ContextSource;
+}
+
+/** Reads a pinned project context document back (the resource's `@context` at the pinned revision). */
+export type PinnedContextSource = (ref: Extract<RemoteContextRef, { type: 'ProjectContextRef' }>) => Promise<unknown>;
+
+/**
+ * JSON-LD processing of payloads: expansion with pinned remote contexts at write time, compaction
+ * and RDF output at read time with exactly the contexts pinned then.
+ */
+export class JsonLdProcessor {
+  constructor(private readonly bundled: Map<string, unknown>) {}
+
+  /** The context a payload is read with: its own, or the project's base and vocab when it has none. */
+  contextOf(source: JsonObject, base: string, vocab: string): unknown {
+    return '@context' in source ? source['@context'] : { '@base': base, '@vocab': vocab };
+  }
+
+  staticContext(iri: string): ResolvedContext | undefined {
+    const document = this.bundled.get(iri);
+    return document === undefined ? undefined : { document, ref: { type: 'StaticContextRef', iri } };
+  }
+
+  async expand(source: JsonObject, options: ExpandOptions): Promise<Expansion> {
+    const context = this.contextOf(source, options.base, options.vocab);
+    const { refs, loader } = await resolveContexts(context, options.base, async (iri) => this.staticContext(iri) ?? options.contexts(iri));
+    const expanded = await guard(() => jsonld.expand({ ...source, '@context': context }, { base: options.base, documentLoader: loader }));
+    const root = rootNode(expanded, options.pathId);
+    const payloadId = typeof root['@id'] === 'string' && !root['@id'].startsWith('_:') ? root['@id'] : undefined;
+    if (options.pathId !== undefined && payloadId !== undefined && payloadId !== options.pathId)
+      throw rejections.unexpectedId(options.pathId, payloadId);
+    const id = options.pathId ?? payloadId ?? options.generateId();
+    root['@id'] = id;
+    if (!expanded.includes(root)) expanded.unshift(root);
+    const types = Array.isArray(root['@type']) ? (root['@type'] as string[]) : [];
+    return { id, expanded, types, remoteContexts: refs };
+  }
+
+  /** The revision compacted with its own context, which may name pinned project contexts. */
+  async compact(expanded: JsonObject[], context: unknown, refs: RemoteContextRef[], pinned: PinnedContextSource): Promise<JsonObject> {
+    const resolved = new Map<string, ResolvedContext>();
+    for (const ref of refs) {
+      const document = ref.type === 'StaticContextRef' ? this.bundled.get(ref.iri) : await pinned(ref);
+      if (document !== undefined) resolved.set(ref.iri, { document, ref });
+    }
+    return guard(() => jsonld.compact(expanded, context, { documentLoader: loaderOf(resolved) }));
+  }
+
+  toNQuads(expanded: JsonObject[]): Promise<string> {
+    return jsonld.toRDF(expanded, { format: 'application/n-quads', skipExpansion: true });
+  }
+}
+
+const rootNode = (expanded: JsonObject[], pathId: string | undefined): JsonObject => {
+  if (expanded.length === 0) return {};
+  if (expanded.length === 1) return expanded[0]!;
+  const named = pathId === undefined ? undefined : expanded.find((n) => n['@id'] === pathId);
+  if (named) return named;
+  throw rejections.invalidJsonLd('the payload must describe a single root node, or name its root with @id');
+};
+
+const guard = async <T>(work: () => Promise<T>): Promise<T> => {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof Rejection) throw error;
+    const cause = (error as { details?: { cause?: unknown } }).details?.cause;
+    if (cause instanceof Rejection) throw cause;
+    throw rejections.invalidJsonLd((error as Error).message ?? String(error));
+  }
+};

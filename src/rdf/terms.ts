@@ -1,0 +1,26 @@
+/**
+ * RDF terms as N-Triples / SPARQL text. Every value that comes from a user reaches the store only
+ * through these functions, so it is always one escaped term and never query syntax.
+ */
+const IRI_FORBIDDEN = /[\u0000-\u0020<>"{}|^`\\]/g;
+const LITERAL_ESCAPES: Record<string, string> = { '\\': '\\\\', '"': '\\"', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
+
+const uchar = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`;
+
+export const iri = (value: string): string => `<${value.replace(IRI_FORBIDDEN, uchar)}>`;
+
+const quoted = (value: string) =>
+  `"${value.replace(/[\\"\n\r\t\b\f]|[\u0000-\u001f]/g, (c) => LITERAL_ESCAPES[c] ?? uchar(c))}"`;
+
+export const XSD = 'http://www.w3.org/2001/XMLSchema#';
+
+export const literal = (value: string, datatype?: string): string =>
+  datatype && datatype !== `${XSD}string` ? `${quoted(value)}^^${iri(datatype)}` : quoted(value);
+
+export const langLiteral = (value: string, language: string): string => `${quoted(value)}@${language.replace(/[^a-zA-Z0-9-]/g, '')}`;
+
+export const integer = (value: number): string => literal(String(Math.trunc(value)), `${XSD}integer`);
+export const boolean = (value: boolean): string => literal(String(value), `${XSD}boolean`);
+export const dateTime = (value: string): string => literal(value, `${XSD}dateTime`);
+
+export const quad = (s: string, p: string, o: string, g: string): string => `${s} ${p} ${o} ${g} .\n`;

@@ -1,0 +1,29 @@
+/** A SPARQL 1.1 JSON results binding. */
+export interface Binding {
+  type: 'uri' | 'literal' | 'bnode' | 'triple';
+  value: string;
+  datatype?: string;
+  'xml:lang'?: string;
+}
+
+export type Row = Record<string, Binding | undefined>;
+
+/**
+ * The triple store port: named graphs, SPARQL queries and updates, bulk loads of N-Quads text.
+ * Asynchronous so that a remote store fits behind it. Implemented by the embedded Oxigraph store; an external SPARQL 1.1 server can stand behind it
+ * in a scaled-out deployment. Nothing outside `src/store` knows which one runs.
+ */
+export interface GraphStore {
+  /** Adds quads given as N-Quads text. */
+  load(nquads: string): Promise<void>;
+  update(sparql: string): Promise<void>;
+  select(sparql: string): Promise<Row[]>;
+  /** A CONSTRUCT or DESCRIBE query as N-Triples text. */
+  construct(sparql: string): Promise<string>;
+  /** SPARQL results in a standard serialisation (for the SPARQL endpoint). */
+  raw(sparql: string, format: 'json' | 'xml' | 'csv' | 'tsv' | 'ntriples' | 'nquads' | 'turtle'): Promise<string>;
+  /** The quads of one graph as N-Triples text. */
+  graph(name: string): Promise<string>;
+  dropGraphs(names: string[]): Promise<void>;
+  size(): Promise<number>;
+}

@@ -1,0 +1,113 @@
+import { closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, statSync, truncateSync, writeSync, fsyncSync, createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { dirname } from 'node:path';
+
+const CHUNK = 4 * 1024 * 1024;
+
+/**
+ * The persisted copy of every revision graph: an append-only N-Quads file, written as revisions
+ * are projected. The journal stays the source of truth; this file only spares a restart from
+ * re-expanding every revision. A snapshot records how many bytes it covers.
+ */
+export class RevisionFile {
+  private fd: number;
+  private buffered: string[] = [];
+  private bufferedBytes = 0;
+  private written: number;
+
+  constructor(readonly path: string) {
+    mkdirSync(dirname(path), { recursive: true });
+    if (!existsSync(path)) closeSync(openSync(path, 'w'));
+    this.fd = openSync(path, 'a');
+    this.written = statSync(path).size;
+  }
+
+  append(nquads: string): void {
+    if (!nquads) return;
+    this.buffered.push(nquads);
+    this.bufferedBytes += nquads.length;
+    if (this.bufferedBytes > CHUNK) this.flush();
+  }
+
+  /** Writes buffered quads and returns the file's length, the point a snapshot covers. */
+  flush(sync = false): number {
+    if (this.buffered.length) {
+      const bytes = Buffer.from(this.buffered.join(''));
+      let done = 0;
+      while (done < bytes.length) done += writeSync(this.fd, bytes, done);
+      this.written += bytes.length;
+      this.buffered = [];
+      this.bufferedBytes = 0;
+    }
+    if (sync) fsyncSync(this.fd);
+    return this.written;
+  }
+
+  /** Cuts the file back to what a snapshot covered: later revisions are replayed from the log. */
+  truncate(length: number): void {
+    this.flush();
+    if (this.written > length) {
+      truncateSync(this.path, length);
+      this.written = length;
+    }
+  }
+
+  /** Streams the file in chunks cut at line ends, for bulk loading. */
+  *chunks(): Generator<string> {
+    this.flush();
+    const fd = openSync(this.path, 'r');
+    try {
+      const buffer = Buffer.allocUnsafe(CHUNK);
+      let carry = '';
+      let position = 0;
+      for (;;) {
+        const read = readSync(fd, buffer, 0, CHUNK, position);
+        if (read === 0) break;
+        position += read;
+        const text = carry + buffer.toString('utf8', 0, read);
+        const cut = text.lastIndexOf('\n') + 1;
+        carry = text.slice(cut);
+        if (cut) yield text.slice(0, cut);
+      }
+      if (carry) yield carry;
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** Rewrites the file without the quads of the given graphs (permanent deletion). */
+  async remove(graphPrefix: string): Promise<void> {
+    this.flush();
+    const tmp = `${this.path}.tmp`;
+    const out = openSync(tmp, 'w');
+    const marker = `<${graphPrefix}`;
+    const inGraph = (line: string) => line.startsWith(marker, line.lastIndexOf(' <') + 1);
+    const lines = createInterface({ input: createReadStream(this.path), crlfDelay: Infinity });
+    let pending: string[] = [];
+    let size = 0;
+    const write = () => {
+      const bytes = Buffer.from(pending.join(''));
+      let done = 0;
+      while (done < bytes.length) done += writeSync(out, bytes, done);
+      size += bytes.length;
+      pending = [];
+    };
+    for await (const line of lines) {
+      if (inGraph(line)) continue;
+      pending.push(`${line}\n`);
+      if (pending.length > 10_000) write();
+    }
+    write();
+    fsyncSync(out);
+    closeSync(out);
+    closeSync(this.fd);
+    renameSync(tmp, this.path);
+    this.fd = openSync(this.path, 'a');
+    this.written = size;
+  }
+
+  close(): void {
+    this.flush(true);
+    closeSync(this.fd);
+  }
+}

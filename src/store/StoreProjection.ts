@@ -1,0 +1,79 @@
+import type { ProjectRef } from '../domain/labels.js';
+import type { CatalogueItem } from './catalogue.js';
+import { catalogueQuads, removeCatalogueUpdate } from './catalogue.js';
+import type { GraphStore } from './GraphStore.js';
+import { itemNode, revisionGraph } from './graphNames.js';
+import { iri } from '../rdf/terms.js';
+import type { RevisionFile } from './RevisionFile.js';
+
+/**
+ * Writes projected state into the triple store: one named graph per revision (also appended to
+ * the revision file that persists them) and the catalogue of current states.
+ */
+export class StoreProjection {
+  constructor(
+    private readonly store: GraphStore,
+    private readonly file: RevisionFile,
+  ) {}
+
+  /** `triples` is N-Triples (or default-graph N-Quads) text of the revision's content. */
+  async putRevision(kind: string, project: ProjectRef, id: string, rev: number, triples: string): Promise<void> {
+    const quads = intoGraph(triples, revisionGraph(kind, project, id, rev));
+    await this.store.load(quads);
+    this.file.append(quads);
+  }
+
+  /** A revision that changes no content (tag, deprecation) still gets its own graph. */
+  async copyRevision(kind: string, project: ProjectRef, id: string, from: number, to: number): Promise<void> {
+    await this.putRevision(kind, project, id, to, await this.store.graph(revisionGraph(kind, project, id, from)));
+  }
+
+  async revisionTriples(kind: string, project: ProjectRef, id: string, rev: number): Promise<string> {
+    return this.store.graph(revisionGraph(kind, project, id, rev));
+  }
+
+  async setCatalogue(item: CatalogueItem, replace: boolean): Promise<void> {
+    if (replace) await this.store.update(removeCatalogueUpdate(item.kind, item.project, item.id));
+    await this.store.load(catalogueQuads(item));
+  }
+
+  /** Bulk form for restarts: the catalogue is derived from the states, never persisted itself. */
+  async loadCatalogue(items: Iterable<CatalogueItem>): Promise<void> {
+    let batch = '';
+    for (const item of items) {
+      batch += catalogueQuads(item);
+      if (batch.length > 4_000_000) {
+        await this.store.load(batch);
+        batch = '';
+      }
+    }
+    await this.store.load(batch);
+  }
+
+  async loadRevisions(): Promise<void> {
+    for (const chunk of this.file.chunks()) await this.store.load(chunk);
+  }
+
+  /** Permanent deletion: every revision graph, the catalogue entry and the persisted quads. */
+  async dropItem(kind: string, project: ProjectRef, id: string, lastRev: number): Promise<void> {
+    await this.store.update(removeCatalogueUpdate(kind, project, id));
+    const graphs = Array.from({ length: lastRev }, (_, i) => revisionGraph(kind, project, id, i + 1));
+    await this.store.dropGraphs(graphs);
+    await this.file.remove(`${itemNode(kind, project, id)}/rev/`);
+  }
+
+  size(): Promise<number> {
+    return this.store.size();
+  }
+}
+
+/** Puts every triple of N-Triples text into graph `g`. */
+const intoGraph = (triples: string, g: string): string => {
+  const graph = ` ${iri(g)} .`;
+  let out = '';
+  for (const line of triples.split('\n')) {
+    const end = line.lastIndexOf(' .');
+    if (end > 0) out += `${line.slice(0, end)}${graph}\n`;
+  }
+  return out;
+};

@@ -1,0 +1,60 @@
+import type { ProjectRef } from '../domain/labels.js';
+import type { Link } from '../domain/resources/links.js';
+import { NXV, RDF_TYPE } from '../domain/vocabulary.js';
+import { CATALOGUE, itemNode } from './graphNames.js';
+import { boolean, dateTime, integer, iri, literal, quad } from '../rdf/terms.js';
+
+/** What the catalogue records of an item's current state: what listings filter and sort on, and its links. */
+export interface CatalogueItem {
+  kind: string;
+  project: ProjectRef;
+  id: string;
+  rev: number;
+  deprecated: boolean;
+  types: string[];
+  schema: string;
+  createdAt: string;
+  createdBy: string;
+  updatedAt: string;
+  updatedBy: string;
+  head: string;
+  links: Link[];
+}
+
+export const nxv = (local: string): string => iri(`${NXV}${local}`);
+const G = iri(CATALOGUE);
+
+/**
+ * The catalogue's triples for one item, on its item node (graph names in graphNames.ts). Links are
+ * nodes `{item}#link{n}` with `nxv:target` and `nxv:paths` (a JSON array of predicate IRIs), so an
+ * incoming-link query is one index lookup on the target.
+ */
+export const catalogueQuads = (item: CatalogueItem): string => {
+  const node = itemNode(item.kind, item.project, item.id);
+  const s = iri(node);
+  const org = item.project.slice(0, item.project.indexOf('/'));
+  let out =
+    quad(s, nxv('kind'), literal(item.kind), G) +
+    quad(s, nxv('project'), literal(item.project), G) +
+    quad(s, nxv('organization'), literal(org), G) +
+    quad(s, nxv('id'), iri(item.id), G) +
+    quad(s, nxv('rev'), integer(item.rev), G) +
+    quad(s, nxv('deprecated'), boolean(item.deprecated), G) +
+    quad(s, nxv('constrainedBy'), iri(item.schema), G) +
+    quad(s, nxv('createdAt'), dateTime(item.createdAt), G) +
+    quad(s, nxv('createdBy'), iri(item.createdBy), G) +
+    quad(s, nxv('updatedAt'), dateTime(item.updatedAt), G) +
+    quad(s, nxv('updatedBy'), iri(item.updatedBy), G) +
+    quad(s, nxv('head'), iri(item.head), G);
+  for (const type of item.types) out += quad(s, iri(RDF_TYPE), iri(type), G);
+  item.links.forEach((link, n) => {
+    const l = iri(`${node}#link${n}`);
+    out += quad(s, nxv('link'), l, G) + quad(l, nxv('target'), iri(link.target), G) + quad(l, nxv('paths'), literal(JSON.stringify(link.paths)), G);
+  });
+  return out;
+};
+
+export const removeCatalogueUpdate = (kind: string, project: ProjectRef, id: string): string => {
+  const s = iri(itemNode(kind, project, id));
+  return `DELETE WHERE { GRAPH ${G} { ${s} ${nxv('link')} ?l . ?l ?lp ?lo } } ;\nDELETE WHERE { GRAPH ${G} { ${s} ?p ?o } }`;
+};

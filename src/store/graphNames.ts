@@ -1,0 +1,26 @@
+import type { ProjectRef } from '../domain/labels.js';
+
+/**
+ * The public naming scheme of the triple store (documented in the README):
+ * - `urn:registry:{kind}/{org}/{project}/{encoded id}` names an item in the catalogue;
+ * - `{item}/rev/{n}` is the named graph holding revision n exactly as expanded at write time;
+ * - `urn:registry:catalogue` holds the current state of every item (see catalogue.ts).
+ * The id is percent-encoded as one segment (encodeURIComponent), so the name is a valid IRI and
+ * the parts split unambiguously.
+ */
+export const CATALOGUE = 'urn:registry:catalogue';
+
+const PREFIX = 'urn:registry:';
+
+export const itemNode = (kind: string, project: ProjectRef, id: string): string =>
+  `${PREFIX}${kind}/${project}/${encodeURIComponent(id)}`;
+
+export const revisionGraph = (kind: string, project: ProjectRef, id: string, rev: number): string =>
+  `${itemNode(kind, project, id)}/rev/${rev}`;
+
+export const parseItemNode = (node: string): { kind: string; project: ProjectRef; id: string } | undefined => {
+  if (!node.startsWith(PREFIX)) return undefined;
+  const [kind, org, project, id] = node.slice(PREFIX.length).split('/');
+  if (!kind || !org || !project || id === undefined) return undefined;
+  return { kind, project: `${org}/${project}`, id: decodeURIComponent(id) };
+};
