@@ -1,0 +1,56 @@
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRegistry } from '../../src/app.js';
+import type { Registry } from '../../src/app.js';
+import type { Config } from '../../src/config/Config.js';
+
+export interface TestServer {
+  url: string;
+  dataDir: string;
+  registry: Registry;
+  /** Stops the server; keeps the data directory unless `remove`. */
+  stop(remove?: boolean): Promise<void>;
+}
+
+/** The registry on a random loopback port with its own data directory. */
+export const startServer = async (overrides: Partial<Config> = {}, dataDir?: string): Promise<TestServer> => {
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'registry-test-'));
+  const config: Config = {
+    port: 0,
+    baseUrl: 'http://127.0.0.1',
+    dataDir: dir,
+    maxPayloadBytes: 256 * 1024,
+    maxStoreQuads: 8_000_000,
+    snapshotEvents: 1_000_000,
+    snapshotMillis: 3_600_000,
+    ...overrides,
+  };
+  // The base URL must name the port, which is known only once listening: listen first on an ephemeral port.
+  const probe: Server = await new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise((r) => probe.close(r));
+  const base = overrides.baseUrl ?? `http://127.0.0.1:${port}`;
+  const registry = await createRegistry({ ...config, port, baseUrl: base });
+  const server: Server = await new Promise((resolve) => {
+    const s = registry.app.listen(port, '127.0.0.1', () => resolve(s));
+  });
+  return {
+    url: base,
+    dataDir: dir,
+    registry,
+    stop: async (remove = false) => {
+      await new Promise((r) => {
+        server.close(r);
+        server.closeAllConnections();
+      });
+      await registry.close();
+      if (remove) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+};
