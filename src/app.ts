@@ -10,6 +10,10 @@ import { OrgService } from './domain/orgs/OrgService.js';
 import { ProjectService } from './domain/projects/ProjectService.js';
 import { rejections } from './domain/rejections.js';
 import { ResourceService } from './domain/resources/ResourceService.js';
+import { ResourceQueries } from './domain/resources/ResourceQueries.js';
+import { Listings } from './domain/listings/Listings.js';
+import { listingScopes } from './domain/listings/scopes.js';
+import { CatalogueQueries } from './store/CatalogueQueries.js';
 import { RevisionReader } from './domain/resources/RevisionReader.js';
 import { UnconstrainedSchemas } from './domain/resources/UnconstrainedSchemas.js';
 import type { EventLog } from './events/EventLog.js';
@@ -63,6 +67,10 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   };
   const resources = new ResourceService(states.resources, projects, new UnconstrainedSchemas(), jsonld, writer, new RevisionReader(log), clock, capacity);
 
+  const catalogue = new CatalogueQueries(graphStore);
+  const listings = new Listings(catalogue, listingScopes(orgs, projects, config.baseUrl));
+  const queries = new ResourceQueries(states.resources, listings, catalogue, resources);
+
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -70,7 +78,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const version = (JSON.parse(readFileSync(assetPath('package.json'), 'utf8')) as { version: string }).version;
   versionRoutes(router, { version, storeSize: () => graphStore.size(), maxStoreQuads: config.maxStoreQuads, eventLog: logName });
   orgAndProjectRoutes(router, { orgs, projects, baseUrl: config.baseUrl });
-  resourceRoutes(router, { resources, jsonld, baseUrl: config.baseUrl });
+  resourceRoutes(router, { resources, queries, jsonld, baseUrl: config.baseUrl });
   app.use(bodyReader(config.maxPayloadBytes));
   app.use(router);
   app.use(notFound);

@@ -6,6 +6,10 @@ export interface Config {
   baseUrl: string;
   dataDir: string;
   redisUrl?: string;
+  /** Prefix of every Redis key of the event log (default `registry`): registries sharing one Redis keep apart. */
+  redisPrefix?: string;
+  /** Interval of the keep-alive comment on event streams, in ms (default 20 s; clients expect one at least every 30 s). */
+  sseKeepAliveMillis?: number;
   /** Largest accepted JSON payload, in bytes. */
   maxPayloadBytes: number;
   /** Writes are refused once the embedded store holds this many quads (its hard ceiling is ~10 M). */
@@ -25,6 +29,12 @@ const integerSetting = (name: string, raw: string | undefined, fallback: number,
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new ConfigError(name, `expected an integer between ${min} and ${max}, got '${raw}'`);
   return Number(raw);
+};
+
+const redisPrefixSetting = (raw: string | undefined): string => {
+  if (raw === undefined || raw === '') return 'registry';
+  if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(raw)) throw new ConfigError('REDIS_PREFIX', `expected 1-100 characters of [A-Za-z0-9_.:-], got '${raw}'`);
+  return raw;
 };
 
 /** Reads `key.sub.key` from an optional JSON config file (keys follow the spec's names). */
@@ -63,6 +73,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     baseUrl,
     dataDir: resolve(setting('DATA_DIR', 'data-dir') ?? './data'),
     ...(redisUrl ? { redisUrl } : {}),
+    redisPrefix: redisPrefixSetting(setting('REDIS_PREFIX', 'events.redis-prefix')),
+    sseKeepAliveMillis: integerSetting('SSE_KEEPALIVE_MILLIS', setting('SSE_KEEPALIVE_MILLIS', 'events.keep-alive-millis'), 20_000, 10, 30_000),
     maxPayloadBytes: integerSetting('MAX_PAYLOAD_BYTES', setting('MAX_PAYLOAD_BYTES', 'http.max-payload-bytes'), 256 * 1024, 1024, 64 * 1024 * 1024),
     maxStoreQuads: integerSetting('MAX_STORE_QUADS', setting('MAX_STORE_QUADS', 'store.max-quads'), 8_000_000, 1000, 9_500_000),
     snapshotEvents: integerSetting('SNAPSHOT_EVENTS', setting('SNAPSHOT_EVENTS', 'store.snapshot-events'), 20_000, 1, 10_000_000),

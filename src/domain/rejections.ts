@@ -68,5 +68,7 @@ export const rejections = {
       'StoreCapacityReached',
       `The embedded triple store holds ${quads} quads and refuses writes beyond ${limit}; move to an external SPARQL server (see the README).`,
     ),
+  malformedHeader: (header: string, reason: string) => new Rejection('MalformedHeaderRejection', `The value of the '${header}' header is invalid: ${reason}`, { header }),
+  authorizationFailed: () => new Rejection('AuthorizationFailed', 'The supplied authentication is not authorized to access this resource.'),
   unexpected: () => new Rejection('UnexpectedError', 'The system experienced an unexpected error, please try again later.'),
 };

@@ -1,5 +1,11 @@
 import type { Request, Response, Router } from 'express';
 import type { ResourceService } from '../../domain/resources/ResourceService.js';
+import type { LinkEntry, ResourceQueries } from '../../domain/resources/ResourceQueries.js';
+import { integer } from '../params.js';
+import { listingRequest, nextAddress } from '../listingParams.js';
+import type { Scope } from '../listingParams.js';
+import { aggregationsBody, listingBody } from '../render/listing.js';
+import { typesValue } from '../render/resources.js';
 import type { Revision } from '../../domain/resources/RevisionReader.js';
 import { projectRef } from '../../domain/labels.js';
 import { rejections } from '../../domain/rejections.js';
@@ -14,6 +20,7 @@ import { route, segment } from '../route.js';
 
 interface Deps {
   resources: ResourceService;
+  queries: ResourceQueries;
   jsonld: JsonLdProcessor;
   baseUrl: string;
 }
@@ -34,7 +41,32 @@ const tagBody = (body: unknown): { tag: string; rev: number } => {
   return { tag: b.tag, rev: b.rev };
 };
 
-export const resourceRoutes = (router: Router, { resources, jsonld, baseUrl }: Deps): void => {
+export const resourceRoutes = (router: Router, { resources, queries, jsonld, baseUrl }: Deps): void => {
+  const list = (scope: (req: Request) => Scope) => async (req: Request, res: Response) => {
+    const request = listingRequest(req, scope(req));
+    if (bool(req.query, 'aggregations') === true) {
+      res.type('application/ld+json').send(JSON.stringify(aggregationsBody(await queries.aggregate(request))));
+      return;
+    }
+    const page = await queries.list(request);
+    const body = listingBody(page.total, page.items.map((s) => resourceMetadata(s, baseUrl)), page.next && nextAddress(baseUrl, req, page.next));
+    res.type('application/ld+json').send(JSON.stringify(body));
+  };
+
+  /** Link listings: known resources carry their metadata, external IRIs only `@id` and `paths`. */
+  const links = (entries: { total: number; items: LinkEntry[] }, req: Request, from: number, size: number) => {
+    const results = entries.items.map((e) =>
+      e.state ? { '@id': e.id, ...typesValue(e.state.types), paths: e.paths, ...resourceMetadata(e.state, baseUrl) } : { '@id': e.id, paths: e.paths },
+    );
+    const url = new URL(req.originalUrl, 'http://placeholder');
+    url.searchParams.set('from', String(from + size));
+    url.searchParams.set('size', String(size));
+    return listingBody(entries.total, results, from + size < entries.total ? `${baseUrl}${url.pathname}${url.search}` : undefined);
+  };
+  const paging = (req: Request) => ({ from: integer(req.query, 'from', 0, 10_000) ?? 0, size: integer(req.query, 'size', 1, 1000) ?? 20 });
+
+  route(router, '/v1/resources', { get: list(() => ({ kind: 'resources' })) });
+  route(router, '/v1/resources/:org', { get: list((req) => ({ kind: 'resources', org: req.params['org'] as string })) });
   const written = (res: Response, status: number) => (state: Parameters<typeof resourceMetadata>[0]) =>
     void res.status(status).type('application/ld+json').send(JSON.stringify(resourceMetadata(state, baseUrl)));
 
@@ -62,10 +94,26 @@ export const resourceRoutes = (router: Router, { resources, jsonld, baseUrl }: D
   };
 
   route(router, '/v1/resources/:org/:project', {
+    get: list((req) => ({ kind: 'resources', project: ref(req) })),
     post: (req, res) => create(req, res, '_', undefined),
   });
   route(router, '/v1/resources/:org/:project/:schema', {
+    get: list((req) => ({ kind: 'resources', project: ref(req), schemaSegment: schemaOf(req) })),
     post: (req, res) => create(req, res, schemaOf(req), undefined),
+  });
+  route(router, `${R}/incoming`, {
+    get: async (req, res) => {
+      const { from, size } = paging(req);
+      const entries = await queries.incoming(ref(req), schemaOf(req), idOf(req), from, size);
+      res.type('application/ld+json').send(JSON.stringify(links(entries, req, from, size)));
+    },
+  });
+  route(router, `${R}/outgoing`, {
+    get: async (req, res) => {
+      const { from, size } = paging(req);
+      const entries = await queries.outgoing(ref(req), schemaOf(req), idOf(req), from, size, bool(req.query, 'includeExternalLinks') ?? true);
+      res.type('application/ld+json').send(JSON.stringify(links(entries, req, from, size)));
+    },
   });
   route(router, R, {
     get: async (req, res) => represent(req, res, await resources.fetch(ref(req), schemaOf(req), idOf(req), selector(req.query))),

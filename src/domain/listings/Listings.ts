@@ -1,0 +1,160 @@
+import type { ProjectRef } from '../labels.js';
+import { rejections } from '../rejections.js';
+import type { ProjectState } from '../projects/Project.js';
+import { DEFAULT_MAPPINGS, effectiveMappings, isIri } from '../projects/apiMappings.js';
+import type { Binding } from '../../store/GraphStore.js';
+import type { Bucket, CatalogueQueries, ItemRef } from '../../store/CatalogueQueries.js';
+import type { ListingFilter, SortKey, TimeRange } from '../../store/ListingQuery.js';
+
+/** A listing as requested, before ids, CURIEs and terms are resolved against the scope. */
+export interface ListingRequest {
+  kind: string;
+  /** Project scope (`org/project`), organization scope, or neither (every project). */
+  project?: ProjectRef;
+  org?: string;
+  /** Projects the caller may read (access control); undefined: all. */
+  readable?: ProjectRef[];
+  from: number;
+  size: number;
+  after?: Binding[];
+  locate?: string;
+  deprecated?: boolean;
+  rev?: number;
+  types: string[];
+  typeOperator: 'and' | 'or';
+  createdBy?: string;
+  updatedBy?: string;
+  createdAt?: TimeRange;
+  updatedAt?: TimeRange;
+  schema?: string;
+  sort: string[];
+}
+
+export interface ListingResult {
+  total: number;
+  items: ItemRef[];
+  /** Cursor of the next page, when there is one. */
+  next?: Binding[];
+}
+
+export interface Aggregations {
+  total: number;
+  projects: Bucket[];
+  types: Bucket[];
+}
+
+const METADATA_SORTS: Record<string, Extract<SortKey['field'], { metadata: unknown }>['metadata']> = {
+  _createdAt: 'createdAt',
+  _createdBy: 'createdBy',
+  _updatedAt: 'updatedAt',
+  _updatedBy: 'updatedBy',
+  _rev: 'rev',
+  _deprecated: 'deprecated',
+  '@id': 'id',
+  _self: 'id',
+  _constrainedBy: 'constrainedBy',
+  _project: 'project',
+};
+
+/** The spec's default order: `_createdBy`, then `@id`. */
+const DEFAULT_SORT: SortKey[] = [
+  { field: { metadata: 'createdBy' }, descending: false },
+  { field: { metadata: 'id' }, descending: false },
+];
+
+/** Listings of any kind of item at project, organization or global scope, over the catalogue. */
+export interface Scopes {
+  /** The project, or ProjectNotFound. */
+  project(ref: ProjectRef): ProjectState;
+  /** Checks the organization exists (OrganizationNotFound). */
+  org(label: string): void;
+  /** A `locate` value (an id or a `_self` address) as an id. */
+  locate(value: string, project: ProjectState | undefined): string;
+}
+
+export class Listings {
+  constructor(
+    private readonly queries: CatalogueQueries,
+    private readonly scopes: Scopes,
+  ) {}
+
+  async list(req: ListingRequest): Promise<ListingResult> {
+    const filter = this.filter(req);
+    if (filter.projects?.length === 0) return { total: 0, items: [] };
+    const project = req.project === undefined ? undefined : this.scopes.project(req.project);
+    const sort = req.sort.length ? req.sort.map((s) => this.sortKey(s, project)) : DEFAULT_SORT;
+    const [total, rows] = await Promise.all([
+      this.queries.count(filter),
+      this.queries.page(filter, sort, { offset: req.after ? 0 : req.from, limit: req.size + 1, ...(req.after ? { after: req.after } : {}) }),
+    ]);
+    const items = rows.slice(0, req.size);
+    const last = items[items.length - 1];
+    return { total, items, ...(rows.length > req.size && last ? { next: last.cursor } : {}) };
+  }
+
+  async aggregate(req: ListingRequest): Promise<Aggregations> {
+    const filter = this.filter(req);
+    if (filter.projects?.length === 0) return { total: 0, projects: [], types: [] };
+    const [total, projects, types] = await Promise.all([
+      this.queries.count(filter),
+      this.queries.buckets(filter, 'project'),
+      this.queries.buckets(filter, 'type'),
+    ]);
+    return { total, projects, types };
+  }
+
+  private filter(req: ListingRequest): ListingFilter {
+    if (req.org !== undefined) this.scopes.org(req.org);
+    const project = req.project === undefined ? undefined : this.scopes.project(req.project);
+    const scope = project ? [`${project.org}/${project.label}`] : undefined;
+    const projects = req.readable ? (scope ?? req.readable).filter((p) => req.readable!.includes(p)) : scope;
+    return {
+      kind: req.kind,
+      ...(projects ? { projects } : {}),
+      ...(req.org !== undefined && !project ? { org: req.org } : {}),
+      ...(req.locate !== undefined ? { id: this.scopes.locate(req.locate, project) } : {}),
+      // Deprecated items are left out unless asked for.
+      deprecated: req.deprecated ?? false,
+      ...(req.rev !== undefined ? { rev: req.rev } : {}),
+      types: req.types.map((t) => resolveIri(t, project, 'vocab', 'type')),
+      typeOperator: req.typeOperator,
+      ...(req.createdBy !== undefined ? { createdBy: absoluteIri(req.createdBy, 'createdBy') } : {}),
+      ...(req.updatedBy !== undefined ? { updatedBy: absoluteIri(req.updatedBy, 'updatedBy') } : {}),
+      ...(req.createdAt ? { createdAt: req.createdAt } : {}),
+      ...(req.updatedAt ? { updatedAt: req.updatedAt } : {}),
+      ...(req.schema !== undefined ? { schema: resolveIri(req.schema, project, 'base', 'schema') } : {}),
+    };
+  }
+
+  private sortKey(raw: string, project: ProjectState | undefined): SortKey {
+    const descending = raw.startsWith('-');
+    const name = descending ? raw.slice(1) : raw;
+    const metadata = METADATA_SORTS[name];
+    if (metadata) return { field: { metadata }, descending };
+    if (name === '' || name.startsWith('_')) throw rejections.malformedQueryParam(`Cannot sort by '${raw}'.`);
+    return { field: { predicate: resolveIri(name, project, 'vocab', 'sort') }, descending };
+  }
+}
+
+const absoluteIri = (value: string, param: string): string => {
+  if (!isIri(value)) throw rejections.malformedQueryParam(`Query parameter '${param}' must be an absolute IRI, got '${value}'.`);
+  return value;
+};
+
+/**
+ * A query value naming an IRI: an alias or CURIE of the project's mappings (the default mappings
+ * outside a project), an absolute IRI, else a term of the project's vocab (or base).
+ */
+export const resolveIri = (value: string, project: ProjectState | undefined, relative: 'base' | 'vocab', param: string): string => {
+  const mappings = project ? effectiveMappings(project) : DEFAULT_MAPPINGS;
+  const alias = mappings.find((m) => m.prefix === value);
+  if (alias) return alias.namespace;
+  const colon = value.indexOf(':');
+  if (colon > 0) {
+    const curie = mappings.find((m) => m.prefix === value.slice(0, colon));
+    if (curie) return curie.namespace + value.slice(colon + 1);
+  }
+  if (isIri(value)) return value;
+  if (project && /^[^\s:/?#]+$/.test(value)) return project[relative] + value;
+  throw rejections.malformedQueryParam(`Query parameter '${param}' must be an IRI, a CURIE or a term, got '${value}'.`);
+};

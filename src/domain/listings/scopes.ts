@@ -1,0 +1,22 @@
+import type { OrgService } from '../orgs/OrgService.js';
+import type { ProjectService } from '../projects/ProjectService.js';
+import { resolveId, isIri } from '../projects/apiMappings.js';
+import { rejections } from '../rejections.js';
+import type { Scopes } from './Listings.js';
+
+/** How listings find their scope and read `locate` values (an `@id`, or a `_self` address). */
+export const listingScopes = (orgs: OrgService, projects: ProjectService, baseUrl: string): Scopes => ({
+  project: (ref) => projects.fetch(ref),
+  org: (label) => void orgs.fetch(label),
+  locate: (value, project) => {
+    const self = new RegExp(`^${baseUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/v1/(?:resources|schemas|storages)/([^/]+)/([^/]+)/(?:[^/]+/)?([^/?#]+)$`).exec(value);
+    if (self) {
+      const owner = projects.fetch(`${self[1]}/${self[2]}`);
+      const id = resolveId(decodeURIComponent(self[3]!), owner);
+      if (id !== undefined) return id;
+    }
+    const id = project ? resolveId(value, project) : isIri(value) ? value : undefined;
+    if (id === undefined) throw rejections.malformedQueryParam(`Query parameter 'locate' must be an id or a '_self' address, got '${value}'.`);
+    return id;
+  },
+});

@@ -1,0 +1,66 @@
+import type { ProjectRef } from '../labels.js';
+import type { Aggregations, ListingRequest, Listings } from '../listings/Listings.js';
+import type { Binding } from '../../store/GraphStore.js';
+import type { CatalogueQueries } from '../../store/CatalogueQueries.js';
+import { resourceKey } from '../../projection/States.js';
+import type { ResourceState } from './Resource.js';
+import type { ResourceService } from './ResourceService.js';
+import type { ResourceStates } from './ResourceService.js';
+
+/** A link entry: a known resource (with its state) or an external IRI. */
+export interface LinkEntry {
+  id: string;
+  paths: string[];
+  state?: ResourceState;
+}
+
+export interface Page<T> {
+  total: number;
+  items: T[];
+  next?: Binding[];
+}
+
+/** The read side of resources: listings, aggregations, incoming and outgoing links. */
+export class ResourceQueries {
+  constructor(
+    private readonly states: ResourceStates,
+    private readonly listings: Listings,
+    private readonly catalogue: CatalogueQueries,
+    private readonly resources: ResourceService,
+  ) {}
+
+  async list(req: ListingRequest): Promise<Page<ResourceState>> {
+    const result = await this.listings.list(req);
+    return { ...result, items: result.items.flatMap((i) => this.state(i.project, i.id) ?? []) };
+  }
+
+  aggregate(req: ListingRequest): Promise<Aggregations> {
+    return this.listings.aggregate(req);
+  }
+
+  /** Resources of the project whose current revision links to this one. */
+  async incoming(ref: ProjectRef, schemaSegment: string, idSegment: string, from: number, size: number): Promise<Page<LinkEntry>> {
+    const { state } = await this.resources.fetch(ref, schemaSegment, idSegment, {});
+    const { total, rows } = await this.catalogue.incoming('resources', ref, state.id, from, size);
+    return { total, items: rows.map((r) => ({ id: r.id, paths: r.paths, ...this.known(r.project, r.id) })) };
+  }
+
+  /** What this resource's current revision links to; external IRIs only when asked for. */
+  async outgoing(ref: ProjectRef, schemaSegment: string, idSegment: string, from: number, size: number, external: boolean): Promise<Page<LinkEntry>> {
+    const { state } = await this.resources.fetch(ref, schemaSegment, idSegment, {});
+    const rows = (await this.catalogue.outgoing('resources', ref, state.id)).filter((r) => external || r.known);
+    return {
+      total: rows.length,
+      items: rows.slice(from, from + size).map((r) => ({ id: r.target, paths: r.paths, ...(r.known ? this.known(r.known.project, r.known.id) : {}) })),
+    };
+  }
+
+  private state(project: ProjectRef, id: string): ResourceState | undefined {
+    return this.states.get(resourceKey(project, id));
+  }
+
+  private known(project: ProjectRef, id: string): { state?: ResourceState } {
+    const state = this.state(project, id);
+    return state ? { state } : {};
+  }
+}

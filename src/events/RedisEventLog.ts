@@ -1,0 +1,153 @@
+import { Redis } from 'ioredis';
+import type { EventDraft, EventLog, LogEvent } from './EventLog.js';
+import { RevisionConflict } from './EventLog.js';
+import { APPEND_SCRIPT, PRUNE_SCRIPT } from './redisScripts.js';
+
+type StreamEntry = [id: string, fields: string[]];
+
+/** The scripted commands, registered with `defineCommand` (ioredis sends EVALSHA, falling back to EVAL). */
+interface Scripted {
+  registryAppend(revs: string, seq: string, stream: string, seqs: string, key: string, expected: number, rev: number, payload: string): Promise<[number, number]>;
+  registryPrune(seqs: string, stream: string, key: string, beforeSeq: number): Promise<number>;
+}
+
+interface Waiter {
+  after: number;
+  done: () => void;
+}
+
+/** How long one blocking read waits before the follower re-checks on its own (it self-heals after reconnects). */
+const BLOCK_MILLIS = 5_000;
+
+/**
+ * The event log on Redis Streams, shareable by several server processes. One stream holds every
+ * event with the explicit id `{seq}-0`, so stream ids are the log positions. A Lua script checks the
+ * item's revision, takes the next position and appends in one atomic step; a hash keeps each key's
+ * revision and another each key's positions (for prune). Waiting for new events uses one blocking
+ * XREAD on a dedicated connection, shared by every waiter of the process.
+ */
+export class RedisEventLog implements EventLog {
+  private readonly keys: { stream: string; seq: string; revs: string; seqs: string };
+  /** Highest position known to exist (pruned or not); never ahead of Redis. */
+  private known = 0;
+  private readonly waiters = new Set<Waiter>();
+  private following = false;
+  private closed = false;
+
+  private constructor(
+    private readonly redis: Redis,
+    private readonly blocking: Redis,
+    prefix: string,
+  ) {
+    this.keys = { stream: `${prefix}:events`, seq: `${prefix}:seq`, revs: `${prefix}:revs`, seqs: `${prefix}:seqs` };
+    redis.defineCommand('registryAppend', { lua: APPEND_SCRIPT, numberOfKeys: 4 });
+    redis.defineCommand('registryPrune', { lua: PRUNE_SCRIPT, numberOfKeys: 2 });
+  }
+
+  /** Connects (failing fast when Redis does not answer) and learns the current position. */
+  static async open(url: string, prefix: string): Promise<RedisEventLog> {
+    const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
+    await redis.connect();
+    const blocking = redis.duplicate();
+    const log = new RedisEventLog(redis, blocking, prefix);
+    await log.lastSeq();
+    return log;
+  }
+
+  private get scripted(): Scripted {
+    return this.redis as unknown as Scripted;
+  }
+
+  private bump(seq: number): void {
+    if (seq > this.known) this.known = seq;
+  }
+
+  async append(draft: EventDraft, expectedRev: number): Promise<LogEvent> {
+    const { keys } = this;
+    const [ok, value] = await this.scripted.registryAppend(keys.revs, keys.seq, keys.stream, keys.seqs, draft.key, expectedRev, draft.rev, JSON.stringify(draft));
+    if (Number(ok) !== 1) throw new RevisionConflict(draft.key, expectedRev, Number(value));
+    const seq = Number(value);
+    this.bump(seq);
+    return { ...draft, seq };
+  }
+
+  async read(after: number, limit: number): Promise<LogEvent[]> {
+    if (limit <= 0) return [];
+    const entries = (await this.redis.xrange(this.keys.stream, `${Math.max(after, 0) + 1}-0`, '+', 'COUNT', limit)) as StreamEntry[];
+    const events = entries.map(toEvent);
+    if (events.length) this.bump(events[events.length - 1]!.seq);
+    return events;
+  }
+
+  async get(seq: number): Promise<LogEvent | undefined> {
+    if (!Number.isInteger(seq) || seq < 1) return undefined;
+    const entries = (await this.redis.xrange(this.keys.stream, `${seq}-0`, `${seq}-0`)) as StreamEntry[];
+    return entries[0] && toEvent(entries[0]);
+  }
+
+  async lastSeq(): Promise<number> {
+    const seq = Number((await this.redis.get(this.keys.seq)) ?? 0);
+    this.bump(seq);
+    return seq;
+  }
+
+  waitForNew(after: number, signal?: AbortSignal): Promise<void> {
+    if (this.known > after || signal?.aborted || this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        after,
+        done: () => {
+          this.waiters.delete(waiter);
+          signal?.removeEventListener('abort', waiter.done);
+          resolve();
+        },
+      };
+      this.waiters.add(waiter);
+      signal?.addEventListener('abort', waiter.done, { once: true });
+      if (!this.following) void this.follow();
+    });
+  }
+
+  /**
+   * One loop per process while anyone waits: read the counter (so a burst is crossed in one step),
+   * wake whoever it satisfies, then block until an entry beyond it exists. A waiter registering
+   * meanwhile either is satisfied by `known` at once or waits for an entry the blocked read will see.
+   */
+  private async follow(): Promise<void> {
+    this.following = true;
+    try {
+      while (this.waiters.size && !this.closed) {
+        try {
+          this.bump(Number((await this.blocking.get(this.keys.seq)) ?? 0));
+          for (const waiter of [...this.waiters]) if (waiter.after < this.known) waiter.done();
+          if (!this.waiters.size) break;
+          await this.blocking.xread('COUNT', 1, 'BLOCK', BLOCK_MILLIS, 'STREAMS', this.keys.stream, `${this.known}-0`);
+        } catch (error) {
+          if (this.closed) break;
+          console.error('event log: blocking read failed, retrying', (error as Error).message);
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      }
+    } finally {
+      this.following = false;
+    }
+  }
+
+  async prune(key: string, beforeSeq: number): Promise<void> {
+    await this.scripted.registryPrune(this.keys.seqs, this.keys.stream, key, beforeSeq);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const waiter of [...this.waiters]) waiter.done();
+    this.blocking.disconnect();
+    await this.redis.quit();
+  }
+}
+
+const toEvent = ([id, fields]: StreamEntry): LogEvent => {
+  const index = fields.indexOf('e');
+  const draft = JSON.parse(fields[index + 1]!) as EventDraft;
+  return { ...draft, seq: Number(id.slice(0, id.indexOf('-'))) };
+};

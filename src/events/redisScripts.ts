@@ -1,0 +1,49 @@
+/**
+ * Lua scripts run by Redis as one atomic step each, so several server processes sharing one Redis
+ * keep the revision check, the position and the append consistent with each other.
+ */
+
+/**
+ * KEYS: revs (hash key → rev), seq (counter), stream, seqs (hash key → comma-separated positions).
+ * ARGV: key, expectedRev, newRev, payload.
+ * Returns {1, seq} on success, {0, actualRev} on a revision conflict.
+ */
+export const APPEND_SCRIPT = `
+local actual = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
+if actual ~= tonumber(ARGV[2]) then return {0, actual} end
+local seq = redis.call('INCR', KEYS[2])
+redis.call('XADD', KEYS[3], seq .. '-0', 'e', ARGV[4])
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+local seqs = redis.call('HGET', KEYS[4], ARGV[1])
+if seqs then
+  redis.call('HSET', KEYS[4], ARGV[1], seqs .. ',' .. seq)
+else
+  redis.call('HSET', KEYS[4], ARGV[1], tostring(seq))
+end
+return {1, seq}
+`;
+
+/**
+ * KEYS: seqs, stream. ARGV: key, beforeSeq.
+ * Deletes the key's stream entries before beforeSeq and keeps the later positions. Returns how many were deleted.
+ */
+export const PRUNE_SCRIPT = `
+local seqs = redis.call('HGET', KEYS[1], ARGV[1])
+if not seqs then return 0 end
+local before = tonumber(ARGV[2])
+local kept = {}
+local deleted = 0
+for s in string.gmatch(seqs, '%d+') do
+  if tonumber(s) < before then
+    deleted = deleted + redis.call('XDEL', KEYS[2], s .. '-0')
+  else
+    table.insert(kept, s)
+  end
+end
+if #kept == 0 then
+  redis.call('HDEL', KEYS[1], ARGV[1])
+else
+  redis.call('HSET', KEYS[1], ARGV[1], table.concat(kept, ','))
+end
+return deleted
+`;

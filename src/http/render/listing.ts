@@ -1,0 +1,26 @@
+import { context } from '../../domain/vocabulary.js';
+import type { Aggregations } from '../../domain/listings/Listings.js';
+
+export const LISTING_CONTEXT = [context('metadata'), context('search'), context('search-metadata')];
+
+/** Spec 2.6: `_total`, `_results` (metadata only, no `@context` of their own), `_next`. */
+export const listingBody = (total: number, results: Record<string, unknown>[], next?: string) => ({
+  '@context': LISTING_CONTEXT,
+  _total: total,
+  _results: results.map(({ '@context': _ctx, ...rest }) => rest),
+  ...(next ? { _next: next } : {}),
+});
+
+/** Spec 2.8: `projects` and `types` bucket aggregations and the total. */
+export const aggregationsBody = (a: Aggregations) => {
+  const terms = (buckets: { key: string; count: number }[]) => ({
+    buckets: buckets.map((b) => ({ key: b.key, doc_count: b.count })),
+    doc_count_error_upper_bound: 0,
+    sum_other_doc_count: 0,
+  });
+  return {
+    '@context': context('aggregations'),
+    aggregations: { projects: terms(a.projects), types: terms(a.types) },
+    total: a.total,
+  };
+};

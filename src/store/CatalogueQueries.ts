@@ -1,0 +1,97 @@
+import type { ProjectRef } from '../domain/labels.js';
+import type { Binding, GraphStore, Row } from './GraphStore.js';
+import { itemNode, parseItemNode } from './graphNames.js';
+import type { ListingFilter, SortKey } from './ListingQuery.js';
+import { aggregationQuery, countQuery, pageQuery } from './ListingQuery.js';
+import { n, Statement, str } from './sparql.js';
+
+export interface ItemRef {
+  project: ProjectRef;
+  id: string;
+}
+
+export interface ListedItem extends ItemRef {
+  /** The sort values of this row followed by its item node: the `after` cursor of the next page. */
+  cursor: Binding[];
+}
+
+export interface Bucket {
+  key: string;
+  count: number;
+}
+
+export interface LinkRow extends ItemRef {
+  paths: string[];
+}
+
+export interface OutgoingRow {
+  target: string;
+  paths: string[];
+  known?: ItemRef;
+}
+
+const incoming = new Statement('incoming');
+const incomingCount = new Statement('incoming-count');
+const outgoing = new Statement('outgoing');
+
+const ref = (row: Row, name = 'item'): ItemRef | undefined => {
+  const node = row[name]?.value;
+  const parsed = node === undefined ? undefined : parseItemNode(node);
+  return parsed && { project: parsed.project, id: parsed.id };
+};
+
+/** Listings, aggregations and link queries: SPARQL over the catalogue and the revision graphs. */
+export class CatalogueQueries {
+  constructor(private readonly store: GraphStore) {}
+
+  async page(f: ListingFilter, sort: SortKey[], page: { offset: number; limit: number; after?: Binding[] }): Promise<ListedItem[]> {
+    const rows = await this.store.select(pageQuery(f, sort, page));
+    const seen = new Set<string>();
+    const out: ListedItem[] = [];
+    for (const row of rows) {
+      const node = row['item']!.value;
+      // A multi-valued payload sort field yields one row per value: the first (lowest) counts.
+      if (seen.has(node)) continue;
+      seen.add(node);
+      const r = ref(row);
+      if (!r) continue;
+      out.push({ ...r, cursor: [...sort.map((_, i) => row[`s${i}`] ?? ({ type: 'literal', value: '' } as Binding)), row['item']!] });
+    }
+    return out;
+  }
+
+  async count(f: ListingFilter): Promise<number> {
+    const [row] = await this.store.select(countQuery(f));
+    return Number(row?.['total']?.value ?? 0);
+  }
+
+  async buckets(f: ListingFilter, by: 'project' | 'type'): Promise<Bucket[]> {
+    const rows = await this.store.select(aggregationQuery(f, by));
+    return rows.map((row) => ({ key: row['key']!.value, count: Number(row['count']!.value) }));
+  }
+
+  async incoming(kind: string, project: ProjectRef, target: string, offset: number, limit: number): Promise<{ total: number; rows: LinkRow[] }> {
+    const params = { target: n(target), kind: str(kind), project: str(project) };
+    const [countRow] = await this.store.select(incomingCount.bound(params));
+    const rows = await this.store.select(
+      incoming.bound(params, (q) => {
+        Object.assign(q, { limit, offset });
+      }),
+    );
+    return {
+      total: Number(countRow?.['total']?.value ?? 0),
+      rows: rows.flatMap((row) => {
+        const r = ref(row);
+        return r ? [{ ...r, paths: JSON.parse(row['paths']!.value) as string[] }] : [];
+      }),
+    };
+  }
+
+  async outgoing(kind: string, project: ProjectRef, id: string): Promise<OutgoingRow[]> {
+    const rows = await this.store.select(outgoing.bound({ item: n(itemNode(kind, project, id)), kind: str(kind), project: str(project) }));
+    return rows.map((row) => {
+      const known = ref(row, 'known');
+      return { target: row['target']!.value, paths: JSON.parse(row['paths']!.value) as string[], ...(known ? { known } : {}) };
+    });
+  }
+}

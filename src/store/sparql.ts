@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { DataFactory } from 'n3';
+import sparqljs from 'sparqljs';
+import type { Expression, IriTerm, LiteralTerm, Pattern, SparqlQuery, Triple, VariableTerm } from 'sparqljs';
+import { assetPath } from '../assets.js';
+import { NXV, RDF_TYPE } from '../domain/vocabulary.js';
+import { XSD } from '../rdf/terms.js';
+
+/**
+ * SPARQL as sparqljs syntax trees: user input only ever becomes an RDF term node of the tree,
+ * so it is serialised escaped and can never change the query's structure.
+ */
+const { namedNode, literal, variable } = DataFactory;
+
+export const v = (name: string): VariableTerm => variable(name);
+export const n = (iri: string): IriTerm => namedNode(iri);
+export const nxvTerm = (local: string): IriTerm => namedNode(NXV + local);
+export const rdfType: IriTerm = namedNode(RDF_TYPE);
+export const str = (value: string): LiteralTerm => literal(value);
+export const typed = (value: string, datatype: string): LiteralTerm => literal(value, namedNode(datatype));
+export const int = (value: number): LiteralTerm => literal(String(value), namedNode(`${XSD}integer`));
+export const bool = (value: boolean): LiteralTerm => literal(String(value), namedNode(`${XSD}boolean`));
+export const dateTime = (value: string): LiteralTerm => literal(value, namedNode(`${XSD}dateTime`));
+
+type Node = Triple['subject'] | Triple['object'];
+export const triple = (subject: Node, predicate: IriTerm | VariableTerm, object: Node): Triple =>
+  ({ subject, predicate, object }) as Triple;
+export const bgp = (...triples: Triple[]): Pattern => ({ type: 'bgp', triples });
+export const graph = (name: IriTerm | VariableTerm, patterns: Pattern[]): Pattern => ({ type: 'graph', name, patterns }) as Pattern;
+export const optional = (patterns: Pattern[]): Pattern => ({ type: 'optional', patterns });
+export const filter = (expression: Expression): Pattern => ({ type: 'filter', expression });
+export const bind = (variable: VariableTerm, expression: Expression): Pattern => ({ type: 'bind', variable, expression });
+export const values = (name: string, terms: (IriTerm | LiteralTerm)[]): Pattern =>
+  ({ type: 'values', values: terms.map((t) => ({ [`?${name}`]: t })) }) as Pattern;
+export const op = (operator: string, ...args: Expression[]): Expression => ({ type: 'operation', operator, args }) as Expression;
+export const and = (...args: Expression[]): Expression => args.reduce((a, b) => op('&&', a, b));
+export const or = (...args: Expression[]): Expression => args.reduce((a, b) => op('||', a, b));
+
+const generator = new sparqljs.Generator();
+export const stringify = (query: SparqlQuery): string => generator.stringify(query);
+
+/**
+ * A statement kept in `sparql/{name}.rq`, parsed once. `bound` substitutes variables named
+ * `?_param` by terms: each parameter is one escaped term, never text spliced into the query.
+ */
+export class Statement {
+  private readonly tree: SparqlQuery;
+
+  constructor(readonly name: string) {
+    this.tree = new sparqljs.Parser().parse(readFileSync(assetPath('sparql', `${name}.rq`), 'utf8'));
+  }
+
+  bound(params: Record<string, IriTerm | LiteralTerm>, patch: (q: SparqlQuery) => void = () => undefined): string {
+    const copy = substitute(this.tree, params) as SparqlQuery;
+    patch(copy);
+    return stringify(copy);
+  }
+}
+
+const substitute = (node: unknown, params: Record<string, IriTerm | LiteralTerm>): unknown => {
+  if (Array.isArray(node)) return node.map((x) => substitute(x, params));
+  if (node && typeof node === 'object') {
+    const term = node as { termType?: string; value?: string };
+    if (term.termType === 'Variable' && term.value?.startsWith('_')) {
+      const bound = params[term.value.slice(1)];
+      if (!bound) throw new Error(`statement parameter ?${term.value} is not bound`);
+      return bound;
+    }
+    if (term.termType) return node;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(node)) out[k] = substitute(x, params);
+    return out;
+  }
+  return node;
+};
