@@ -18,6 +18,10 @@ import { RevisionReader } from './domain/resources/RevisionReader.js';
 import { UnconstrainedSchemas } from './domain/resources/UnconstrainedSchemas.js';
 import type { EventLog } from './events/EventLog.js';
 import { JournalEventLog } from './events/JournalEventLog.js';
+import { RedisEventLog } from './events/RedisEventLog.js';
+import { EventStreams } from './events/sse/EventStreams.js';
+import { stateLookups } from './events/sse/stateLookups.js';
+import { eventRoutes } from './http/routes/events.js';
 import { bodyReader } from './http/bodyReader.js';
 import { errorMiddleware, notFound } from './http/errorMiddleware.js';
 import { orgAndProjectRoutes } from './http/routes/orgsAndProjects.js';
@@ -39,6 +43,7 @@ export interface Registry {
 }
 
 const openLog = async (config: Config): Promise<{ log: EventLog; name: string }> => {
+  if (config.redisUrl) return { log: await RedisEventLog.open(config.redisUrl, config.redisPrefix ?? 'registry'), name: 'redis' };
   return { log: await JournalEventLog.open(join(config.dataDir, 'journal', 'events.log')), name: 'journal' };
 };
 
@@ -78,6 +83,9 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const version = (JSON.parse(readFileSync(assetPath('package.json'), 'utf8')) as { version: string }).version;
   versionRoutes(router, { version, storeSize: () => graphStore.size(), maxStoreQuads: config.maxStoreQuads, eventLog: logName });
   orgAndProjectRoutes(router, { orgs, projects, baseUrl: config.baseUrl });
+  // Before the resource routes: `/v1/resources/{org}/events` must not read as a project named `events`.
+  const streams = new EventStreams(log, stateLookups(states, config.baseUrl), (seq) => projector.catchUp(seq), { keepAliveMillis: config.sseKeepAliveMillis ?? 20_000 });
+  eventRoutes(router, { streams, orgExists: (label) => states.orgs.has(label), projectExists: (ref) => states.projects.has(ref) });
   resourceRoutes(router, { resources, queries, jsonld, baseUrl: config.baseUrl });
   app.use(bodyReader(config.maxPayloadBytes));
   app.use(router);
