@@ -41,9 +41,12 @@ export const resolveContexts = async (payloadContext: unknown, base: string, sou
   return { refs: [...resolved.values()].map((r) => r.ref), loader: loaderOf(resolved) };
 };
 
-/** A loader that serves exactly the given contexts; the service's own are cached by jsonld as static. */
-export const loaderOf = (resolved: Map<string, ResolvedContext>): DocumentLoader => async (url) => {
-  const found = resolved.get(url);
+/**
+ * A loader that serves exactly the given contexts; the service's own are cached by jsonld as static.
+ * `base` resolves relative context references (`"@context": "my-context"`) as at expansion.
+ */
+export const loaderOf = (resolved: Map<string, ResolvedContext>, base?: string): DocumentLoader => async (url) => {
+  const found = resolved.get(url) ?? (base === undefined ? undefined : resolved.get(absolute(url, base)));
   if (!found) throw rejections.invalidJsonLd(`remote context '${url}' cannot be resolved`);
   return {
     contextUrl: null,

@@ -4,6 +4,7 @@ import type { JsonObject, RemoteContextRef } from '../domain/resources/ResourceE
 import type { ContextSource, ResolvedContext } from './ContextResolver.js';
 import { loaderOf, resolveContexts } from './ContextResolver.js';
 import { jsonld } from './jsonldLib.js';
+import type { DocumentLoader } from './jsonldLib.js';
 
 export interface Expansion {
   id: string;
@@ -45,6 +46,8 @@ export class JsonLdProcessor {
     const context = this.contextOf(source, options.base, options.vocab);
     const { refs, loader } = await resolveContexts(context, options.base, async (iri) => this.staticContext(iri) ?? options.contexts(iri));
     const expanded = await guard(() => jsonld.expand({ ...source, '@context': context }, { base: options.base, documentLoader: loader }));
+    // A node with nothing but an `@id` expands to nothing: keep its id (to use it, or to refuse it when it contradicts the path).
+    if (expanded.length === 0 && typeof source['@id'] === 'string') expanded.push({ '@id': await expandedId(source['@id'], context, options.base, loader) });
     const root = rootNode(expanded, options.pathId);
     const payloadId = typeof root['@id'] === 'string' && !root['@id'].startsWith('_:') ? root['@id'] : undefined;
     if (options.pathId !== undefined && payloadId !== undefined && payloadId !== options.pathId)
@@ -57,13 +60,13 @@ export class JsonLdProcessor {
   }
 
   /** The revision compacted with its own context, which may name pinned project contexts. */
-  async compact(expanded: JsonObject[], context: unknown, refs: RemoteContextRef[], pinned: PinnedContextSource): Promise<JsonObject> {
+  async compact(expanded: JsonObject[], context: unknown, refs: RemoteContextRef[], pinned: PinnedContextSource, base?: string): Promise<JsonObject> {
     const resolved = new Map<string, ResolvedContext>();
     for (const ref of refs) {
       const document = ref.type === 'StaticContextRef' ? this.bundled.get(ref.iri) : await pinned(ref);
       if (document !== undefined) resolved.set(ref.iri, { document, ref });
     }
-    return guard(() => jsonld.compact(expanded, context, { documentLoader: loaderOf(resolved) }));
+    return guard(() => jsonld.compact(expanded, context, { documentLoader: loaderOf(resolved, base) }));
   }
 
   toNQuads(expanded: JsonObject[]): Promise<string> {
@@ -77,6 +80,16 @@ const rootNode = (expanded: JsonObject[], pathId: string | undefined): JsonObjec
   const named = pathId === undefined ? undefined : expanded.find((n) => n['@id'] === pathId);
   if (named) return named;
   throw rejections.invalidJsonLd('the payload must describe a single root node, or name its root with @id');
+};
+
+const ID_PROBE = 'urn:registry:probe';
+
+/** The `@id` value expanded with the payload's context, as a node reference that expansion keeps. */
+const expandedId = async (id: string, context: unknown, base: string, loader: DocumentLoader): Promise<string> => {
+  const [probe] = await guard(() => jsonld.expand({ '@context': context, [ID_PROBE]: { '@id': id } }, { base, documentLoader: loader }));
+  const value = (probe?.[ID_PROBE] as JsonObject[] | undefined)?.[0]?.['@id'];
+  if (typeof value !== 'string') throw rejections.invalidJsonLd(`the payload @id '${id}' cannot be expanded to an IRI`);
+  return value;
 };
 
 const guard = async <T>(work: () => Promise<T>): Promise<T> => {

@@ -159,7 +159,7 @@ export class ResourceService {
     if (cached) return cached;
     const project = this.projects.fetch(revision.state.project);
     const context = this.jsonld.contextOf(revision.content.source, project.base, project.vocab);
-    const compacted = await this.jsonld.compact(revision.content.expanded, context, revision.content.remoteContexts, (pinned) => this.pinnedContext(pinned));
+    const compacted = await this.jsonld.compact(revision.content.expanded, context, revision.content.remoteContexts, (pinned) => this.pinnedContext(pinned), project.base);
     this.compacted.set(seq, compacted);
     return compacted;
   }
