@@ -15,7 +15,11 @@ import { Listings } from './domain/listings/Listings.js';
 import { listingScopes } from './domain/listings/scopes.js';
 import { CatalogueQueries } from './store/CatalogueQueries.js';
 import { RevisionReader } from './domain/resources/RevisionReader.js';
-import { UnconstrainedSchemas } from './domain/resources/UnconstrainedSchemas.js';
+import { SCHEMA_KIND } from './domain/schemas/schemaKind.js';
+import { SchemaImports } from './shacl/SchemaImports.js';
+import { SchemaPayloads } from './shacl/SchemaPayloads.js';
+import { ShaclSchemas } from './shacl/ShaclSchemas.js';
+import { schemaRoutes } from './http/routes/schemas.js';
 import type { EventLog } from './events/EventLog.js';
 import { JournalEventLog } from './events/JournalEventLog.js';
 import { RedisEventLog } from './events/RedisEventLog.js';
@@ -70,11 +74,18 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     const quads = await graphStore.size();
     if (quads >= config.maxStoreQuads) throw rejections.storeFull(quads, config.maxStoreQuads);
   };
-  const resources = new ResourceService(states.resources, projects, new UnconstrainedSchemas(), jsonld, writer, new RevisionReader(log), clock, capacity);
+  const reader = new RevisionReader(log);
+  // Schemas and their imports are read back from their revision graphs.
+  const revisionTriples = storeProjection.revisionTriples.bind(storeProjection);
+  const imports = new SchemaImports(states.schemas, states.resources, revisionTriples);
+  const shacl = new ShaclSchemas(states.schemas, reader, revisionTriples, imports, jsonld);
+  const resources = new ResourceService(states.resources, projects, shacl, jsonld, writer, reader, clock, capacity);
+  const schemas = new ResourceService(states.schemas, projects, new SchemaPayloads(imports, jsonld), jsonld, writer, reader, clock, capacity, SCHEMA_KIND, states.resources);
 
   const catalogue = new CatalogueQueries(graphStore);
   const listings = new Listings(catalogue, listingScopes(orgs, projects, config.baseUrl));
   const queries = new ResourceQueries(states.resources, listings, catalogue, resources);
+  const schemaQueries = new ResourceQueries(states.schemas, listings, catalogue, schemas, SCHEMA_KIND);
 
   const app = express();
   app.disable('x-powered-by');
@@ -87,6 +98,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const streams = new EventStreams(log, stateLookups(states, config.baseUrl), (seq) => projector.catchUp(seq), { keepAliveMillis: config.sseKeepAliveMillis ?? 20_000 });
   eventRoutes(router, { streams, orgExists: (label) => states.orgs.has(label), projectExists: (ref) => states.projects.has(ref) });
   resourceRoutes(router, { resources, queries, jsonld, baseUrl: config.baseUrl });
+  schemaRoutes(router, { schemas, queries: schemaQueries, jsonld, baseUrl: config.baseUrl });
   app.use(bodyReader(config.maxPayloadBytes));
   app.use(router);
   app.use(notFound);

@@ -25,6 +25,21 @@ export const rejections = {
       'UnexpectedResourceSchema',
       `Resource '${id}' is constrained by '${current}', not by '${named}'; an update cannot change the schema (use update-schema).`,
     ),
+  schemaNotFound: (iri: string, project: string) =>
+    new Rejection('ResourceNotFound', `Schema '${iri}' not found in project '${project}'.`),
+  schemaIsDeprecated: (iri: string) => new Rejection('SchemaIsDeprecated', `Schema '${iri}' is deprecated.`),
+  invalidResource: (id: string, schema: string, report: unknown) =>
+    new Rejection('InvalidResource', `Resource '${id}' failed to validate against the constraints defined in schema '${schema}'.`, { details: report }),
+  noTargetedNode: (id: string, schema: string) =>
+    new Rejection('NoTargetedNode', `Resource '${id}' was not validated: no shape of schema '${schema}' targets any of its nodes.`),
+  invalidSchema: (id: string, report: unknown) =>
+    new Rejection('InvalidSchema', `Schema '${id}' is not valid SHACL.`, { details: report }),
+  invalidSchemaResolution: (id: string, importIri: string, why: 'missing' | 'deprecated') =>
+    new Rejection(
+      'InvalidSchemaResolution',
+      `Schema '${id}' imports '${importIri}', which ${why === 'missing' ? 'is neither a schema nor a resource of the project' : 'is deprecated'}.`,
+      { imports: [importIri] },
+    ),
   unexpectedId: (id: string, payloadId: string) =>
     new Rejection('UnexpectedId', `Id '${id}' does not match the payload id '${payloadId}'.`),
   invalidResourceId: (id: string) =>

@@ -20,6 +20,8 @@ export interface ExpandOptions {
   pathId?: string;
   generateId: () => string;
   contexts: ContextSource;
+  /** Contexts the kind reads every payload with, before the payload's own. */
+  injected?: string[];
 }
 
 /** Reads a pinned project context document back (the resource's `@context` at the pinned revision). */
@@ -32,9 +34,10 @@ export type PinnedContextSource = (ref: Extract<RemoteContextRef, { type: 'Proje
 export class JsonLdProcessor {
   constructor(private readonly bundled: Map<string, unknown>) {}
 
-  /** The context a payload is read with: its own, or the project's base and vocab when it has none. */
-  contextOf(source: JsonObject, base: string, vocab: string): unknown {
-    return '@context' in source ? source['@context'] : { '@base': base, '@vocab': vocab };
+  /** The context a payload is read with: its own, or the project's base and vocab when it has none; `injected` first. */
+  contextOf(source: JsonObject, base: string, vocab: string, injected: string[] = []): unknown {
+    const own = '@context' in source ? source['@context'] : { '@base': base, '@vocab': vocab };
+    return injected.length ? [...injected, ...(Array.isArray(own) ? own : [own])] : own;
   }
 
   staticContext(iri: string): ResolvedContext | undefined {
@@ -43,7 +46,7 @@ export class JsonLdProcessor {
   }
 
   async expand(source: JsonObject, options: ExpandOptions): Promise<Expansion> {
-    const context = this.contextOf(source, options.base, options.vocab);
+    const context = this.contextOf(source, options.base, options.vocab, options.injected);
     const { refs, loader } = await resolveContexts(context, options.base, async (iri) => this.staticContext(iri) ?? options.contexts(iri));
     const expanded = await guard(() => jsonld.expand({ ...source, '@context': context }, { base: options.base, documentLoader: loader }));
     // A node with nothing but an `@id` expands to nothing: keep its id (to use it, or to refuse it when it contradicts the path).

@@ -6,6 +6,8 @@ import type { ResourceState } from '../domain/resources/Resource.js';
 import { nextResource } from '../domain/resources/Resource.js';
 import type { ResourceEvent } from '../domain/resources/ResourceEvent.js';
 import { isContentEvent } from '../domain/resources/ResourceEvent.js';
+import { resourceEventOf } from '../domain/resources/ItemKind.js';
+import { schemaBase } from '../domain/schemas/schemaRef.js';
 import type { EventLog, LogEvent } from '../events/EventLog.js';
 import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
 import type { CatalogueItem } from '../store/catalogue.js';
@@ -13,7 +15,7 @@ import { revisionGraph } from '../store/graphNames.js';
 import type { StoreProjection } from '../store/StoreProjection.js';
 import type { Snapshots } from './Snapshots.js';
 import type { States } from './States.js';
-import { orgKey, projectKey } from './States.js';
+import { orgKey, projectKey, schemaKey } from './States.js';
 
 export interface ProjectorOptions {
   /** Address prefix of subjects in the catalogue (`{base_url}/v1/`). */
@@ -58,10 +60,14 @@ export class Projector {
       for (const org of snapshot.orgs) this.states.orgs.set(org.label, org);
       for (const project of snapshot.projects) this.states.projects.set(`${project.org}/${project.label}`, project);
       for (const resource of snapshot.resources) this.states.resources.set(`resources/${resource.project}/${resource.id}`, resource);
+      for (const schema of snapshot.schemas ?? []) this.states.schemas.set(schemaKey(schema.project, schema.id), schema);
       this.applied = snapshot.seq;
     }
     await this.store.loadRevisions();
-    await this.store.loadCatalogue([...this.states.resources.values()].map((r) => this.catalogueItem(r)));
+    await this.store.loadCatalogue([
+      ...[...this.states.resources.values()].map((r) => this.catalogueItem(r)),
+      ...[...this.states.schemas.values()].map((r) => this.catalogueItem(r, 'schemas')),
+    ]);
     await this.catchUp(await this.log.lastSeq());
   }
 
@@ -116,47 +122,52 @@ export class Projector {
       }
       case 'resources':
         return this.applyResource(event.key, event.event as unknown as ResourceEvent, event.seq);
+      case 'schemas':
+        return this.applyResource(event.key, resourceEventOf(event.event), event.seq, 'schemas');
       default:
         return;
     }
   }
 
-  private async applyResource(key: string, event: ResourceEvent, seq: number): Promise<void> {
-    const previous = this.states.resources.get(key);
+  /** Resources and schemas share the lifecycle; `kind` picks the state map, graph names and catalogue kind. */
+  private async applyResource(key: string, event: ResourceEvent, seq: number, kind: 'resources' | 'schemas' = 'resources'): Promise<void> {
+    const states = this.states[kind];
+    const previous = states.get(key);
     const next = nextResource(previous, event, seq);
     if (!next) {
-      this.states.resources.delete(key);
+      states.delete(key);
       if (previous) {
-        await this.store.dropItem('resources', previous.project, previous.id, previous.rev);
+        await this.store.dropItem(kind, previous.project, previous.id, previous.rev);
         // The revision file was rewritten: the old snapshot no longer matches it.
         this.applied = seq;
         this.snapshot();
       }
       return;
     }
-    this.states.resources.set(key, next);
+    states.set(key, next);
     if (isContentEvent(event)) {
-      await this.store.putRevision('resources', next.project, next.id, next.rev, await this.jsonld.toNQuads(event.expanded));
+      await this.store.putRevision(kind, next.project, next.id, next.rev, await this.jsonld.toNQuads(event.expanded));
     } else if (previous && next.rev !== previous.rev) {
-      await this.store.copyRevision('resources', next.project, next.id, previous.rev, next.rev);
+      await this.store.copyRevision(kind, next.project, next.id, previous.rev, next.rev);
     }
-    await this.store.setCatalogue(this.catalogueItem(next), previous !== undefined);
+    await this.store.setCatalogue(this.catalogueItem(next, kind), previous !== undefined);
   }
 
-  catalogueItem(r: ResourceState): CatalogueItem {
+  catalogueItem(r: ResourceState, kind: 'resources' | 'schemas' = 'resources'): CatalogueItem {
     return {
-      kind: 'resources',
+      kind,
       project: r.project,
       id: r.id,
       rev: r.rev,
       deprecated: r.deprecated,
       types: r.types,
-      schema: r.schema,
+      // The schema itself, not the revision pinned: listings filter by schema.
+      schema: schemaBase(r.schema),
       createdAt: r.createdAt,
       createdBy: this.options.subjectBase + r.createdBy,
       updatedAt: r.updatedAt,
       updatedBy: this.options.subjectBase + r.updatedBy,
-      head: revisionGraph('resources', r.project, r.id, r.rev),
+      head: revisionGraph(kind, r.project, r.id, r.rev),
       links: r.links,
     };
   }
@@ -169,6 +180,7 @@ export class Projector {
       orgs: [...this.states.orgs.values()],
       projects: [...this.states.projects.values()],
       resources: [...this.states.resources.values()],
+      schemas: [...this.states.schemas.values()],
     });
     this.sinceSnapshot = 0;
     this.lastSnapshot = Date.now();

@@ -12,6 +12,8 @@ export interface Snapshot {
   orgs: OrgState[];
   projects: ProjectState[];
   resources: ResourceState[];
+  /** Absent from snapshots taken before schemas existed. */
+  schemas?: ResourceState[];
 }
 
 /** One snapshot file, replaced atomically (write to a temporary file, fsync, rename). */
@@ -38,9 +40,9 @@ export class Snapshots {
         while (done < bytes.length) done += writeSync(fd, bytes, done);
       };
       write(`{"version":1,"seq":${snapshot.seq},"revisionBytes":${snapshot.revisionBytes}`);
-      for (const field of ['orgs', 'projects', 'resources'] as const) {
+      for (const field of ['orgs', 'projects', 'resources', 'schemas'] as const) {
         write(`,${JSON.stringify(field)}:[`);
-        const items = snapshot[field];
+        const items = snapshot[field] ?? [];
         for (let i = 0; i < items.length; i += 1000) write((i ? ',' : '') + items.slice(i, i + 1000).map((x) => JSON.stringify(x)).join(','));
         write(']');
       }

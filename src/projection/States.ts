@@ -7,10 +7,13 @@ import type { ResourceState } from '../domain/resources/Resource.js';
 export const orgKey = (org: string) => `orgs/${org}`;
 export const projectKey = (ref: ProjectRef) => `projects/${ref}`;
 export const resourceKey = (ref: ProjectRef, id: string) => `resources/${ref}/${id}`;
+export const schemaKey = (ref: ProjectRef, id: string) => `schemas/${ref}/${id}`;
 
 /** The current state of every item, folded from the log; the write path evaluates commands against it. */
 export class States {
   readonly orgs = new Map<string, OrgState>();
   readonly projects = new Map<ProjectRef, ProjectState>();
   readonly resources = new Map<string, ResourceState>();
+  /** Schemas share the resource lifecycle, hence its state. */
+  readonly schemas = new Map<string, ResourceState>();
 }

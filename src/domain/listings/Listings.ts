@@ -2,6 +2,7 @@ import type { ProjectRef } from '../labels.js';
 import { rejections } from '../rejections.js';
 import type { ProjectState } from '../projects/Project.js';
 import { DEFAULT_MAPPINGS, effectiveMappings, isIri } from '../projects/apiMappings.js';
+import { schemaBase } from '../schemas/schemaRef.js';
 import type { Binding } from '../../store/GraphStore.js';
 import type { Bucket, CatalogueQueries, ItemRef } from '../../store/CatalogueQueries.js';
 import type { ListingFilter, SortKey, TimeRange } from '../../store/ListingQuery.js';
@@ -122,7 +123,8 @@ export class Listings {
       ...(req.updatedBy !== undefined ? { updatedBy: absoluteIri(req.updatedBy, 'updatedBy') } : {}),
       ...(req.createdAt ? { createdAt: req.createdAt } : {}),
       ...(req.updatedAt ? { updatedAt: req.updatedAt } : {}),
-      ...(req.schema !== undefined ? { schema: resolveIri(req.schema, project, 'base', 'schema') } : {}),
+      // The catalogue records the schema itself, whatever revision a resource pins.
+      ...(req.schema !== undefined ? { schema: schemaBase(resolveIri(req.schema, project, 'base', 'schema')) } : {}),
     };
   }
 

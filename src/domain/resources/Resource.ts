@@ -46,8 +46,11 @@ export type ResourceCommand =
 /** `null`: the command is valid but changes nothing (an identical update, a refresh with no effect). */
 export type Decision = ResourceEvent | Rejection | null;
 
-export const contentDigest = (c: Pick<Content, 'source' | 'schema' | 'expanded'>): string =>
-  createHash('sha1').update(JSON.stringify([c.schema, c.source, c.expanded])).digest('base64');
+export const contentDigest = (c: Pick<Content, 'source' | 'schema' | 'expanded' | 'imports'>): string =>
+  createHash('sha1')
+    // Imports count only when there are some, so digests of revisions without them never change.
+    .update(JSON.stringify(c.imports?.length ? [c.schema, c.source, c.expanded, c.imports] : [c.schema, c.source, c.expanded]))
+    .digest('base64');
 
 export const evaluateResource = (state: ResourceState | undefined, cmd: ResourceCommand): Decision => {
   const base = { id: cmd.id, project: cmd.project, instant: cmd.instant, subject: cmd.subject };
@@ -147,6 +150,7 @@ const content = (c: Content): Content => ({
   source: c.source,
   expanded: c.expanded,
   remoteContexts: c.remoteContexts,
+  ...(c.imports ? { imports: c.imports } : {}),
 });
 
 const optionalTag = (tag: string | undefined) => (tag === undefined ? {} : { tag });

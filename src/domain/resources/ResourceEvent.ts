@@ -8,6 +8,14 @@ export type RemoteContextRef =
   | { type: 'StaticContextRef'; iri: string }
   | { type: 'ProjectContextRef'; iri: string; resource: { id: string; project: ProjectRef; rev: number } };
 
+/** An `owl:imports` of a schema, pinned to the revision it resolved to (a schema, or a resource holding ontology triples). */
+export interface ImportRef {
+  kind: 'schemas' | 'resources';
+  id: string;
+  project: ProjectRef;
+  rev: number;
+}
+
 /** What a content revision (create, update, refresh) carries. */
 export interface Content {
   schema: string;
@@ -16,6 +24,8 @@ export interface Content {
   source: JsonObject;
   expanded: JsonObject[];
   remoteContexts: RemoteContextRef[];
+  /** Schemas only: every import, transitively, so the revision's shapes are fixed forever. */
+  imports?: ImportRef[];
 }
 
 type Base = EventBase & { id: string; project: ProjectRef };

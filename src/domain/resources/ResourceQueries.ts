@@ -2,7 +2,8 @@ import type { ProjectRef } from '../labels.js';
 import type { Aggregations, ListingRequest, Listings } from '../listings/Listings.js';
 import type { Binding } from '../../store/GraphStore.js';
 import type { CatalogueQueries } from '../../store/CatalogueQueries.js';
-import { resourceKey } from '../../projection/States.js';
+import type { ItemKind } from './ItemKind.js';
+import { RESOURCE_KIND } from './ItemKind.js';
 import type { ResourceState } from './Resource.js';
 import type { ResourceService } from './ResourceService.js';
 import type { ResourceStates } from './ResourceService.js';
@@ -20,13 +21,14 @@ export interface Page<T> {
   next?: Binding[];
 }
 
-/** The read side of resources: listings, aggregations, incoming and outgoing links. */
+/** The read side of resources (or, by `kind`, schemas): listings, aggregations, incoming and outgoing links. */
 export class ResourceQueries {
   constructor(
     private readonly states: ResourceStates,
     private readonly listings: Listings,
     private readonly catalogue: CatalogueQueries,
     private readonly resources: ResourceService,
+    private readonly kind: ItemKind = RESOURCE_KIND,
   ) {}
 
   async list(req: ListingRequest): Promise<Page<ResourceState>> {
@@ -41,14 +43,14 @@ export class ResourceQueries {
   /** Resources of the project whose current revision links to this one. */
   async incoming(ref: ProjectRef, schemaSegment: string, idSegment: string, from: number, size: number): Promise<Page<LinkEntry>> {
     const { state } = await this.resources.fetch(ref, schemaSegment, idSegment, {});
-    const { total, rows } = await this.catalogue.incoming('resources', ref, state.id, from, size);
+    const { total, rows } = await this.catalogue.incoming(this.kind.name, ref, state.id, from, size);
     return { total, items: rows.map((r) => ({ id: r.id, paths: r.paths, ...this.known(r.project, r.id) })) };
   }
 
   /** What this resource's current revision links to; external IRIs only when asked for. */
   async outgoing(ref: ProjectRef, schemaSegment: string, idSegment: string, from: number, size: number, external: boolean): Promise<Page<LinkEntry>> {
     const { state } = await this.resources.fetch(ref, schemaSegment, idSegment, {});
-    const rows = (await this.catalogue.outgoing('resources', ref, state.id)).filter((r) => external || r.known);
+    const rows = (await this.catalogue.outgoing(this.kind.name, ref, state.id)).filter((r) => external || r.known);
     return {
       total: rows.length,
       items: rows.slice(from, from + size).map((r) => ({ id: r.target, paths: r.paths, ...(r.known ? this.known(r.known.project, r.known.id) : {}) })),
@@ -56,7 +58,7 @@ export class ResourceQueries {
   }
 
   private state(project: ProjectRef, id: string): ResourceState | undefined {
-    return this.states.get(resourceKey(project, id));
+    return this.states.get(this.kind.key(project, id));
   }
 
   private known(project: ProjectRef, id: string): { state?: ResourceState } {

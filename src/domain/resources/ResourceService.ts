@@ -6,16 +6,17 @@ import { Rejection } from '../Rejection.js';
 import type { ProjectService } from '../projects/ProjectService.js';
 import type { ProjectState } from '../projects/Project.js';
 import { resolveId } from '../projects/apiMappings.js';
-import { UNCONSTRAINED } from '../vocabulary.js';
 import type { ExpandOptions, Expansion, JsonLdProcessor } from '../../jsonld/JsonLdProcessor.js';
 import type { ContextSource } from '../../jsonld/ContextResolver.js';
 import { resourceKey } from '../../projection/States.js';
+import type { ItemKind } from './ItemKind.js';
+import { loggedEvent, RESOURCE_KIND } from './ItemKind.js';
 import type { ResourceCommand, ResourceState } from './Resource.js';
 import { evaluateResource } from './Resource.js';
 import type { JsonObject, RemoteContextRef } from './ResourceEvent.js';
 import type { Revision, RevisionReader } from './RevisionReader.js';
-import type { SchemaResolver } from './SchemaResolver.js';
-import { checkSource, checkTypes } from './sourceChecks.js';
+import type { Pins, SchemaResolver, ValidationReport } from './SchemaResolver.js';
+import { checkSource } from './sourceChecks.js';
 import { Lru } from '../../util/Lru.js';
 
 export interface ResourceStates {
@@ -38,6 +39,7 @@ export type CapacityGuard = () => Promise<void>;
 /**
  * Orchestrates the resource operations: resolves project, ids and schema, expands JSON-LD, evaluates
  * the command against the current state and writes the event; reads revisions back from the log.
+ * Schemas share this lifecycle: `kind` names what differs, `contextStates` where project contexts live.
  */
 export class ResourceService {
   private readonly compacted = new Lru<number, JsonObject>(20_000);
@@ -51,6 +53,8 @@ export class ResourceService {
     private readonly reader: RevisionReader,
     private readonly clock: Clock,
     private readonly capacity: CapacityGuard,
+    private readonly kind: ItemKind = RESOURCE_KIND,
+    private readonly contextStates: ResourceStates = states,
   ) {}
 
   /** Create (POST, or PUT without `rev`). `idSegment` is absent for POST. */
@@ -60,11 +64,11 @@ export class ResourceService {
     const pathId = idSegment === undefined ? undefined : this.id(project, idSegment);
     const expansion = await this.expand(project, source, pathId);
     const schema = await this.schemas.resolve(ref, this.schemaIri(project, schemaSegment));
-    await schema.validate(expansion.id, expansion.expanded);
+    const pins = await schema.validate(expansion.id, expansion.expanded);
     return this.run(undefined, {
       type: 'Create',
       ...this.target(ref, expansion.id, caller),
-      ...this.content(source, expansion, schema.iri, schema.project),
+      ...this.content(source, expansion, schema.iri, schema.project, pins),
       ...(tag === undefined ? {} : { tag }),
     });
   }
@@ -76,12 +80,12 @@ export class ResourceService {
     const state = this.current(ref, id);
     const expansion = await this.expand(project, source, id);
     const schema = await this.schemaForUpdate(project, schemaSegment, state);
-    await schema.validate(id, expansion.expanded);
+    const pins = await schema.validate(id, expansion.expanded);
     return this.run(state, {
       type: 'Update',
       rev,
       ...this.target(ref, id, caller),
-      ...this.content(source, expansion, schema.iri, schema.project),
+      ...this.content(source, expansion, schema.iri, schema.project, pins),
       ...(tag === undefined ? {} : { tag }),
     });
   }
@@ -95,8 +99,8 @@ export class ResourceService {
     const { content } = await this.reader.at(state, state.rev);
     const expansion = await this.expand(project, content.source, id);
     const schema = await this.schemaForUpdate(project, schemaSegment, state);
-    await schema.validate(id, expansion.expanded);
-    return this.run(state, { type: 'Refresh', ...this.target(ref, id, caller), ...this.content(content.source, expansion, schema.iri, schema.project) });
+    const pins = await schema.validate(id, expansion.expanded);
+    return this.run(state, { type: 'Refresh', ...this.target(ref, id, caller), ...this.content(content.source, expansion, schema.iri, schema.project, pins) });
   }
 
   async tag(ref: ProjectRef, schemaSegment: string, idSegment: string, rev: number, tag: string, targetRev: number, caller: Caller) {
@@ -131,11 +135,21 @@ export class ResourceService {
     return this.run(state, { type: 'UpdateSchema', ...this.target(ref, id, caller), schema: schema.iri, schemaProject: schema.project });
   }
 
+  /** The report of validating the current payload against the schema of the path (`_`: the resource's own, latest); changes nothing. */
+  async validate(ref: ProjectRef, schemaSegment: string, idSegment: string): Promise<ValidationReport> {
+    const project = this.projects.fetch(ref);
+    const state = this.current(ref, this.id(project, idSegment));
+    const iri = schemaSegment === '_' ? this.schemas.baseOf(state.schema) : this.schemaIri(project, schemaSegment);
+    const schema = await this.schemas.resolve(ref, iri);
+    const { content } = await this.reader.at(state, state.rev);
+    return schema.report(state.id, content.expanded);
+  }
+
   /** Permanent deletion: the resource's events are pruned from the log once the deletion marker is durable. */
   async delete(ref: ProjectRef, schemaSegment: string, idSegment: string, caller: Caller): Promise<void> {
     const { state, id } = this.located(ref, schemaSegment, idSegment, false);
     const seq = await this.append(state, { type: 'Delete', ...this.target(ref, id, caller) });
-    if (seq !== undefined) await this.writer.prune(resourceKey(ref, id), seq);
+    if (seq !== undefined) await this.writer.prune(this.kind.key(ref, id), seq);
   }
 
   /** The revision selected by `rev` or `tag` (the current one by default). */
@@ -158,7 +172,7 @@ export class ResourceService {
     const cached = this.compacted.get(seq);
     if (cached) return cached;
     const project = this.projects.fetch(revision.state.project);
-    const context = this.jsonld.contextOf(revision.content.source, project.base, project.vocab);
+    const context = this.jsonld.contextOf(revision.content.source, project.base, project.vocab, this.kind.contexts);
     const compacted = await this.jsonld.compact(revision.content.expanded, context, revision.content.remoteContexts, (pinned) => this.pinnedContext(pinned), project.base);
     this.compacted.set(seq, compacted);
     return compacted;
@@ -170,7 +184,7 @@ export class ResourceService {
   }
 
   private async pinnedContext(ref: Extract<RemoteContextRef, { type: 'ProjectContextRef' }>): Promise<unknown> {
-    const state = this.states.get(resourceKey(ref.resource.project, ref.resource.id));
+    const state = this.contextStates.get(resourceKey(ref.resource.project, ref.resource.id));
     if (!state) return undefined;
     const { content } = await this.reader.at(state, Math.min(ref.resource.rev, state.rev));
     return { '@context': content.source['@context'] };
@@ -179,7 +193,7 @@ export class ResourceService {
   /** Contexts that are resources of the same project, pinned to their current revision. */
   private projectContexts(ref: ProjectRef): ContextSource {
     return async (iri) => {
-      const state = this.states.get(resourceKey(ref, iri));
+      const state = this.contextStates.get(resourceKey(ref, iri));
       if (!state) return undefined;
       const { content } = await this.reader.at(state, state.rev);
       if (!('@context' in content.source)) return undefined;
@@ -196,11 +210,11 @@ export class ResourceService {
       vocab: project.vocab,
       generateId: () => `${project.base}${this.clock.uuid()}`,
       contexts: this.projectContexts(`${project.org}/${project.label}`),
+      injected: this.kind.contexts,
       ...(pathId === undefined ? {} : { pathId }),
     };
     const expansion = await this.jsonld.expand(source, options);
-    checkTypes(expansion.types);
-    return expansion;
+    return { ...expansion, types: this.kind.admitTypes(expansion) };
   }
 
   /** On update the schema segment is `_` (keep the current schema) or names the current one. */
@@ -214,7 +228,7 @@ export class ResourceService {
   }
 
   private schemaIri(project: ProjectState, segment: string): string {
-    if (segment === '_') return UNCONSTRAINED;
+    if (segment === '_') return this.kind.defaultSchema;
     const iri = resolveId(segment, project);
     if (iri === undefined) throw rejections.invalidResourceId(segment);
     return iri;
@@ -227,7 +241,7 @@ export class ResourceService {
   }
 
   private current(ref: ProjectRef, id: string): ResourceState {
-    const state = this.states.get(resourceKey(ref, id));
+    const state = this.states.get(this.kind.key(ref, id));
     if (!state) throw rejections.notFound(id, ref);
     return state;
   }
@@ -250,8 +264,8 @@ export class ResourceService {
     return { id, project, instant: this.clock.now(), subject: caller.subject };
   }
 
-  private content(source: JsonObject, expansion: Expansion, schema: string, schemaProject: ProjectRef) {
-    return { schema, schemaProject, types: expansion.types, source, expanded: expansion.expanded, remoteContexts: expansion.remoteContexts };
+  private content(source: JsonObject, expansion: Expansion, schema: string, schemaProject: ProjectRef, pins: Pins) {
+    return { schema, schemaProject, types: expansion.types, source, expanded: expansion.expanded, remoteContexts: expansion.remoteContexts, ...pins };
   }
 
   private async run(state: ResourceState | undefined, cmd: ResourceCommand): Promise<ResourceState> {
@@ -267,7 +281,7 @@ export class ResourceService {
     if (decision.type === 'ResourceCreated' || decision.type === 'ResourceUpdated' || decision.type === 'ResourceRefreshed') await this.capacity();
     const [org] = cmd.project.split('/');
     const logged = await this.writer.write(
-      { key: resourceKey(cmd.project, cmd.id), kind: 'resources', org: org!, project: cmd.project, rev: decision.type === 'ResourceDeleted' ? 0 : decision.rev, event: decision },
+      { key: this.kind.key(cmd.project, cmd.id), kind: this.kind.name, org: org!, project: cmd.project, rev: decision.type === 'ResourceDeleted' ? 0 : decision.rev, event: loggedEvent(decision, this.kind) },
       state?.rev ?? 0,
       (actual) => (state ? rejections.incorrectRev('rev' in cmd ? cmd.rev : state.rev, actual) : rejections.alreadyExists(cmd.id, cmd.project)),
     );

@@ -4,6 +4,7 @@ import type { ResourceState } from './Resource.js';
 import { nextResource } from './Resource.js';
 import type { ResourceEvent } from './ResourceEvent.js';
 import { isContentEvent } from './ResourceEvent.js';
+import { resourceEventOf } from './ItemKind.js';
 
 export type ContentEvent = Extract<ResourceEvent, { type: 'ResourceCreated' | 'ResourceUpdated' | 'ResourceRefreshed' }>;
 
@@ -14,7 +15,7 @@ export interface Revision {
 }
 
 /**
- * Reads any revision of a resource back from the log: revisions are immutable, so the state at
+ * Reads any revision of a resource (or schema) back from the log: revisions are immutable, so the state at
  * revision n is the fold of the resource's events up to n.
  */
 export class RevisionReader {
@@ -27,7 +28,7 @@ export class RevisionReader {
     for (const seq of current.seqs) {
       const logged = await this.log.get(seq);
       if (!logged) continue;
-      const event = logged.event as unknown as ResourceEvent;
+      const event = resourceEventOf(logged.event);
       if (event.rev > rev) break;
       state = nextResource(state, event, seq);
     }
@@ -37,7 +38,7 @@ export class RevisionReader {
 
   private async content(seq: number): Promise<ContentEvent> {
     const logged: LogEvent | undefined = await this.log.get(seq);
-    const event = logged?.event as unknown as ResourceEvent | undefined;
+    const event = logged && resourceEventOf(logged.event);
     if (!event || !isContentEvent(event)) throw new Error(`event ${seq} is not the content of a resource`);
     return event;
   }

@@ -1,13 +1,29 @@
 import type { ProjectRef } from '../labels.js';
-import type { JsonObject } from './ResourceEvent.js';
+import type { ImportRef, JsonObject } from './ResourceEvent.js';
+
+/** The outcome of validating a payload against a schema: the `sh:ValidationReport` of spec 2.8. */
+export interface ValidationReport {
+  conforms: boolean;
+  /** How many nodes of the payload some shape targeted: none means the schema says nothing about it. */
+  targetedNodes: number;
+  /** The report as JSON-LD (`@context`, `@type`, `conforms`, `targetedNodes`, `result`). */
+  json: JsonObject;
+}
+
+/** What a validated revision must pin besides its payload: a schema's resolved imports. */
+export interface Pins {
+  imports?: ImportRef[];
+}
 
 /** The schema a resource is validated against, as resolved from a `{schema_id}` segment. */
 export interface ResolvedSchema {
   /** `_constrainedBy`: the schema IRI (pinned to a revision when one was named). */
   iri: string;
   project: ProjectRef;
-  /** Throws the typed rejection (`InvalidResource`, `NoTargetedNode`) when the resource does not conform. */
-  validate(id: string, expanded: JsonObject[]): Promise<void>;
+  /** The report of validating the expanded payload, whatever its outcome. */
+  report(id: string, expanded: JsonObject[]): Promise<ValidationReport>;
+  /** Throws the typed rejection (`InvalidResource`, `NoTargetedNode`, `InvalidSchema`...) when the payload does not conform. */
+  validate(id: string, expanded: JsonObject[]): Promise<Pins>;
 }
 
 /**

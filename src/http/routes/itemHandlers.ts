@@ -1,0 +1,173 @@
+import type { Request, Response } from 'express';
+import type { ProjectRef } from '../../domain/labels.js';
+import { rejections } from '../../domain/rejections.js';
+import type { ResourceState } from '../../domain/resources/Resource.js';
+import type { JsonObject } from '../../domain/resources/ResourceEvent.js';
+import type { LinkEntry, ResourceQueries } from '../../domain/resources/ResourceQueries.js';
+import type { ResourceService } from '../../domain/resources/ResourceService.js';
+import type { Revision } from '../../domain/resources/RevisionReader.js';
+import { context } from '../../domain/vocabulary.js';
+import type { JsonLdProcessor } from '../../jsonld/JsonLdProcessor.js';
+import { revisionGraph } from '../../store/graphNames.js';
+import { callerOf } from '../caller.js';
+import { listingRequest, nextAddress } from '../listingParams.js';
+import type { Scope } from '../listingParams.js';
+import { bool, indexing, integer, requiredRev, selector, single, tagName, validTag } from '../params.js';
+import { aggregationsBody, listingBody } from '../render/listing.js';
+import { dot, inGraph, metadataTriples } from '../render/rdfFormats.js';
+import { typesValue } from '../render/resources.js';
+import { segment } from '../route.js';
+
+/** How a kind of item renders: write responses and listing entries, fetched bodies, annotated sources. */
+export interface ItemRenderer {
+  metadata(state: ResourceState, base: string): JsonObject;
+  body(state: ResourceState, compacted: JsonObject, base: string): JsonObject;
+  annotated(state: ResourceState, source: JsonObject, base: string): JsonObject;
+}
+
+export interface ItemDeps {
+  service: ResourceService;
+  queries: ResourceQueries;
+  jsonld: JsonLdProcessor;
+  baseUrl: string;
+  kind: 'resources' | 'schemas';
+  render: ItemRenderer;
+}
+
+/** Where a request names its item: the project, the schema segment (`_` where paths have none) and the id segment. */
+export type Locator = (req: Request) => { ref: ProjectRef; schema: string; id: string };
+
+const REPRESENTATIONS = ['application/ld+json', 'application/json', 'application/n-triples', 'application/n-quads', 'text/vnd.graphviz'];
+
+/** The tag body of `POST .../tags`: `{"tag": "v1", "rev": 1}`. */
+const tagBody = (body: unknown): { tag: string; rev: number } => {
+  const b = body as { tag?: unknown; rev?: unknown } | undefined;
+  if (!b || typeof b !== 'object' || typeof b.tag !== 'string' || !validTag(b.tag) || typeof b.rev !== 'number' || !Number.isInteger(b.rev))
+    throw rejections.malformedContent('The tag payload must be {"tag": <non-empty string>, "rev": <integer>}.');
+  return { tag: b.tag, rev: b.rev };
+};
+
+const send = (res: Response, body: unknown, status = 200) => void res.status(status).type('application/ld+json').send(JSON.stringify(body));
+
+/**
+ * The handlers of the lifecycle resources and schemas share (spec 4.1, 4.3): thin wrappers that
+ * parse the request, call one service method and render its result.
+ */
+export const itemHandlers = ({ service, queries, jsonld, baseUrl, kind, render }: ItemDeps, at: Locator) => {
+  const written = (res: Response, status: number) => (state: ResourceState) => send(res, render.metadata(state, baseUrl), status);
+
+  /** Fetch in the representation the client accepts. */
+  const represent = async (req: Request, res: Response, revision: Revision) => {
+    const type = req.accepts(REPRESENTATIONS);
+    if (!type) throw rejections.notAcceptable(REPRESENTATIONS);
+    res.vary('Accept');
+    const { state, content } = revision;
+    if (type === 'application/ld+json' || type === 'application/json') {
+      res.type(type).send(JSON.stringify(render.body(state, await service.compact(revision), baseUrl)));
+      return;
+    }
+    const triples = (await jsonld.toNQuads(content.expanded)) + metadataTriples(state, baseUrl);
+    if (type === 'application/n-triples') res.type(type).send(triples);
+    else if (type === 'application/n-quads') res.type(type).send(inGraph(triples, revisionGraph(kind, state.project, state.id, state.rev)));
+    else res.type(type).send(dot(state.id, triples));
+  };
+
+  /** Link listings: known items carry their metadata, external IRIs only `@id` and `paths`. */
+  const links = (entries: { total: number; items: LinkEntry[] }, req: Request, from: number, size: number) => {
+    const results = entries.items.map((e) =>
+      e.state ? { '@id': e.id, ...typesValue(e.state.types), paths: e.paths, ...render.metadata(e.state, baseUrl) } : { '@id': e.id, paths: e.paths },
+    );
+    const url = new URL(req.originalUrl, 'http://placeholder');
+    url.searchParams.set('from', String(from + size));
+    url.searchParams.set('size', String(size));
+    return listingBody(entries.total, results, from + size < entries.total ? `${baseUrl}${url.pathname}${url.search}` : undefined);
+  };
+  const paging = (req: Request) => ({ from: integer(req.query, 'from', 0, 10_000) ?? 0, size: integer(req.query, 'size', 1, 1000) ?? 20 });
+
+  const create = async (req: Request, res: Response, ref: ProjectRef, schema: string, id: string | undefined) => {
+    indexing(req.query);
+    written(res, 201)(await service.create(ref, schema, id, req.body, tagName(req.query), callerOf(req)));
+  };
+
+  return {
+    create,
+    list: (scope: (req: Request) => Scope) => async (req: Request, res: Response) => {
+      const request = listingRequest(req, scope(req));
+      if (bool(req.query, 'aggregations') === true) return send(res, aggregationsBody(await queries.aggregate(request)));
+      const page = await queries.list(request);
+      send(res, listingBody(page.total, page.items.map((s) => render.metadata(s, baseUrl)), page.next && nextAddress(baseUrl, req, page.next)));
+    },
+    incoming: async (req: Request, res: Response) => {
+      const { ref, schema, id } = at(req);
+      const { from, size } = paging(req);
+      send(res, links(await queries.incoming(ref, schema, id, from, size), req, from, size));
+    },
+    outgoing: async (req: Request, res: Response) => {
+      const { ref, schema, id } = at(req);
+      const { from, size } = paging(req);
+      send(res, links(await queries.outgoing(ref, schema, id, from, size, bool(req.query, 'includeExternalLinks') ?? true), req, from, size));
+    },
+    fetch: async (req: Request, res: Response) => {
+      const { ref, schema, id } = at(req);
+      await represent(req, res, await service.fetch(ref, schema, id, selector(req.query)));
+    },
+    /** PUT without `rev` creates, with `rev` updates. */
+    put: async (req: Request, res: Response) => {
+      const { ref, schema, id } = at(req);
+      if (single(req.query, 'rev') === undefined) return create(req, res, ref, schema, id);
+      indexing(req.query);
+      written(res, 200)(await service.update(ref, schema, id, req.body, requiredRev(req.query), tagName(req.query), callerOf(req)));
+    },
+    deprecate: async (req: Request, res: Response) => {
+      const { ref, schema, id } = at(req);
+      indexing(req.query);
+      written(res, 200)(await service.deprecate(ref, schema, id, requiredRev(req.query), callerOf(req)));
+    },
+    source: async (req: Request, res: Response) => {
+      const { ref, schema, id } = at(req);
+      const annotate = bool(req.query, 'annotate') ?? false;
+      const { state, content } = await service.fetch(ref, schema, id, selector(req.query));
+      res.vary('Accept');
+      send(res, annotate ? render.annotated(state, content.source, baseUrl) : content.source);
+    },
+    remoteContexts: async (req: Request, res: Response) => {
+      const { ref, schema, id } = at(req);
+      const { content } = await service.fetch(ref, schema, id, selector(req.query));
+      const remoteContexts = content.remoteContexts.map((r) =>
+        r.type === 'StaticContextRef' ? { '@type': r.type, iri: r.iri } : { '@type': r.type, iri: r.iri, resource: r.resource },
+      );
+      send(res, { '@context': context('remote-contexts'), remoteContexts });
+    },
+    tags: async (req: Request, res: Response) => {
+      const { ref, schema, id } = at(req);
+      const { state } = await service.fetch(ref, schema, id, selector(req.query));
+      const tags = Object.entries(state.tags)
+        .map(([tag, rev]) => ({ rev, tag }))
+        .sort((a, b) => a.rev - b.rev || a.tag.localeCompare(b.tag));
+      send(res, { '@context': context('tags'), tags });
+    },
+    tag: async (req: Request, res: Response) => {
+      const { ref, schema, id } = at(req);
+      indexing(req.query);
+      const rev = requiredRev(req.query);
+      const body = tagBody(req.body);
+      written(res, 201)(await service.tag(ref, schema, id, rev, body.tag, body.rev, callerOf(req)));
+    },
+    deleteTag: async (req: Request, res: Response) => {
+      const { ref, schema, id } = at(req);
+      indexing(req.query);
+      written(res, 200)(await service.deleteTag(ref, schema, id, requiredRev(req.query), segment(req, 'tag'), callerOf(req)));
+    },
+    refresh: async (req: Request, res: Response) => {
+      const { ref, schema, id } = at(req);
+      indexing(req.query);
+      written(res, 200)(await service.refresh(ref, schema, id, callerOf(req)));
+    },
+    undeprecate: async (req: Request, res: Response) => {
+      const { ref, schema, id } = at(req);
+      indexing(req.query);
+      written(res, 200)(await service.undeprecate(ref, schema, id, requiredRev(req.query), callerOf(req)));
+    },
+    written,
+  };
+};

@@ -1,0 +1,45 @@
+import type { ProjectRef } from '../domain/labels.js';
+import { rejections } from '../domain/rejections.js';
+import type { ImportRef, JsonObject } from '../domain/resources/ResourceEvent.js';
+import type { ResolvedSchema, SchemaResolver, ValidationReport } from '../domain/resources/SchemaResolver.js';
+import { schemaBase } from '../domain/schemas/schemaRef.js';
+import { SHACL_SCHEMA } from '../domain/vocabulary.js';
+import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
+import type { SchemaImports } from './SchemaImports.js';
+import { shaclShacl } from './shaclShacl.js';
+
+/**
+ * The resolver of the schemas service: every schema is constrained by the SHACL schema. Validating
+ * a schema payload resolves its imports (pinned into the revision) and checks the schema with its
+ * imports against the SHACL-for-SHACL shapes.
+ */
+export class SchemaPayloads implements SchemaResolver {
+  constructor(
+    private readonly imports: SchemaImports,
+    private readonly jsonld: JsonLdProcessor,
+  ) {}
+
+  async resolve(project: ProjectRef, schemaIri: string): Promise<ResolvedSchema> {
+    if (schemaBase(schemaIri) !== SHACL_SCHEMA) throw rejections.schemaNotFound(schemaIri, project);
+    return {
+      iri: SHACL_SCHEMA,
+      project,
+      report: async (id, expanded) => (await this.check(project, id, expanded)).report,
+      validate: async (id, expanded) => {
+        const { report, imports } = await this.check(project, id, expanded);
+        if (!report.conforms) throw rejections.invalidSchema(id, report.json);
+        return { imports };
+      },
+    };
+  }
+
+  baseOf(schemaIri: string): string {
+    return schemaBase(schemaIri);
+  }
+
+  private async check(project: ProjectRef, id: string, expanded: JsonObject[]): Promise<{ report: ValidationReport; imports: ImportRef[] }> {
+    const own = await this.jsonld.toNQuads(expanded);
+    const { imports, triples } = await this.imports.resolve(project, id, own);
+    return { report: await shaclShacl().validate(own + triples), imports };
+  }
+}
