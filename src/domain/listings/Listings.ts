@@ -84,6 +84,9 @@ export class Listings {
     if (filter.projects?.length === 0) return { total: 0, items: [] };
     const project = req.project === undefined ? undefined : this.scopes.project(req.project);
     const sort = req.sort.length ? req.sort.map((s) => this.sortKey(s, project)) : DEFAULT_SORT;
+    // The cursor of `_next`: one value per sort key, then the item node.
+    if (req.after && (req.after.length !== sort.length + 1 || req.after[sort.length]!.type !== 'uri'))
+      throw rejections.malformedQueryParam("Query parameter 'after' does not match this listing's sort: use the cursor given in '_next'.");
     const [total, rows] = await Promise.all([
       this.queries.count(filter),
       this.queries.page(filter, sort, { offset: req.after ? 0 : req.from, limit: req.size + 1, ...(req.after ? { after: req.after } : {}) }),
