@@ -47,8 +47,16 @@ export class RedisEventLog implements EventLog {
   /** Connects (failing fast when Redis does not answer) and learns the current position. */
   static async open(url: string, prefix: string): Promise<RedisEventLog> {
     const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
-    await redis.connect();
+    reportErrors(redis, 'commands');
+    try {
+      await redis.connect();
+      await redis.ping();
+    } catch (error) {
+      redis.disconnect();
+      throw new Error(`the event log's Redis at ${url} does not answer: ${(error as Error).message}`);
+    }
     const blocking = redis.duplicate();
+    reportErrors(blocking, 'follower');
     const log = new RedisEventLog(redis, blocking, prefix);
     await log.lastSeq();
     return log;
@@ -145,6 +153,17 @@ export class RedisEventLog implements EventLog {
     await this.redis.quit();
   }
 }
+
+/** Connection errors once per distinct failure (ioredis retries on its own; a reconnect loop must not flood the log). */
+const reportErrors = (connection: Redis, name: string): void => {
+  let last = '';
+  connection.on('ready', () => (last = ''));
+  connection.on('error', (error: Error) => {
+    if (error.message === last) return;
+    last = error.message;
+    console.error(`event log: Redis ${name} connection: ${error.message}`);
+  });
+};
 
 const toEvent = ([id, fields]: StreamEntry): LogEvent => {
   const index = fields.indexOf('e');

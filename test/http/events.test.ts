@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { client, enc } from '../support/client.js';
+import { dropPrefix, REDIS_URL, uniquePrefix } from '../support/redis.js';
 import { startServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 import type { SseEvent } from '../support/sse.js';
@@ -9,10 +10,17 @@ const THING = 'http://schema.org/Thing';
 const METADATA = 'https://bluebrain.github.io/nexus/contexts/metadata.json';
 const UNCONSTRAINED = 'https://bluebrain.github.io/nexus/schemas/unconstrained.json';
 
-describe('event streams (SSE)', () => {
+const logs = [
+  { name: 'journal', config: () => ({}) },
+  { name: 'redis', config: () => ({ redisUrl: REDIS_URL, redisPrefix: uniquePrefix('sse') }) },
+];
+
+for (const log of logs)
+describe(`event streams (SSE) on the ${log.name} log`, () => {
   let server: TestServer;
   let api: ReturnType<typeof client>;
   let uuids: { project: string; org: string };
+  let config: { redisPrefix?: string };
 
   const stream = (path: string, headers: Record<string, string> = {}) => openStream(`${server.url}${path}`, headers);
   const ids = (events: SseEvent[]) => events.map((e) => Number(e.id));
@@ -30,7 +38,8 @@ describe('event streams (SSE)', () => {
   };
 
   before(async () => {
-    server = await startServer({ sseKeepAliveMillis: 40 });
+    config = log.config();
+    server = await startServer({ ...config, sseKeepAliveMillis: 40 });
     api = client(server.url);
     await api.put('/v1/orgs/ev', {});
     await api.put('/v1/orgs/other', {});
@@ -42,7 +51,10 @@ describe('event streams (SSE)', () => {
     expect(project.status).to.equal(201);
     expect(uuids.project).to.be.a('string');
   });
-  after(() => server.stop(true));
+  after(async () => {
+    await server.stop(true);
+    if (config.redisPrefix) await dropPrefix(config.redisPrefix);
+  });
 
   it('answers HEAD /v1/events with 200 and no stream', async () => {
     const head = await api.head('/v1/events');

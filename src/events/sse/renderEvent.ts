@@ -27,7 +27,8 @@ const itemPayload = (logged: LogEvent, e: Fields, look: RenderLookups): Fields =
   const hasSource = type.endsWith('Created') || (type.endsWith('Updated') && !type.endsWith('SchemaUpdated'));
   const ref = String(e['project'] ?? logged.project ?? '');
   const uuids = look.projectUuids(ref);
-  const fallback = e['schema'] === undefined ? look.schemaOf(logged.key) : undefined;
+  // Resource events other than content ones do not carry the schema: the item's current one stands in.
+  const fallback = e['schema'] === undefined && logged.kind === 'resources' ? look.schemaOf(logged.key) : undefined;
   const defaultSchema = logged.kind === 'schemas' ? SHACL_SCHEMA : logged.kind === 'storages' ? STORAGES_SCHEMA : undefined;
   const schema = e['schema'] ?? fallback?.schema ?? defaultSchema;
   const schemaProject = e['schemaProject'] ?? fallback?.schemaProject ?? ref;
