@@ -15,7 +15,8 @@ export class ShapesValidator {
 
   /** `shapes` is N-Triples (or N-Quads in the default graph) text; `format` names Turtle for bundled files. */
   constructor(shapes: string, format: 'N-Triples' | 'Turtle' = 'N-Triples') {
-    this.validator = new SHACLValidator(factory.dataset(parse(shapes, format)), { factory });
+    // `owl:imports` are resolved and merged into `shapes` beforehand (SchemaImports): nothing left to load.
+    this.validator = new SHACLValidator(factory.dataset(parse(shapes, format)), { factory, importGraph: () => factory.dataset() });
   }
 
   /** Validates N-Triples data; counts the focus nodes the shapes target in it. */
