@@ -209,6 +209,22 @@ describe(`event streams (SSE) on the ${log.name} log`, () => {
     expect(created.body['_project']).to.equal('ev/events');
   });
 
+  it('streams schema events on the schema streams only, with _schemaId', async () => {
+    const shapes = [{ '@id': 'http://example.com/S', '@type': 'sh:NodeShape', targetClass: 'http://example.com/T', nodeKind: 'sh:BlankNodeOrIRI', property: [] }];
+    expect((await api.put('/v1/schemas/ev/p2/evschema', { shapes })).status).to.equal(201);
+    expect((await api.delete('/v1/schemas/ev/p2/evschema?rev=1')).status).to.equal(200);
+    const s = await stream('/v1/schemas/ev/p2/events');
+    const events = await s.take(2);
+    s.close();
+    expect(events.map((e) => e.event)).to.deep.equal(['SchemaCreated', 'SchemaDeprecated']);
+    const [created, deprecated] = events.map((e) => e.payload);
+    expect(created._schemaId).to.equal(created._resourceId);
+    expect(created).to.include({ _constrainedBy: 'https://bluebrain.github.io/nexus/schemas/shacl-20170720.ttl', _project: 'ev/p2', _rev: 1 });
+    expect(created._source).to.deep.equal({ shapes });
+    expect(deprecated).to.include({ _rev: 2, _projectUuid: created._projectUuid });
+    expect(deprecated).to.not.have.property('_source');
+  });
+
   it('shows only the deletion marker of a pruned resource on replay', async () => {
     await api.put('/v1/resources/ev/p2/_/doomed', { n: 1 });
     await api.put('/v1/resources/ev/p2/_/doomed?rev=1', { n: 2 });
