@@ -4,6 +4,7 @@ import type { JsonObject, RemoteContextRef } from '../domain/resources/ResourceE
 import type { ContextSource, ResolvedContext } from './ContextResolver.js';
 import { loaderOf, resolveContexts } from './ContextResolver.js';
 import { jsonld } from './jsonldLib.js';
+import { spelledIri } from '../rdf/terms.js';
 import type { DocumentLoader } from './jsonldLib.js';
 
 export interface Expansion {
@@ -73,9 +74,21 @@ export class JsonLdProcessor {
   }
 
   toNQuads(expanded: JsonObject[]): Promise<string> {
-    return jsonld.toRDF(expanded, { format: 'application/n-quads', skipExpansion: true });
+    return jsonld.toRDF(spellIris(expanded), { format: 'application/n-quads', skipExpansion: true });
   }
 }
+
+/** The expanded document with its IRIs (ids, types, properties) spelled so that jsonld keeps their triples. */
+const spellIris = (value: unknown, key?: string): unknown => {
+  if (typeof value === 'string') return key === '@id' || key === '@type' ? spelledIri(value) : value;
+  if (Array.isArray(value)) return value.map((v) => spellIris(v, key));
+  if (value && typeof value === 'object') {
+    const out: JsonObject = {};
+    for (const [k, v] of Object.entries(value)) out[k.startsWith('@') ? k : spelledIri(k)] = k === '@value' ? v : spellIris(v, k);
+    return out;
+  }
+  return value;
+};
 
 const rootNode = (expanded: JsonObject[], pathId: string | undefined): JsonObject => {
   if (expanded.length === 0) return {};

@@ -9,6 +9,13 @@ const uchar = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')
 
 export const iri = (value: string): string => `<${value.replace(IRI_FORBIDDEN, uchar)}>`;
 
+/**
+ * An IRI with the characters RDF syntaxes cannot spell (an id with a space...) percent-encoded, for
+ * RDF handed to other parsers (jsonld drops triples with such IRIs, N3 refuses even their escapes).
+ */
+export const spelledIri = (value: string): string =>
+  value.replace(IRI_FORBIDDEN, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+
 const quoted = (value: string) =>
   `"${value.replace(/[\\"\n\r\t\b\f]|[\u0000-\u001f]/g, (c) => LITERAL_ESCAPES[c] ?? uchar(c))}"`;
 

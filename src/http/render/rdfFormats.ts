@@ -1,16 +1,16 @@
 import { Parser } from 'n3';
 import type { ResourceState } from '../../domain/resources/Resource.js';
 import { NXV, RDF_TYPE } from '../../domain/vocabulary.js';
-import { boolean, dateTime, integer, iri } from '../../rdf/terms.js';
+import { boolean, dateTime, integer, iri, spelledIri } from '../../rdf/terms.js';
 import { projectSelf, resourceSelf, subjectIri } from './addresses.js';
 
 /** The metadata of a revision as triples on the resource id (N-Triples). */
 export const metadataTriples = (state: ResourceState, base: string): string => {
-  const s = iri(state.id);
+  const s = iri(spelledIri(state.id));
   const t = (p: string, o: string) => `${s} ${iri(NXV + p)} ${o} .\n`;
   return (
     t('self', iri(resourceSelf(base, state.project, state.id))) +
-    t('constrainedBy', iri(state.schema)) +
+    t('constrainedBy', iri(spelledIri(state.schema))) +
     t('project', iri(projectSelf(base, state.project))) +
     t('rev', integer(state.rev)) +
     t('deprecated', boolean(state.deprecated)) +
