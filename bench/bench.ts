@@ -1,0 +1,10 @@
+import { benchEvents } from './events.js';
+import { benchResources } from './resources.js';
+
+/**
+ * `npm run bench [-- N]`: prints ops/s and p50/p99 per operation. Not part of `npm test`.
+ * N (default 10,000; also BENCH_N) is the number of resources of the resource benchmark.
+ */
+const count = Number(process.argv[2] ?? process.env['BENCH_N'] ?? 10_000);
+await benchResources(count);
+await benchEvents();

@@ -1,0 +1,76 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { assetPath } from '../src/assets.js';
+
+/** Latency statistics of one benchmarked operation. */
+export const summarize = (name: string, millis: number[], wallMillis: number): string => {
+  const sorted = [...millis].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+  const rate = (millis.length / wallMillis) * 1000;
+  return `${name.padEnd(34)} ${String(millis.length).padStart(7)} ops  ${rate.toFixed(0).padStart(7)} ops/s  p50 ${at(50).toFixed(2).padStart(7)} ms  p99 ${at(99).toFixed(2).padStart(7)} ms`;
+};
+
+/** Runs `count` operations with `concurrency` workers and prints the figures. */
+export const measure = async (name: string, count: number, concurrency: number, op: (i: number) => Promise<void>): Promise<number[]> => {
+  const times: number[] = [];
+  let next = 0;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < count; i = next++) {
+        const t = performance.now();
+        await op(i);
+        times.push(performance.now() - t);
+      }
+    }),
+  );
+  console.log(summarize(name, times, performance.now() - start));
+  return times;
+};
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** The registry as a separate process (`node dist/src/main.js`), ready when /v1/version answers. */
+export const startProcess = async (dataDir: string, port: number, env: Record<string, string> = {}): Promise<ServerProcess & { readyMillis: number }> => {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--max-old-space-size=8192', assetPath('dist', 'src', 'main.js')], {
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, BASE_URL: `http://127.0.0.1:${port}`, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`registry exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/v1/version`)).ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const readyMillis = performance.now() - started;
+  return {
+    url,
+    child,
+    readyMillis,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+};
+
+export const json = async (url: string, method = 'GET', body?: unknown): Promise<unknown> => {
+  const res = await fetch(url, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  if (res.status >= 400) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 300)}`);
+  return text ? JSON.parse(text) : undefined;
+};
