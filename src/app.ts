@@ -8,7 +8,6 @@ import type { Clock } from './domain/Clock.js';
 import { EventWriter } from './domain/EventWriter.js';
 import { OrgService } from './domain/orgs/OrgService.js';
 import { ProjectService } from './domain/projects/ProjectService.js';
-import { rejections } from './domain/rejections.js';
 import { ResourceService } from './domain/resources/ResourceService.js';
 import { ResourceQueries } from './domain/resources/ResourceQueries.js';
 import { Listings } from './domain/listings/Listings.js';
@@ -39,6 +38,7 @@ import { States } from './projection/States.js';
 import { OxigraphGraphStore } from './store/OxigraphGraphStore.js';
 import { RevisionFile } from './store/RevisionFile.js';
 import { StoreProjection } from './store/StoreProjection.js';
+import { capacityGuard } from './store/capacityGuard.js';
 
 export interface Registry {
   app: express.Express;
@@ -70,10 +70,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const writer = new EventWriter(log, projector);
   const orgs = new OrgService(states.orgs, writer, clock);
   const projects = new ProjectService(states.projects, orgs, writer, clock, config.baseUrl);
-  const capacity = async () => {
-    const quads = await graphStore.size();
-    if (quads >= config.maxStoreQuads) throw rejections.storeFull(quads, config.maxStoreQuads);
-  };
+  const capacity = capacityGuard(() => graphStore.size(), config.maxStoreQuads);
   const reader = new RevisionReader(log);
   // Schemas and their imports are read back from their revision graphs.
   const revisionTriples = storeProjection.revisionTriples.bind(storeProjection);
