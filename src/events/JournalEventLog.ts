@@ -12,7 +12,7 @@ interface Pending {
   reject: (e: unknown) => void;
 }
 
-const TAIL = 20_000;
+const TAIL = 1_000;
 const CHUNK = 16 * 1024 * 1024;
 const NL = 0x0a;
 
