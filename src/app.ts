@@ -104,6 +104,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   return {
     app,
     close: async () => {
+      streams.closeAll();
       projector.close();
       await following;
       await log.close();
