@@ -13,6 +13,7 @@ import { ResourceQueries } from './domain/resources/ResourceQueries.js';
 import { Listings } from './domain/listings/Listings.js';
 import { listingScopes } from './domain/listings/scopes.js';
 import { CatalogueQueries } from './store/CatalogueQueries.js';
+import { CatalogueIndex } from './store/CatalogueIndex.js';
 import { RevisionReader } from './domain/resources/RevisionReader.js';
 import { SCHEMA_KIND } from './domain/schemas/schemaKind.js';
 import { SchemaImports } from './shacl/SchemaImports.js';
@@ -56,7 +57,8 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const { log, name: logName } = await openLog(config);
   const graphStore = new OxigraphGraphStore();
   const revisionFile = new RevisionFile(join(config.dataDir, 'projection', 'revisions.nq'));
-  const storeProjection = new StoreProjection(graphStore, revisionFile);
+  const catalogueIndex = new CatalogueIndex();
+  const storeProjection = new StoreProjection(graphStore, revisionFile, catalogueIndex);
   const jsonld = new JsonLdProcessor(loadBundledContexts());
   const states = new States();
   const projector = new Projector(log, states, storeProjection, jsonld, new Snapshots(join(config.dataDir, 'projection', 'snapshot.json')), revisionFile, {
@@ -79,7 +81,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const resources = new ResourceService(states.resources, projects, shacl, jsonld, writer, reader, clock, capacity);
   const schemas = new ResourceService(states.schemas, projects, new SchemaPayloads(imports, jsonld), jsonld, writer, reader, clock, capacity, SCHEMA_KIND, states.resources);
 
-  const catalogue = new CatalogueQueries(graphStore);
+  const catalogue = new CatalogueQueries(graphStore, catalogueIndex);
   const listings = new Listings(catalogue, listingScopes(orgs, projects, config.baseUrl));
   const queries = new ResourceQueries(states.resources, listings, catalogue, resources);
   const schemaQueries = new ResourceQueries(states.schemas, listings, catalogue, schemas, SCHEMA_KIND);

@@ -4,6 +4,7 @@ import { itemNode, parseItemNode } from './graphNames.js';
 import type { ListingFilter, SortKey } from './ListingQuery.js';
 import { aggregationQuery, countQuery, pageQuery } from './ListingQuery.js';
 import { n, Statement, str } from './sparql.js';
+import { CatalogueIndex } from './CatalogueIndex.js';
 
 export interface ItemRef {
   project: ProjectRef;
@@ -42,7 +43,20 @@ const ref = (row: Row, name = 'item'): ItemRef | undefined => {
 
 /** Listings, aggregations and link queries: SPARQL over the catalogue and the revision graphs. */
 export class CatalogueQueries {
-  constructor(private readonly store: GraphStore) {}
+  constructor(
+    private readonly store: GraphStore,
+    private readonly index: CatalogueIndex,
+  ) {}
+
+  /** A page and the total: from the in-memory index for the default order, else SPARQL. */
+  async listing(f: ListingFilter, sort: SortKey[], page: { offset: number; limit: number; after?: Binding[] }): Promise<{ total: number; rows: ListedItem[] }> {
+    if (CatalogueIndex.serves(sort)) {
+      const { total, rows } = this.index.page(f, page);
+      return { total, rows: rows.map((r) => ({ project: r.item.project, id: r.item.id, cursor: r.cursor })) };
+    }
+    const [total, rows] = await Promise.all([this.count(f), this.page(f, sort, page)]);
+    return { total, rows };
+  }
 
   async page(f: ListingFilter, sort: SortKey[], page: { offset: number; limit: number; after?: Binding[] }): Promise<ListedItem[]> {
     const rows = await this.store.select(pageQuery(f, sort, page));

@@ -5,6 +5,7 @@ import type { GraphStore } from './GraphStore.js';
 import { itemNode, revisionGraph } from './graphNames.js';
 import { iri } from '../rdf/terms.js';
 import type { RevisionFile } from './RevisionFile.js';
+import type { CatalogueIndex } from './CatalogueIndex.js';
 
 /**
  * Writes projected state into the triple store: one named graph per revision (also appended to
@@ -14,6 +15,7 @@ export class StoreProjection {
   constructor(
     private readonly store: GraphStore,
     private readonly file: RevisionFile,
+    private readonly index: CatalogueIndex,
   ) {}
 
   /** `triples` is N-Triples (or default-graph N-Quads) text of the revision's content. */
@@ -35,10 +37,12 @@ export class StoreProjection {
   async setCatalogue(item: CatalogueItem, replace: boolean): Promise<void> {
     if (replace) await this.store.update(removeCatalogueUpdate(item.kind, item.project, item.id));
     await this.store.load(catalogueQuads(item));
+    this.index.set(item);
   }
 
   /** Bulk form for restarts: the catalogue is derived from the states, never persisted itself. */
-  async loadCatalogue(items: Iterable<CatalogueItem>): Promise<void> {
+  async loadCatalogue(items: CatalogueItem[]): Promise<void> {
+    this.index.load(items);
     let batch = '';
     for (const item of items) {
       batch += catalogueQuads(item);
@@ -57,6 +61,7 @@ export class StoreProjection {
   /** Permanent deletion: every revision graph, the catalogue entry and the persisted quads. */
   async dropItem(kind: string, project: ProjectRef, id: string, lastRev: number): Promise<void> {
     await this.store.update(removeCatalogueUpdate(kind, project, id));
+    this.index.remove(kind, project, id);
     const graphs = Array.from({ length: lastRev }, (_, i) => revisionGraph(kind, project, id, i + 1));
     await this.store.dropGraphs(graphs);
     await this.file.remove(`${itemNode(kind, project, id)}/rev/`);

@@ -1,0 +1,147 @@
+import type { CatalogueItem } from './catalogue.js';
+import { itemNode } from './graphNames.js';
+import type { Binding } from './GraphStore.js';
+import type { ListingFilter, SortKey } from './ListingQuery.js';
+
+interface Entry {
+  node: string;
+  item: CatalogueItem;
+  types: Set<string>;
+}
+
+/** The listing order both paths share by default: `_createdBy`, `@id`, then the item node. */
+const before = (a: Entry, b: Entry): number =>
+  a.item.createdBy < b.item.createdBy ? -1 : a.item.createdBy > b.item.createdBy ? 1 : a.item.id < b.item.id ? -1 : a.item.id > b.item.id ? 1 : a.node < b.node ? -1 : a.node > b.node ? 1 : 0;
+
+/** Index of the first entry not before `probe` in a sorted list. */
+const lowerBound = (list: Entry[], probe: Entry): number => {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (before(list[mid]!, probe) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+};
+
+const inRange = (value: string, range: { from?: string; to?: string } | undefined) =>
+  !range || ((range.from === undefined || Date.parse(value) >= Date.parse(range.from)) && (range.to === undefined || Date.parse(value) <= Date.parse(range.to)));
+
+const matches = (f: ListingFilter, e: Entry): boolean => {
+  const i = e.item;
+  return (
+    (f.org === undefined || i.project.startsWith(`${f.org}/`)) &&
+    (f.id === undefined || i.id === f.id) &&
+    (f.deprecated === undefined || i.deprecated === f.deprecated) &&
+    (f.rev === undefined || i.rev === f.rev) &&
+    (f.schema === undefined || i.schema === f.schema) &&
+    (f.createdBy === undefined || i.createdBy === f.createdBy) &&
+    (f.updatedBy === undefined || i.updatedBy === f.updatedBy) &&
+    (f.types.length === 0 || (f.typeOperator === 'and' ? f.types.every((t) => e.types.has(t)) : f.types.some((t) => e.types.has(t)))) &&
+    inRange(i.createdAt, f.createdAt) &&
+    inRange(i.updatedAt, f.updatedAt)
+  );
+};
+
+/**
+ * The catalogue's current states kept sorted in memory, per kind and project, in the default
+ * listing order. The embedded Oxigraph sorts and joins at ~1-3 µs a row, so a SPARQL listing of a
+ * 100k-resource project takes 0.14-1.3 s whatever the catalogue layout (measured); this index
+ * answers the default-ordered listings (the first page, filters on catalogue fields, counts) by
+ * walking a presorted list instead. Listings sorted otherwise, and aggregations, stay SPARQL over
+ * the catalogue graph, which holds the same facts; both paths give the same rows and cursors.
+ */
+export class CatalogueIndex {
+  private readonly lists = new Map<string, Entry[]>();
+  private readonly entries = new Map<string, Entry>();
+
+  static serves(sort: SortKey[]): boolean {
+    return (
+      sort.length === 2 &&
+      'metadata' in sort[0]!.field && sort[0]!.field.metadata === 'createdBy' && !sort[0]!.descending &&
+      'metadata' in sort[1]!.field && sort[1]!.field.metadata === 'id' && !sort[1]!.descending
+    );
+  }
+
+  set(item: CatalogueItem): void {
+    this.remove(item.kind, item.project, item.id);
+    const entry: Entry = { node: itemNode(item.kind, item.project, item.id), item, types: new Set(item.types) };
+    const list = this.list(item.kind, item.project, true)!;
+    list.splice(lowerBound(list, entry), 0, entry);
+    this.entries.set(entry.node, entry);
+  }
+
+  /** Bulk load (restart): append, then sort each list once. */
+  load(items: Iterable<CatalogueItem>): void {
+    const touched = new Set<Entry[]>();
+    for (const item of items) {
+      const entry: Entry = { node: itemNode(item.kind, item.project, item.id), item, types: new Set(item.types) };
+      const list = this.list(item.kind, item.project, true)!;
+      list.push(entry);
+      touched.add(list);
+      this.entries.set(entry.node, entry);
+    }
+    for (const list of touched) list.sort(before);
+  }
+
+  remove(kind: string, project: string, id: string): void {
+    const entry = this.entries.get(itemNode(kind, project, id));
+    if (!entry) return;
+    const list = this.list(kind, project, false)!;
+    list.splice(lowerBound(list, entry), 1);
+    this.entries.delete(entry.node);
+  }
+
+  /** One page in the default order, from an offset or after a cursor, and the total. */
+  page(f: ListingFilter, page: { offset: number; limit: number; after?: Binding[] }): { total: number; rows: { item: CatalogueItem; cursor: Binding[] }[] } {
+    const lists = this.scope(f);
+    let total = 0;
+    for (const list of lists) for (const e of list) if (matches(f, e)) total++;
+    const start = page.after ? cursorEntry(page.after) : undefined;
+    const wanted = page.offset + page.limit;
+    // Each list contributes at most `wanted` matching entries; merging those gives the page.
+    const candidates: Entry[] = [];
+    for (const list of lists) {
+      let taken = 0;
+      for (let i = start ? lowerBound(list, start) : 0; i < list.length && taken < wanted; i++) {
+        const e = list[i]!;
+        if (start && before(e, start) <= 0) continue;
+        if (!matches(f, e)) continue;
+        candidates.push(e);
+        taken++;
+      }
+    }
+    if (lists.length > 1) candidates.sort(before);
+    const rows = candidates.slice(page.offset, wanted).map((e) => ({
+      item: e.item,
+      cursor: [
+        { type: 'uri', value: e.item.createdBy },
+        { type: 'uri', value: e.item.id },
+        { type: 'uri', value: e.node },
+      ] as Binding[],
+    }));
+    return { total, rows };
+  }
+
+  private scope(f: ListingFilter): Entry[][] {
+    const prefix = `${f.kind} `;
+    if (f.projects) return f.projects.map((p) => this.lists.get(prefix + p)).filter((l): l is Entry[] => l !== undefined && l.length > 0);
+    const scope = f.org === undefined ? prefix : `${prefix}${f.org}/`;
+    return [...this.lists.entries()].filter(([k, l]) => k.startsWith(scope) && l.length > 0).map(([, l]) => l);
+  }
+
+  private list(kind: string, project: string, create: boolean): Entry[] | undefined {
+    const key = `${kind} ${project}`;
+    let list = this.lists.get(key);
+    if (!list && create) this.lists.set(key, (list = []));
+    return list;
+  }
+}
+
+/** A probe entry positioned at a cursor `[createdBy, id, node]` of the default order. */
+const cursorEntry = (after: Binding[]): Entry | undefined => {
+  const [createdBy, id, node] = after;
+  if (!createdBy || !id || !node) return undefined;
+  return { node: node.value, types: new Set(), item: { createdBy: createdBy.value, id: id.value } as CatalogueItem };
+};
