@@ -28,7 +28,6 @@ export interface LinkRow extends ItemRef {
 export interface OutgoingRow {
   target: string;
   paths: string[];
-  known?: ItemRef;
 }
 
 const incoming = new Statement('incoming');
@@ -102,10 +101,7 @@ export class CatalogueQueries {
   }
 
   async outgoing(kind: string, project: ProjectRef, id: string): Promise<OutgoingRow[]> {
-    const rows = await this.store.select(outgoing.bound({ item: n(itemNode(kind, project, id)), kind: str(kind), project: str(project) }));
-    return rows.map((row) => {
-      const known = ref(row, 'known');
-      return { target: row['target']!.value, paths: JSON.parse(row['paths']!.value) as string[], ...(known ? { known } : {}) };
-    });
+    const rows = await this.store.select(outgoing.bound({ item: n(itemNode(kind, project, id)) }));
+    return rows.map((row) => ({ target: row['target']!.value, paths: JSON.parse(row['paths']!.value) as string[] }));
   }
 }

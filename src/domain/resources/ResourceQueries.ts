@@ -42,19 +42,18 @@ export class ResourceQueries {
 
   /** Resources of the project whose current revision links to this one. */
   async incoming(ref: ProjectRef, schemaSegment: string, idSegment: string, from: number, size: number): Promise<Page<LinkEntry>> {
-    const { state } = await this.resources.fetch(ref, schemaSegment, idSegment, {});
+    const state = this.resources.locate(ref, schemaSegment, idSegment);
     const { total, rows } = await this.catalogue.incoming(this.kind.name, ref, state.id, from, size);
     return { total, items: rows.map((r) => ({ id: r.id, paths: r.paths, ...this.known(r.project, r.id) })) };
   }
 
   /** What this resource's current revision links to; external IRIs only when asked for. */
   async outgoing(ref: ProjectRef, schemaSegment: string, idSegment: string, from: number, size: number, external: boolean): Promise<Page<LinkEntry>> {
-    const { state } = await this.resources.fetch(ref, schemaSegment, idSegment, {});
-    const rows = (await this.catalogue.outgoing(this.kind.name, ref, state.id)).filter((r) => external || r.known);
-    return {
-      total: rows.length,
-      items: rows.slice(from, from + size).map((r) => ({ id: r.target, paths: r.paths, ...(r.known ? this.known(r.known.project, r.known.id) : {}) })),
-    };
+    const state = this.resources.locate(ref, schemaSegment, idSegment);
+    // A target is known when it is an item of this project; its metadata comes from its state.
+    const rows = (await this.catalogue.outgoing(this.kind.name, ref, state.id)).map((r) => ({ id: r.target, paths: r.paths, ...this.known(ref, r.target) }));
+    const kept = external ? rows : rows.filter((r) => r.state);
+    return { total: kept.length, items: kept.slice(from, from + size) };
   }
 
   private state(project: ProjectRef, id: string): ResourceState | undefined {

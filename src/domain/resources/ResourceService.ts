@@ -178,6 +178,11 @@ export class ResourceService {
     return compacted;
   }
 
+  /** The current state of the item a path names (no content is read), for link queries. */
+  locate(ref: ProjectRef, schemaSegment: string, idSegment: string): ResourceState {
+    return this.located(ref, schemaSegment, idSegment, true).state;
+  }
+
   /** Resolves an `{id}` segment of a project, for callers outside this service (links, listings). */
   resolve(ref: ProjectRef, idSegment: string): string {
     return this.id(this.projects.fetch(ref), idSegment);
