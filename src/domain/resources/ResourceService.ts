@@ -154,16 +154,25 @@ export class ResourceService {
 
   /** The revision selected by `rev` or `tag` (the current one by default). */
   async fetch(ref: ProjectRef, schemaSegment: string, idSegment: string, selector: Selector): Promise<Revision> {
-    const { state } = this.located(ref, schemaSegment, idSegment, true);
-    let rev = state.rev;
-    if (selector.tag !== undefined) {
-      const tagged = state.tags[selector.tag];
-      if (tagged === undefined) throw rejections.tagNotFound(selector.tag);
-      rev = tagged;
-    } else if (selector.rev !== undefined) {
-      rev = selector.rev;
-    }
+    const { state, rev } = this.selected(ref, schemaSegment, idSegment, selector);
     return this.reader.at(state, rev);
+  }
+
+  /** The selected revision compacted; the log is read only when the compacted form is not kept. */
+  async fetchCompacted(ref: ProjectRef, schemaSegment: string, idSegment: string, selector: Selector): Promise<{ state: ResourceState; compacted: JsonObject }> {
+    const { state: current, rev } = this.selected(ref, schemaSegment, idSegment, selector);
+    const state = await this.reader.stateAt(current, rev);
+    const cached = this.compacted.get(state.contentSeq);
+    if (cached) return { state, compacted: cached };
+    return { state, compacted: await this.compact({ state, content: await this.reader.content(state.contentSeq) }) };
+  }
+
+  private selected(ref: ProjectRef, schemaSegment: string, idSegment: string, selector: Selector) {
+    const { state } = this.located(ref, schemaSegment, idSegment, true);
+    if (selector.tag === undefined) return { state, rev: selector.rev ?? state.rev };
+    const tagged = state.tags[selector.tag];
+    if (tagged === undefined) throw rejections.tagNotFound(selector.tag);
+    return { state, rev: tagged };
   }
 
   /** The revision's payload compacted with its own context (computed once per revision, then kept). */

@@ -22,8 +22,14 @@ export class RevisionReader {
   constructor(private readonly log: EventLog) {}
 
   async at(current: ResourceState, rev: number): Promise<Revision> {
+    const state = await this.stateAt(current, rev);
+    return { state, content: await this.content(state.contentSeq) };
+  }
+
+  /** The state (metadata) at a revision; reads the log only for earlier revisions. */
+  async stateAt(current: ResourceState, rev: number): Promise<ResourceState> {
     if (rev < 1 || rev > current.rev) throw rejections.revisionNotFound(rev, current.rev);
-    if (rev === current.rev) return { state: current, content: await this.content(current.contentSeq) };
+    if (rev === current.rev) return current;
     let state: ResourceState | undefined;
     for (const seq of current.seqs) {
       const logged = await this.log.get(seq);
@@ -33,10 +39,10 @@ export class RevisionReader {
       state = nextResource(state, event, seq);
     }
     if (!state) throw rejections.revisionNotFound(rev, current.rev);
-    return { state, content: await this.content(state.contentSeq) };
+    return state;
   }
 
-  private async content(seq: number): Promise<ContentEvent> {
+  async content(seq: number): Promise<ContentEvent> {
     const logged: LogEvent | undefined = await this.log.get(seq);
     const event = logged && resourceEventOf(logged.event);
     if (!event || !isContentEvent(event)) throw new Error(`event ${seq} is not the content of a resource`);

@@ -5,7 +5,7 @@ import type { ResourceState } from '../../domain/resources/Resource.js';
 import type { JsonObject } from '../../domain/resources/ResourceEvent.js';
 import type { LinkEntry, ResourceQueries } from '../../domain/resources/ResourceQueries.js';
 import type { ResourceService } from '../../domain/resources/ResourceService.js';
-import type { Revision } from '../../domain/resources/RevisionReader.js';
+import type { Selector } from '../../domain/resources/ResourceService.js';
 import { context } from '../../domain/vocabulary.js';
 import type { JsonLdProcessor } from '../../jsonld/JsonLdProcessor.js';
 import { revisionGraph } from '../../store/graphNames.js';
@@ -57,15 +57,16 @@ export const itemHandlers = ({ service, queries, jsonld, baseUrl, kind, render }
   const written = (res: Response, status: number) => (state: ResourceState) => send(res, render.metadata(state, baseUrl), status);
 
   /** Fetch in the representation the client accepts. */
-  const represent = async (req: Request, res: Response, revision: Revision) => {
+  const represent = async (req: Request, res: Response, target: [ProjectRef, string, string, Selector]) => {
     const type = req.accepts(REPRESENTATIONS);
     if (!type) throw rejections.notAcceptable(REPRESENTATIONS);
     res.vary('Accept');
-    const { state, content } = revision;
     if (type === 'application/ld+json' || type === 'application/json') {
-      res.type(type).send(JSON.stringify(render.body(state, await service.compact(revision), baseUrl)));
+      const { state, compacted } = await service.fetchCompacted(...target);
+      res.type(type).send(JSON.stringify(render.body(state, compacted, baseUrl)));
       return;
     }
+    const { state, content } = await service.fetch(...target);
     const triples = (await jsonld.toNQuads(content.expanded)) + metadataTriples(state, baseUrl);
     if (type === 'application/n-triples') res.type(type).send(triples);
     else if (type === 'application/n-quads') res.type(type).send(inGraph(triples, revisionGraph(kind, state.project, state.id, state.rev)));
@@ -109,7 +110,7 @@ export const itemHandlers = ({ service, queries, jsonld, baseUrl, kind, render }
     },
     fetch: async (req: Request, res: Response) => {
       const { ref, schema, id } = at(req);
-      await represent(req, res, await service.fetch(ref, schema, id, selector(req.query)));
+      await represent(req, res, [ref, schema, id, selector(req.query)]);
     },
     /** PUT without `rev` creates, with `rev` updates. */
     put: async (req: Request, res: Response) => {
