@@ -72,7 +72,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const writer = new EventWriter(log, projector);
   const orgs = new OrgService(states.orgs, writer, clock);
   const projects = new ProjectService(states.projects, orgs, writer, clock, config.baseUrl);
-  const capacity = capacityGuard(() => graphStore.size(), config.maxStoreQuads);
+  const capacity = capacityGuard(() => graphStore.size(), () => graphStore.quadsLoaded(), config.maxStoreQuads);
   const reader = new RevisionReader(log);
   // Schemas and their imports are read back from their revision graphs.
   const revisionTriples = storeProjection.revisionTriples.bind(storeProjection);

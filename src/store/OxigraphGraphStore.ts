@@ -29,11 +29,18 @@ const RESERVE_EVERY = 32 * 1024 * 1024;
 export class OxigraphGraphStore implements GraphStore {
   private readonly store = new oxigraph.Store();
   private written = RESERVE_EVERY;
+  private loadedQuads = 0;
+
+  /** Quads loaded so far (each N-Quads line), an upper bound of the growth since any count. */
+  quadsLoaded(): number {
+    return this.loadedQuads;
+  }
 
   async load(nquads: string): Promise<void> {
     if (!nquads.length) return;
     this.reserve(nquads.length);
     this.store.load(nquads, { format: 'application/n-quads', lenient: true });
+    for (let at = nquads.indexOf('\n'); at !== -1; at = nquads.indexOf('\n', at + 1)) this.loadedQuads++;
   }
 
   async update(sparql: string): Promise<void> {
