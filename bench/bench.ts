@@ -1,5 +1,6 @@
 import { benchEvents } from './events.js';
 import { benchResources } from './resources.js';
+import { benchSchemas } from './schemas.js';
 
 /**
  * `npm run bench [-- N]`: prints ops/s and p50/p99 per operation. Not part of `npm test`.
@@ -7,4 +8,5 @@ import { benchResources } from './resources.js';
  */
 const count = Number(process.argv[2] ?? process.env['BENCH_N'] ?? 10_000);
 await benchResources(count);
+await benchSchemas();
 await benchEvents();
