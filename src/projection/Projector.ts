@@ -13,7 +13,7 @@ import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
 import type { CatalogueItem } from '../store/catalogue.js';
 import { revisionGraph } from '../store/graphNames.js';
 import type { StoreProjection } from '../store/StoreProjection.js';
-import type { Snapshots } from './Snapshots.js';
+import type { Snapshot, Snapshots } from './Snapshots.js';
 import type { States } from './States.js';
 import { orgKey, projectKey, schemaKey } from './States.js';
 
@@ -102,7 +102,11 @@ export class Projector {
         this.sinceSnapshot++;
       }
     }
-    if (this.sinceSnapshot >= this.options.snapshotEvents && Date.now() - this.lastSnapshot >= this.options.snapshotMillis) this.snapshot();
+    if (this.sinceSnapshot >= this.options.snapshotEvents && Date.now() - this.lastSnapshot >= this.options.snapshotMillis) {
+      void this.snapshots.saveInBackground(this.picture()).catch((error) => console.error('snapshot failed', error));
+      this.sinceSnapshot = 0;
+      this.lastSnapshot = Date.now();
+    }
   }
 
   private async apply(event: LogEvent): Promise<void> {
@@ -172,8 +176,16 @@ export class Projector {
     };
   }
 
+  /** Takes a snapshot now (shutdown; after a permanent deletion rewrote the revision file). */
   snapshot(): void {
-    this.snapshots.save({
+    this.snapshots.save(this.picture());
+    this.sinceSnapshot = 0;
+    this.lastSnapshot = Date.now();
+  }
+
+  /** The states as of the last applied event, with the revision file flushed up to it. */
+  private picture(): Snapshot {
+    return {
       version: 1,
       seq: this.applied,
       revisionBytes: this.revisionBytes.flush(true),
@@ -181,9 +193,7 @@ export class Projector {
       projects: [...this.states.projects.values()],
       resources: [...this.states.resources.values()],
       schemas: [...this.states.schemas.values()],
-    });
-    this.sinceSnapshot = 0;
-    this.lastSnapshot = Date.now();
+    };
   }
 
   /** Stops following; the caller takes the final snapshot once writes have drained. */

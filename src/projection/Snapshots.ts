@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { OrgState } from '../domain/orgs/Org.js';
 import type { ProjectState } from '../domain/projects/Project.js';
@@ -29,8 +29,28 @@ export class Snapshots {
     return snapshot;
   }
 
+  /** Writes the snapshot at once (shutdown, after a permanent deletion). */
   save(snapshot: Snapshot): void {
-    const tmp = `${this.path}.tmp`;
+    for (const _ of this.pieces(snapshot)) {
+      /* written by the generator */
+    }
+  }
+
+  /**
+   * Writes the snapshot in pieces, yielding to the event loop between them, so requests go on
+   * while a large registry is saved. The states are immutable values (every event makes new
+   * ones), so the arrays captured by the caller stay a consistent picture while this runs.
+   */
+  async saveInBackground(snapshot: Snapshot): Promise<void> {
+    for (const _ of this.pieces(snapshot)) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+
+  /** Bumped by every snapshot: a background one superseded by a later one is abandoned, never renamed over it. */
+  private generation = 0;
+
+  private *pieces(snapshot: Snapshot): Generator<void> {
+    const generation = ++this.generation;
+    const tmp = `${this.path}.${generation}.tmp`;
     const fd = openSync(tmp, 'w');
     try {
       // Written in pieces: one JSON string of every state could exceed V8's string limit.
@@ -42,8 +62,11 @@ export class Snapshots {
       write(`{"version":1,"seq":${snapshot.seq},"revisionBytes":${snapshot.revisionBytes}`);
       for (const field of ['orgs', 'projects', 'resources', 'schemas'] as const) {
         write(`,${JSON.stringify(field)}:[`);
-        const items = snapshot[field] ?? [];
-        for (let i = 0; i < items.length; i += 1000) write((i ? ',' : '') + items.slice(i, i + 1000).map((x) => JSON.stringify(x)).join(','));
+        const items: unknown[] = snapshot[field] ?? [];
+        for (let i = 0; i < items.length; i += 1000) {
+          write((i ? ',' : '') + items.slice(i, i + 1000).map((x) => JSON.stringify(x)).join(','));
+          yield;
+        }
         write(']');
       }
       write('}');
@@ -51,6 +74,7 @@ export class Snapshots {
     } finally {
       closeSync(fd);
     }
-    renameSync(tmp, this.path);
+    if (generation === this.generation) renameSync(tmp, this.path);
+    else unlinkSync(tmp);
   }
 }

@@ -16,12 +16,8 @@ export interface TimeRange {
   to?: string;
 }
 
-export interface ListingFilter {
-  kind: string;
-  /** Projects (`org/project`) to list from; undefined means every project. */
-  projects?: string[];
-  org?: string;
-  id?: string;
+/** Conditions on the catalogue fields of an item, as requested and as queried. */
+export interface CatalogueConditions {
   deprecated?: boolean;
   rev?: number;
   types: string[];
@@ -31,6 +27,14 @@ export interface ListingFilter {
   createdAt?: TimeRange;
   updatedAt?: TimeRange;
   schema?: string;
+}
+
+export interface ListingFilter extends CatalogueConditions {
+  kind: string;
+  /** Projects (`org/project`) to list from; undefined means every project. */
+  projects?: string[];
+  org?: string;
+  id?: string;
 }
 
 const item = v('item');
@@ -104,6 +108,8 @@ export const pageQuery = (f: ListingFilter, sort: SortKey[], page: { offset: num
   return stringify(query);
 };
 
+const NUMERIC = new Set(['integer', 'decimal', 'double', 'float'].map((t) => `http://www.w3.org/2001/XMLSchema#${t}`));
+
 /** Rows strictly after the cursor in the listing's order (the cursor ends with the item node). */
 const afterFilter = (keys: { variable: VariableTerm; descending: boolean }[], after: Binding[]): Expression => {
   const all = [...keys, { variable: item, descending: false }];
@@ -111,7 +117,12 @@ const afterFilter = (keys: { variable: VariableTerm; descending: boolean }[], af
   const cmp = (k: (typeof all)[number], b: Binding): Expression => {
     const left = b.type === 'uri' ? (op('str', k.variable) as Expression) : (k.variable as Expression);
     const right = b.type === 'uri' ? str(b.value) : term(b);
-    return op(k.descending ? '<' : '>', left, right as Expression);
+    const past = op(k.descending ? '<' : '>', left, right as Expression);
+    // ORDER BY puts "" (a missing payload value) before every number, but `<`/`>` between them is
+    // a type error that drops the row: without these, a cursor crossing that border loses rows.
+    if (b.type === 'literal' && !b.datatype && b.value === '' && !k.descending) return or(past, op('isnumeric', k.variable));
+    if (b.type === 'literal' && b.datatype && NUMERIC.has(b.datatype) && k.descending) return or(past, op('sameterm', k.variable, str('')));
+    return past;
   };
   const eq = (k: (typeof all)[number], b: Binding): Expression =>
     b.type === 'uri' ? op('=', op('str', k.variable), str(b.value)) : op('=', k.variable, term(b) as Expression);

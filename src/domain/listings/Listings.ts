@@ -1,14 +1,14 @@
 import type { ProjectRef } from '../labels.js';
 import { rejections } from '../rejections.js';
 import type { ProjectState } from '../projects/Project.js';
-import { DEFAULT_MAPPINGS, effectiveMappings, isIri } from '../projects/apiMappings.js';
+import { DEFAULT_MAPPINGS, effectiveMappings, expandMapping, isIri } from '../projects/apiMappings.js';
 import { schemaBase } from '../schemas/schemaRef.js';
 import type { Binding } from '../../store/GraphStore.js';
 import type { Bucket, CatalogueQueries, ItemRef } from '../../store/CatalogueQueries.js';
-import type { ListingFilter, SortKey, TimeRange } from '../../store/ListingQuery.js';
+import type { CatalogueConditions, ListingFilter, SortKey } from '../../store/ListingQuery.js';
 
 /** A listing as requested, before ids, CURIEs and terms are resolved against the scope. */
-export interface ListingRequest {
+export interface ListingRequest extends CatalogueConditions {
   kind: string;
   /** Project scope (`org/project`), organization scope, or neither (every project). */
   project?: ProjectRef;
@@ -19,15 +19,6 @@ export interface ListingRequest {
   size: number;
   after?: Binding[];
   locate?: string;
-  deprecated?: boolean;
-  rev?: number;
-  types: string[];
-  typeOperator: 'and' | 'or';
-  createdBy?: string;
-  updatedBy?: string;
-  createdAt?: TimeRange;
-  updatedAt?: TimeRange;
-  schema?: string;
   sort: string[];
 }
 
@@ -148,14 +139,8 @@ const absoluteIri = (value: string, param: string): string => {
  * outside a project), an absolute IRI, else a term of the project's vocab (or base).
  */
 export const resolveIri = (value: string, project: ProjectState | undefined, relative: 'base' | 'vocab', param: string): string => {
-  const mappings = project ? effectiveMappings(project) : DEFAULT_MAPPINGS;
-  const alias = mappings.find((m) => m.prefix === value);
-  if (alias) return alias.namespace;
-  const colon = value.indexOf(':');
-  if (colon > 0) {
-    const curie = mappings.find((m) => m.prefix === value.slice(0, colon));
-    if (curie) return curie.namespace + value.slice(colon + 1);
-  }
+  const mapped = expandMapping(value, project ? effectiveMappings(project) : DEFAULT_MAPPINGS);
+  if (mapped !== undefined) return mapped;
   if (isIri(value)) return value;
   if (project && /^[^\s:/?#]+$/.test(value)) return project[relative] + value;
   throw rejections.malformedQueryParam(`Query parameter '${param}' must be an IRI, a CURIE or a term, got '${value}'.`);

@@ -18,6 +18,16 @@ export const effectiveMappings = (project: Pick<ProjectState, 'apiMappings'>): A
 
 const ABSOLUTE = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
 
+/** A value that is an alias (`_`, `defaultStorage`...) or a CURIE (`nxv:foo`) of the mappings, expanded. */
+export const expandMapping = (value: string, mappings: ApiMapping[]): string | undefined => {
+  const alias = mappings.find((m) => m.prefix === value);
+  if (alias) return alias.namespace;
+  const colon = value.indexOf(':');
+  if (colon <= 0) return undefined;
+  const curie = mappings.find((m) => m.prefix === value.slice(0, colon));
+  return curie && curie.namespace + value.slice(colon + 1);
+};
+
 /**
  * An `{id}` segment (already percent-decoded) as an IRI: an alias or CURIE of the project's
  * mappings, else an absolute IRI, else a value relative to the project base. `undefined` when the
@@ -25,14 +35,8 @@ const ABSOLUTE = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
  */
 export const resolveId = (segment: string, project: Pick<ProjectState, 'apiMappings' | 'base'>): string | undefined => {
   if (segment === '') return undefined;
-  const mappings = effectiveMappings(project);
-  const alias = mappings.find((m) => m.prefix === segment);
-  if (alias) return alias.namespace;
-  const colon = segment.indexOf(':');
-  if (colon > 0) {
-    const curie = mappings.find((m) => m.prefix === segment.slice(0, colon));
-    if (curie) return curie.namespace + segment.slice(colon + 1);
-  }
+  const mapped = expandMapping(segment, effectiveMappings(project));
+  if (mapped !== undefined) return mapped;
   const candidate = ABSOLUTE.test(segment) ? segment : project.base + segment;
   return isIri(candidate) ? candidate : undefined;
 };

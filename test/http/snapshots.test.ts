@@ -1,0 +1,34 @@
+import { expect } from 'chai';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { startServer } from '../support/server.js';
+import { client } from '../support/client.js';
+
+describe('snapshots taken in the background while writes go on', () => {
+  it('restart from them with nothing lost, including writes made while a snapshot was written', async () => {
+    const first = await startServer({ snapshotEvents: 7, snapshotMillis: 0 });
+    let api = client(first.url);
+    await api.put('/v1/orgs/snap', {});
+    await api.put('/v1/projects/snap/p', {});
+    const doc = (i: number, v: number) => ({ '@context': { '@vocab': 'http://schema.org/' }, name: `r${i}`, v });
+    await Promise.all(Array.from({ length: 60 }, (_, i) => api.put(`/v1/resources/snap/p/_/r${i}`, doc(i, 0))));
+    await Promise.all(Array.from({ length: 20 }, (_, i) => api.put(`/v1/resources/snap/p/_/r${i}?rev=1`, doc(i, 1))));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(existsSync(join(first.dataDir, 'projection', 'snapshot.json'))).to.equal(true);
+    await first.stop();
+    const second = await startServer({}, first.dataDir);
+    api = client(second.url);
+    try {
+      const listing = await api.get('/v1/resources/snap/p?size=100');
+      expect(listing.body['_total']).to.equal(60);
+      for (let i = 0; i < 60; i++) {
+        const res = await api.get(`/v1/resources/snap/p/_/r${i}`);
+        expect(res.body['_rev'], `r${i}`).to.equal(i < 20 ? 2 : 1);
+        expect(res.body['v']).to.equal(i < 20 ? 1 : 0);
+      }
+      expect((await api.get('/v1/resources/snap/p/_/r3?rev=1')).body['v']).to.equal(0);
+    } finally {
+      await second.stop(true);
+    }
+  });
+});
