@@ -14,6 +14,7 @@ import { Listings } from './domain/listings/Listings.js';
 import { listingScopes } from './domain/listings/scopes.js';
 import { CatalogueQueries } from './store/CatalogueQueries.js';
 import { CatalogueIndex } from './store/CatalogueIndex.js';
+import { PayloadSortIndexes } from './store/PayloadSortIndexes.js';
 import { RevisionReader } from './domain/resources/RevisionReader.js';
 import { SCHEMA_KIND } from './domain/schemas/schemaKind.js';
 import { SchemaImports } from './shacl/SchemaImports.js';
@@ -58,7 +59,8 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const graphStore = new OxigraphGraphStore();
   const revisionFile = new RevisionFile(join(config.dataDir, 'projection', 'revisions.nq'));
   const catalogueIndex = new CatalogueIndex();
-  const storeProjection = new StoreProjection(graphStore, revisionFile, catalogueIndex);
+  const payloadSorts = new PayloadSortIndexes(graphStore, catalogueIndex);
+  const storeProjection = new StoreProjection(graphStore, revisionFile, catalogueIndex, payloadSorts);
   const jsonld = new JsonLdProcessor(loadBundledContexts());
   const states = new States();
   const projector = new Projector(log, states, storeProjection, jsonld, new Snapshots(join(config.dataDir, 'projection', 'snapshot.json')), revisionFile, {
@@ -81,7 +83,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const resources = new ResourceService(states.resources, projects, shacl, jsonld, writer, reader, clock, capacity);
   const schemas = new ResourceService(states.schemas, projects, new SchemaPayloads(imports, jsonld), jsonld, writer, reader, clock, capacity, SCHEMA_KIND, states.resources);
 
-  const catalogue = new CatalogueQueries(graphStore, catalogueIndex);
+  const catalogue = new CatalogueQueries(graphStore, catalogueIndex, payloadSorts);
   const listings = new Listings(catalogue, listingScopes(orgs, projects, config.baseUrl));
   const queries = new ResourceQueries(states.resources, listings, catalogue, resources);
   const schemaQueries = new ResourceQueries(states.schemas, listings, catalogue, schemas, SCHEMA_KIND);

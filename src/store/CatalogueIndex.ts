@@ -93,11 +93,28 @@ export class CatalogueIndex {
     this.entries.delete(entry.node);
   }
 
+  /** The number of items the listing selects (what its count query answers). */
+  total(f: ListingFilter): number {
+    let total = 0;
+    for (const list of this.scope(f)) for (const e of list) if (matches(f, e)) total++;
+    return total;
+  }
+
+  /** The projects in the listing's scope that hold items of its kind. */
+  projects(f: ListingFilter): string[] {
+    return this.scope(f).map((list) => list[0]!.item.project);
+  }
+
+  /** The current state of the item at `node` when the listing selects it. */
+  selected(f: ListingFilter, node: string): CatalogueItem | undefined {
+    const e = this.entries.get(node);
+    return e && matches(f, e) ? e.item : undefined;
+  }
+
   /** One page in the default order, from an offset or after a cursor, and the total. */
   page(f: ListingFilter, page: { offset: number; limit: number; after?: Binding[] }): { total: number; rows: { item: CatalogueItem; cursor: Binding[] }[] } {
     const lists = this.scope(f);
-    let total = 0;
-    for (const list of lists) for (const e of list) if (matches(f, e)) total++;
+    const total = this.total(f);
     const start = page.after ? cursorEntry(page.after) : undefined;
     const wanted = page.offset + page.limit;
     // Each list contributes at most `wanted` matching entries; merging those gives the page.

@@ -5,6 +5,7 @@ import type { ListingFilter, SortKey } from './ListingQuery.js';
 import { aggregationQuery, countQuery, pageQuery } from './ListingQuery.js';
 import { n, Statement, str } from './sparql.js';
 import { CatalogueIndex } from './CatalogueIndex.js';
+import { PayloadSortIndexes } from './PayloadSortIndexes.js';
 
 export interface ItemRef {
   project: ProjectRef;
@@ -45,13 +46,18 @@ export class CatalogueQueries {
   constructor(
     private readonly store: GraphStore,
     private readonly index: CatalogueIndex,
+    private readonly sorts: PayloadSortIndexes,
   ) {}
 
-  /** A page and the total: from the in-memory index for the default order, else SPARQL. */
+  /** A page and the total: from the in-memory indexes for the default order and single payload sorts, else SPARQL. */
   async listing(f: ListingFilter, sort: SortKey[], page: { offset: number; limit: number; after?: Binding[] }): Promise<{ total: number; rows: ListedItem[] }> {
     if (CatalogueIndex.serves(sort)) {
       const { total, rows } = this.index.page(f, page);
       return { total, rows: rows.map((r) => ({ project: r.item.project, id: r.item.id, cursor: r.cursor })) };
+    }
+    if (PayloadSortIndexes.serves(sort)) {
+      const served = await this.sorts.listing(f, sort[0]!, page);
+      if (served) return served;
     }
     const [total, rows] = await Promise.all([this.count(f), this.page(f, sort, page)]);
     return { total, rows };

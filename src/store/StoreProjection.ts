@@ -6,6 +6,7 @@ import { itemNode, revisionGraph } from './graphNames.js';
 import { iri } from '../rdf/terms.js';
 import type { RevisionFile } from './RevisionFile.js';
 import type { CatalogueIndex } from './CatalogueIndex.js';
+import type { PayloadSortIndexes } from './PayloadSortIndexes.js';
 
 /**
  * Writes projected state into the triple store: one named graph per revision (also appended to
@@ -16,6 +17,7 @@ export class StoreProjection {
     private readonly store: GraphStore,
     private readonly file: RevisionFile,
     private readonly index: CatalogueIndex,
+    private readonly sorts: PayloadSortIndexes,
   ) {}
 
   /** `triples` is N-Triples (or default-graph N-Quads) text of the revision's content. */
@@ -23,6 +25,7 @@ export class StoreProjection {
     const quads = intoGraph(triples, revisionGraph(kind, project, id, rev));
     await this.store.load(quads);
     this.file.append(quads);
+    this.sorts.revision(revisionGraph(kind, project, id, rev), triples);
   }
 
   /** A revision that changes no content (tag, deprecation) still gets its own graph. */
@@ -38,11 +41,13 @@ export class StoreProjection {
     if (replace) await this.store.update(removeCatalogueUpdate(item.kind, item.project, item.id));
     await this.store.load(catalogueQuads(item));
     this.index.set(item);
+    this.sorts.current(item);
   }
 
   /** Bulk form for restarts: the catalogue is derived from the states, never persisted itself. */
   async loadCatalogue(items: CatalogueItem[]): Promise<void> {
     this.index.load(items);
+    this.sorts.clear();
     let batch = '';
     for (const item of items) {
       batch += catalogueQuads(item);
@@ -62,6 +67,7 @@ export class StoreProjection {
   async dropItem(kind: string, project: ProjectRef, id: string, lastRev: number): Promise<void> {
     await this.store.update(removeCatalogueUpdate(kind, project, id));
     this.index.remove(kind, project, id);
+    this.sorts.dropped(kind, project, id);
     const graphs = Array.from({ length: lastRev }, (_, i) => revisionGraph(kind, project, id, i + 1));
     await this.store.dropGraphs(graphs);
     await this.file.remove(`${itemNode(kind, project, id)}/rev/`);

@@ -171,6 +171,27 @@ describe('resources: listings over HTTP', () => {
     expect(await order(`sort=-${enc(`${S}age`)}`)).to.deep.equal(['c', 'b', 'a', 'd']);
   });
 
+  it('keeps a payload sort right after updates, deprecations and new resources', async () => {
+    const { p, base } = await project();
+    await create(p, 'a', { name: 'delta' });
+    await create(p, 'b', { name: 'bravo' });
+    await create(p, 'c', { name: 'charlie' });
+    await create(p, 'd', { other: 1 });
+    const byName = enc(`${S}name`);
+    const order = async (q: string) => ids((await api.get(`/v1/resources/${p}?${q}`)).body['_results']).map((id) => id.slice(base.length));
+    // A resource without the field sorts first (as the empty string).
+    expect(await order(`sort=${byName}`)).to.deep.equal(['d', 'b', 'c', 'a']);
+    expect((await api.put(`/v1/resources/${p}/_/a?rev=1`, { '@context': { '@vocab': S }, name: 'alpha' })).status).to.equal(200);
+    expect(await order(`sort=${byName}`)).to.deep.equal(['d', 'a', 'b', 'c']);
+    expect(await order(`sort=-${byName}`)).to.deep.equal(['c', 'b', 'a', 'd']);
+    expect((await api.put(`/v1/resources/${p}/_/d?rev=1`, { '@context': { '@vocab': S }, name: 'zulu' })).status).to.equal(200);
+    await api.delete(`/v1/resources/${p}/_/b?rev=1`);
+    await create(p, 'e', { name: 'echo' });
+    expect(await order(`sort=${byName}`)).to.deep.equal(['a', 'c', 'e', 'd']);
+    const { items } = await walk(`/v1/resources/${p}?size=1&sort=-${byName}`);
+    expect(ids(items).map((id) => id.slice(base.length))).to.deep.equal(['d', 'e', 'c', 'a']);
+  });
+
   it('filters by deprecated, rev, type (and/or), createdBy, updatedBy and time ranges', async () => {
     const { p, base } = await project();
     const t0 = new Date(Date.now() - 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -5,6 +5,7 @@ import type { CatalogueItem } from '../../src/store/catalogue.js';
 import { catalogueQuads } from '../../src/store/catalogue.js';
 import type { ListingFilter, SortKey } from '../../src/store/ListingQuery.js';
 import { OxigraphGraphStore } from '../../src/store/OxigraphGraphStore.js';
+import { PayloadSortIndexes } from '../../src/store/PayloadSortIndexes.js';
 
 const DEFAULT: SortKey[] = [
   { field: { metadata: 'createdBy' }, descending: false },
@@ -17,7 +18,7 @@ const random = (seed: number) => () => ((seed = (seed * 1103515245 + 12345) % 21
 describe('catalogue index and SPARQL agree', () => {
   const store = new OxigraphGraphStore();
   const index = new CatalogueIndex();
-  const queries = new CatalogueQueries(store, index);
+  const queries = new CatalogueQueries(store, index, new PayloadSortIndexes(store, index));
   const rnd = random(42);
   const items: CatalogueItem[] = Array.from({ length: 600 }, (_, i) => ({
     kind: i % 7 === 0 ? 'schemas' : 'resources',
