@@ -68,7 +68,9 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     snapshotEvents: config.snapshotEvents,
     snapshotMillis: config.snapshotMillis,
   });
-  await projector.restore();
+  const restored = await projector.restore();
+  if (config.logStartup ?? true)
+    console.log(`restored ${states.resources.size} resources, ${states.schemas.size} schemas up to event ${projector.position} (ms: ${JSON.stringify(restored)})`);
   const following = projector.follow();
 
   const writer = new EventWriter(log, projector);

@@ -15,6 +15,8 @@ export interface Config {
   /** Writes are refused once the embedded store holds this many quads (its hard ceiling is ~10 M). */
   maxStoreQuads: number;
   snapshotEvents: number;
+  /** Print what a start-up restored and how long each step took (off in tests). */
+  logStartup?: boolean;
   snapshotMillis: number;
 }
 

@@ -52,8 +52,15 @@ export class Projector {
     return this.applied;
   }
 
-  /** Restores the last snapshot, loads the persisted revision graphs and replays the rest of the log. */
-  async restore(): Promise<void> {
+  /** Restores the last snapshot, loads the persisted revision graphs and replays the rest of the log; returns the time each step took (ms). */
+  async restore(): Promise<Record<string, number>> {
+    const timings: Record<string, number> = {};
+    let mark = performance.now();
+    const step = (name: string) => {
+      const now = performance.now();
+      timings[name] = Math.round(now - mark);
+      mark = now;
+    };
     const snapshot = this.snapshots.load();
     this.revisionBytes.truncate(snapshot?.revisionBytes ?? 0);
     if (snapshot) {
@@ -63,12 +70,17 @@ export class Projector {
       for (const schema of snapshot.schemas ?? []) this.states.schemas.set(schemaKey(schema.project, schema.id), schema);
       this.applied = snapshot.seq;
     }
-    await this.store.loadRevisions();
+    step('snapshot');
+    await this.store.loadRevisions(this.states.resources.size + this.states.schemas.size);
+    step('revisions');
     await this.store.loadCatalogue([
       ...[...this.states.resources.values()].map((r) => this.catalogueItem(r)),
       ...[...this.states.schemas.values()].map((r) => this.catalogueItem(r, 'schemas')),
     ]);
+    step('catalogue');
     await this.catchUp(await this.log.lastSeq());
+    step('replay');
+    return timings;
   }
 
   /** Resolves once every event up to `seq` is applied. */

@@ -30,4 +30,5 @@ export const integer = (value: number): string => literal(String(Math.trunc(valu
 export const boolean = (value: boolean): string => literal(String(value), `${XSD}boolean`);
 export const dateTime = (value: string): string => literal(value, `${XSD}dateTime`);
 
-export const quad = (s: string, p: string, o: string, g: string): string => `${s} ${p} ${o} ${g} .\n`;
+/** An N-Quads line; with no graph (`''`) an N-Triples line. */
+export const quad = (s: string, p: string, o: string, g: string): string => (g ? `${s} ${p} ${o} ${g} .\n` : `${s} ${p} ${o} .\n`);

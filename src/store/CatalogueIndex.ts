@@ -55,6 +55,7 @@ const matches = (f: ListingFilter, e: Entry): boolean => {
 export class CatalogueIndex {
   private readonly lists = new Map<string, Entry[]>();
   private readonly entries = new Map<string, Entry>();
+  private readonly totals = new Map<string, number>();
 
   static serves(sort: SortKey[]): boolean {
     return (
@@ -65,6 +66,7 @@ export class CatalogueIndex {
   }
 
   set(item: CatalogueItem): void {
+    this.changed();
     this.remove(item.kind, item.project, item.id);
     const entry: Entry = { node: itemNode(item.kind, item.project, item.id), item, types: new Set(item.types) };
     const list = this.list(item.kind, item.project, true)!;
@@ -74,6 +76,7 @@ export class CatalogueIndex {
 
   /** Bulk load (restart): append, then sort each list once. */
   load(items: Iterable<CatalogueItem>): void {
+    this.changed();
     const touched = new Set<Entry[]>();
     for (const item of items) {
       const entry: Entry = { node: itemNode(item.kind, item.project, item.id), item, types: new Set(item.types) };
@@ -88,6 +91,7 @@ export class CatalogueIndex {
   remove(kind: string, project: string, id: string): void {
     const entry = this.entries.get(itemNode(kind, project, id));
     if (!entry) return;
+    this.changed();
     const list = this.list(kind, project, false)!;
     list.splice(lowerBound(list, entry), 1);
     this.entries.delete(entry.node);
@@ -95,9 +99,19 @@ export class CatalogueIndex {
 
   /** The number of items the listing selects (what its count query answers). */
   total(f: ListingFilter): number {
+    // Counting walks every item of the scope; the count of a filter is kept until the next write.
+    const key = JSON.stringify(f);
+    const kept = this.totals.get(key);
+    if (kept !== undefined) return kept;
     let total = 0;
     for (const list of this.scope(f)) for (const e of list) if (matches(f, e)) total++;
+    if (this.totals.size >= 256) this.totals.clear();
+    this.totals.set(key, total);
     return total;
+  }
+
+  private changed(): void {
+    if (this.totals.size) this.totals.clear();
   }
 
   /** The projects in the listing's scope that hold items of its kind. */

@@ -14,8 +14,12 @@ export type Row = Record<string, Binding | undefined>;
  * in a scaled-out deployment. Nothing outside `src/store` knows which one runs.
  */
 export interface GraphStore {
-  /** Adds quads given as N-Quads text. */
-  load(nquads: string): Promise<void>;
+  /** A hint that about `bytes` of N-Quads text are about to be loaded (restart), so room can be made at once. */
+  prepareLoad(bytes: number): Promise<void>;
+  /** Adds triples given as N-Triples bytes to one named graph. */
+  loadGraph(graph: string, ntriples: Uint8Array): Promise<void>;
+  /** Adds quads given as N-Quads text (or its UTF-8 bytes). */
+  load(nquads: string | Uint8Array): Promise<void>;
   update(sparql: string): Promise<void>;
   select(sparql: string): Promise<Row[]>;
   /** A CONSTRUCT or DESCRIBE query as N-Triples text. */

@@ -52,24 +52,24 @@ export class RevisionFile {
     }
   }
 
-  /** Streams the file in chunks cut at line ends, for bulk loading. */
-  *chunks(): Generator<string> {
+  /** Streams the file in chunks of bytes cut at line ends, for bulk loading (no decoding to strings and back). */
+  *chunks(): Generator<Uint8Array> {
     this.flush();
     const fd = openSync(this.path, 'r');
     try {
-      const buffer = Buffer.allocUnsafe(CHUNK);
-      let carry = '';
+      let carry = Buffer.alloc(0);
       let position = 0;
       for (;;) {
+        const buffer = Buffer.allocUnsafe(CHUNK);
         const read = readSync(fd, buffer, 0, CHUNK, position);
         if (read === 0) break;
         position += read;
-        const text = carry + buffer.toString('utf8', 0, read);
-        const cut = text.lastIndexOf('\n') + 1;
-        carry = text.slice(cut);
-        if (cut) yield text.slice(0, cut);
+        const data = carry.length ? Buffer.concat([carry, buffer.subarray(0, read)]) : buffer.subarray(0, read);
+        const cut = data.lastIndexOf(0x0a) + 1;
+        carry = Buffer.from(data.subarray(cut));
+        if (cut) yield data.subarray(0, cut);
       }
-      if (carry) yield carry;
+      if (carry.length) yield carry;
     } finally {
       closeSync(fd);
     }

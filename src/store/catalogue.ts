@@ -23,13 +23,17 @@ export interface CatalogueItem {
 
 export const nxv = (local: string): string => iri(`${NXV}${local}`);
 const G = iri(CATALOGUE);
+const CATALOGUE_TERM = G;
+
+/** The same triples without their graph, for bulk loads into the catalogue graph (a quarter less text to parse). */
+export const catalogueTriples = (item: CatalogueItem): string => catalogueQuads(item, '');
 
 /**
  * The catalogue's triples for one item, on its item node (graph names in graphNames.ts). Links are
  * nodes `{item}#link{n}` with `nxv:target` and `nxv:paths` (a JSON array of predicate IRIs), so an
  * incoming-link query is one index lookup on the target.
  */
-export const catalogueQuads = (item: CatalogueItem): string => {
+export const catalogueQuads = (item: CatalogueItem, G = CATALOGUE_TERM): string => {
   const node = itemNode(item.kind, item.project, item.id);
   const s = iri(node);
   const org = item.project.slice(0, item.project.indexOf('/'));

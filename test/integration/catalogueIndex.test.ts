@@ -37,7 +37,7 @@ describe('catalogue index and SPARQL agree', () => {
   }));
 
   before(async () => {
-    await store.load(items.map(catalogueQuads).join(''));
+    await store.load(items.map((i) => catalogueQuads(i)).join(''));
     index.load(items);
   });
 
