@@ -67,10 +67,13 @@ export class CatalogueIndex {
 
   set(item: CatalogueItem): void {
     this.changed();
-    this.remove(item.kind, item.project, item.id);
     const entry: Entry = { node: itemNode(item.kind, item.project, item.id), item, types: new Set(item.types) };
     const list = this.list(item.kind, item.project, true)!;
-    list.splice(lowerBound(list, entry), 0, entry);
+    const previous = this.entries.get(entry.node);
+    // An item's place never changes (creator and id are fixed): replace it where it is, which
+    // spares moving a 100k-entry array twice per write (measured: a fifth of an update's CPU with GC).
+    if (previous) list[lowerBound(list, previous)] = entry;
+    else list.splice(lowerBound(list, entry), 0, entry);
     this.entries.set(entry.node, entry);
   }
 
