@@ -17,6 +17,9 @@ const FORMATS = {
  * claimed 8x ahead of the text written since the last claim, in blocks of at least 256 MiB.
  */
 const MEMORY_PER_TEXT_BYTE = 8;
+/** What the loaded data itself takes, per byte of text (measured ~4). */
+const MEMORY_PER_TEXT_BYTE_USED = 4.5;
+let zeros: Uint8Array | undefined;
 const CLAIM_EVERY = 32 * 1024 * 1024;
 /** Stay clear of the 4 GiB ceiling of 32-bit WASM memory: claims never go past this. */
 const CLAIM_CEILING = 3.25 * 1024 * 1024 * 1024;
@@ -37,7 +40,7 @@ const LARGEST_CLAIM = 1024 * 1024 * 1024;
 export class OxigraphGraphStore implements GraphStore {
   private readonly store = new oxigraph.Store();
   private written = CLAIM_EVERY;
-  private claimed = 0;
+  private textLoaded = 0;
   private loadedQuads = 0;
 
   /** Quads loaded so far (each N-Quads line), an upper bound of the growth since any count. */
@@ -71,6 +74,7 @@ export class OxigraphGraphStore implements GraphStore {
   }
 
   private reserve(bytes: number): void {
+    this.textLoaded += bytes;
     this.written += bytes;
     if (this.written < CLAIM_EVERY) return;
     this.claim(Math.max(this.written * MEMORY_PER_TEXT_BYTE, 256 * 1024 * 1024));
@@ -78,16 +82,20 @@ export class OxigraphGraphStore implements GraphStore {
   }
 
   /**
-   * Allocates (and at once frees) a block inside the WASM memory, growing it in one step. The
-   * memory is not visible from here, so the claims are summed: an upper bound of the growth.
+   * Allocates (and at once frees) a block inside the WASM memory, growing it in one step; the
+   * allocator keeps the block for the data that follows. The memory is not visible from here:
+   * the data is estimated from the text loaded, and data plus block stay under the ceiling.
    */
   private claim(bytes: number): void {
-    const size = Math.floor(Math.min(bytes, LARGEST_CLAIM, CLAIM_CEILING - this.claimed));
+    const data = this.textLoaded * MEMORY_PER_TEXT_BYTE_USED;
+    const size = Math.floor(Math.min(bytes, LARGEST_CLAIM, CLAIM_CEILING - data));
     if (size < 1024 * 1024) return;
-    this.claimed += size;
+    // One zero-filled buffer serves every claim: a fresh 256 MiB array per claim is external
+    // memory V8 answers with a garbage collection of its own.
+    zeros ??= new Uint8Array(LARGEST_CLAIM);
     try {
       // An all-zero input is copied into WASM memory, then refused by the parser at its first byte.
-      this.store.load(new Uint8Array(size), { format: 'application/n-quads' });
+      this.store.load(zeros.subarray(0, size), { format: 'application/n-quads' });
     } catch {
       /* expected: the block was allocated and released */
     }
