@@ -44,7 +44,7 @@ export class Projector {
     private readonly store: StoreProjection,
     private readonly jsonld: JsonLdProcessor,
     private readonly snapshots: Snapshots,
-    private readonly revisionBytes: { flush(sync?: boolean): number; truncate(length: number): void },
+    private readonly revisionBytes: { flush(sync?: boolean): number; truncate(length: number): boolean; sync(): Promise<void> },
     private readonly options: ProjectorOptions,
   ) {}
 
@@ -61,8 +61,13 @@ export class Projector {
       timings[name] = Math.round(now - mark);
       mark = now;
     };
-    const snapshot = this.snapshots.load();
-    this.revisionBytes.truncate(snapshot?.revisionBytes ?? 0);
+    let snapshot = this.snapshots.load();
+    if (snapshot && !this.revisionBytes.truncate(snapshot.revisionBytes)) {
+      // The revision graphs it refers to did not all reach the disk: rebuild everything from the log.
+      console.error('snapshot ignored: the revision file is shorter than it records; replaying the whole log');
+      snapshot = undefined;
+    }
+    if (!snapshot) this.revisionBytes.truncate(0);
     if (snapshot) {
       for (const org of snapshot.orgs) this.states.orgs.set(org.label, org);
       for (const project of snapshot.projects) this.states.projects.set(`${project.org}/${project.label}`, project);
@@ -115,7 +120,7 @@ export class Projector {
       }
     }
     if (this.sinceSnapshot >= this.options.snapshotEvents && Date.now() - this.lastSnapshot >= this.options.snapshotMillis) {
-      void this.snapshots.saveInBackground(this.picture()).catch((error) => console.error('snapshot failed', error));
+      void this.snapshots.saveInBackground(this.picture(false), () => this.revisionBytes.sync()).catch((error) => console.error('snapshot failed', error));
       this.sinceSnapshot = 0;
       this.lastSnapshot = Date.now();
     }
@@ -190,17 +195,17 @@ export class Projector {
 
   /** Takes a snapshot now (shutdown; after a permanent deletion rewrote the revision file). */
   snapshot(): void {
-    this.snapshots.save(this.picture());
+    this.snapshots.save(this.picture(true));
     this.sinceSnapshot = 0;
     this.lastSnapshot = Date.now();
   }
 
   /** The states as of the last applied event, with the revision file flushed up to it. */
-  private picture(): Snapshot {
+  private picture(durable: boolean): Snapshot {
     return {
       version: 1,
       seq: this.applied,
-      revisionBytes: this.revisionBytes.flush(true),
+      revisionBytes: this.revisionBytes.flush(durable),
       orgs: [...this.states.orgs.values()],
       projects: [...this.states.projects.values()],
       resources: [...this.states.resources.values()],

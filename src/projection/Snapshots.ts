@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, fsync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { OrgState } from '../domain/orgs/Org.js';
 import type { ProjectState } from '../domain/projects/Project.js';
@@ -31,50 +31,65 @@ export class Snapshots {
 
   /** Writes the snapshot at once (shutdown, after a permanent deletion). */
   save(snapshot: Snapshot): void {
-    for (const _ of this.pieces(snapshot)) {
+    const file = this.begin();
+    for (const _ of this.pieces(snapshot, file.fd)) {
       /* written by the generator */
     }
+    fsyncSync(file.fd);
+    closeSync(file.fd);
+    this.commit(file);
   }
 
   /**
    * Writes the snapshot in pieces, yielding to the event loop between them, so requests go on
    * while a large registry is saved. The states are immutable values (every event makes new
    * ones), so the arrays captured by the caller stay a consistent picture while this runs.
+   * `durable` makes what the snapshot refers to durable (the revision file) before it replaces
+   * the previous snapshot; fsyncs run off the event loop.
    */
-  async saveInBackground(snapshot: Snapshot): Promise<void> {
-    for (const _ of this.pieces(snapshot)) await new Promise<void>((resolve) => setImmediate(resolve));
+  async saveInBackground(snapshot: Snapshot, durable: () => Promise<void>): Promise<void> {
+    const file = this.begin();
+    try {
+      for (const _ of this.pieces(snapshot, file.fd)) await new Promise<void>((resolve) => setImmediate(resolve));
+      await new Promise<void>((resolve, reject) => fsync(file.fd, (error) => (error ? reject(error) : resolve())));
+    } finally {
+      closeSync(file.fd);
+    }
+    await durable();
+    this.commit(file);
   }
 
   /** Bumped by every snapshot: a background one superseded by a later one is abandoned, never renamed over it. */
   private generation = 0;
 
-  private *pieces(snapshot: Snapshot): Generator<void> {
+  private begin(): { fd: number; tmp: string; generation: number } {
     const generation = ++this.generation;
     const tmp = `${this.path}.${generation}.tmp`;
-    const fd = openSync(tmp, 'w');
-    try {
-      // Written in pieces: one JSON string of every state could exceed V8's string limit.
-      const write = (text: string) => {
-        const bytes = Buffer.from(text);
-        let done = 0;
-        while (done < bytes.length) done += writeSync(fd, bytes, done);
-      };
-      write(`{"version":1,"seq":${snapshot.seq},"revisionBytes":${snapshot.revisionBytes}`);
-      for (const field of ['orgs', 'projects', 'resources', 'schemas'] as const) {
-        write(`,${JSON.stringify(field)}:[`);
-        const items: unknown[] = snapshot[field] ?? [];
-        for (let i = 0; i < items.length; i += 1000) {
-          write((i ? ',' : '') + items.slice(i, i + 1000).map((x) => JSON.stringify(x)).join(','));
-          yield;
-        }
-        write(']');
+    return { fd: openSync(tmp, 'w'), tmp, generation };
+  }
+
+  private commit(file: { tmp: string; generation: number }): void {
+    if (file.generation === this.generation) renameSync(file.tmp, this.path);
+    else unlinkSync(file.tmp);
+  }
+
+  private *pieces(snapshot: Snapshot, fd: number): Generator<void> {
+    // Written in pieces: one JSON string of every state could exceed V8's string limit.
+    const write = (text: string) => {
+      const bytes = Buffer.from(text);
+      let done = 0;
+      while (done < bytes.length) done += writeSync(fd, bytes, done);
+    };
+    write(`{"version":1,"seq":${snapshot.seq},"revisionBytes":${snapshot.revisionBytes}`);
+    for (const field of ['orgs', 'projects', 'resources', 'schemas'] as const) {
+      write(`,${JSON.stringify(field)}:[`);
+      const items: unknown[] = snapshot[field] ?? [];
+      for (let i = 0; i < items.length; i += 1000) {
+        write((i ? ',' : '') + items.slice(i, i + 1000).map((x) => JSON.stringify(x)).join(','));
+        yield;
       }
-      write('}');
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+      write(']');
     }
-    if (generation === this.generation) renameSync(tmp, this.path);
-    else unlinkSync(tmp);
+    write('}');
   }
 }

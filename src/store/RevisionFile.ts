@@ -1,4 +1,4 @@
-import { closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, statSync, truncateSync, writeSync, fsyncSync, createReadStream } from 'node:fs';
+import { closeSync, existsSync, fsync, mkdirSync, openSync, readSync, renameSync, statSync, truncateSync, writeSync, fsyncSync, createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { dirname } from 'node:path';
 
@@ -43,13 +43,24 @@ export class RevisionFile {
     return this.written;
   }
 
-  /** Cuts the file back to what a snapshot covered: later revisions are replayed from the log. */
-  truncate(length: number): void {
+  /**
+   * Cuts the file back to what a snapshot covered: later revisions are replayed from the log.
+   * False when the file is shorter than that (it was not durable when the snapshot was taken).
+   */
+  truncate(length: number): boolean {
     this.flush();
+    if (this.written < length) return false;
     if (this.written > length) {
       truncateSync(this.path, length);
       this.written = length;
     }
+    return true;
+  }
+
+  /** Makes everything written so far durable, off the event loop. */
+  sync(): Promise<void> {
+    this.flush();
+    return new Promise((resolve, reject) => fsync(this.fd, (error) => (error ? reject(error) : resolve())));
   }
 
   /** Streams the file in chunks of bytes cut at line ends, for bulk loading (no decoding to strings and back). */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer } from '../support/server.js';
 import { client } from '../support/client.js';
@@ -27,6 +27,31 @@ describe('snapshots taken in the background while writes go on', () => {
         expect(res.body['v']).to.equal(i < 20 ? 1 : 0);
       }
       expect((await api.get('/v1/resources/snap/p/_/r3?rev=1')).body['v']).to.equal(0);
+    } finally {
+      await second.stop(true);
+    }
+  });
+
+  it('replays the whole log when the revision file is shorter than the snapshot records', async () => {
+    const first = await startServer();
+    let api = client(first.url);
+    await api.put('/v1/orgs/cut', {});
+    await api.put('/v1/projects/cut/p', {});
+    for (let i = 0; i < 10; i++) await api.put(`/v1/resources/cut/p/_/r${i}`, { '@context': { '@vocab': 'http://schema.org/' }, name: `r${i}` });
+    const quads = (await api.get('/v1/version')).body.store.quads;
+    await first.stop();
+    const revisions = join(first.dataDir, 'projection', 'revisions.nq');
+    truncateSync(revisions, Math.floor(statSync(revisions).size / 2));
+    const errors: string[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args.join(' '));
+    const second = await startServer({}, first.dataDir).finally(() => (console.error = original));
+    api = client(second.url);
+    try {
+      expect(errors.join('\n')).to.match(/snapshot ignored/);
+      expect((await api.get('/v1/resources/cut/p')).body['_total']).to.equal(10);
+      // Every revision graph is back in the store, not only the states.
+      expect((await api.get('/v1/version')).body.store.quads).to.equal(quads);
     } finally {
       await second.stop(true);
     }
