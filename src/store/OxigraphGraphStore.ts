@@ -17,8 +17,8 @@ const FORMATS = {
  * claimed 8x ahead of the text written since the last claim, in blocks of at least 256 MiB.
  */
 const MEMORY_PER_TEXT_BYTE = 8;
-/** What the loaded data itself takes, per byte of text (measured ~4). */
-const MEMORY_PER_TEXT_BYTE_USED = 4.5;
+/** WASM memory per stored quad: 4 GiB held about 10 M quads (dependencies.md). */
+const MEMORY_PER_QUAD = 400;
 let zeros: Uint8Array | undefined;
 const CLAIM_EVERY = 32 * 1024 * 1024;
 /** Stay clear of the 4 GiB ceiling of 32-bit WASM memory: claims never go past this. */
@@ -40,7 +40,8 @@ const LARGEST_CLAIM = 1024 * 1024 * 1024;
 export class OxigraphGraphStore implements GraphStore {
   private readonly store = new oxigraph.Store();
   private written = CLAIM_EVERY;
-  private textLoaded = 0;
+  private counted = 0;
+  private loadedAtCount = 0;
   private loadedQuads = 0;
 
   /** Quads loaded so far (each N-Quads line), an upper bound of the growth since any count. */
@@ -74,7 +75,6 @@ export class OxigraphGraphStore implements GraphStore {
   }
 
   private reserve(bytes: number): void {
-    this.textLoaded += bytes;
     this.written += bytes;
     if (this.written < CLAIM_EVERY) return;
     this.claim(Math.max(this.written * MEMORY_PER_TEXT_BYTE, 256 * 1024 * 1024));
@@ -84,10 +84,11 @@ export class OxigraphGraphStore implements GraphStore {
   /**
    * Allocates (and at once frees) a block inside the WASM memory, growing it in one step; the
    * allocator keeps the block for the data that follows. The memory is not visible from here:
-   * the data is estimated from the text loaded, and data plus block stay under the ceiling.
+   * the data is estimated from the quads (last count plus quads loaded since), and data plus
+   * block stay under the ceiling. (Text bytes overestimate it: graph IRIs repeat in the text.)
    */
   private claim(bytes: number): void {
-    const data = this.textLoaded * MEMORY_PER_TEXT_BYTE_USED;
+    const data = (this.counted + this.loadedQuads - this.loadedAtCount) * MEMORY_PER_QUAD;
     const size = Math.floor(Math.min(bytes, LARGEST_CLAIM, CLAIM_CEILING - data));
     if (size < 1024 * 1024) return;
     // One zero-filled buffer serves every claim: a fresh 256 MiB array per claim is external
@@ -125,7 +126,9 @@ export class OxigraphGraphStore implements GraphStore {
   }
 
   async size(): Promise<number> {
-    return this.store.size;
+    this.counted = this.store.size;
+    this.loadedAtCount = this.loadedQuads;
+    return this.counted;
   }
 }
 
