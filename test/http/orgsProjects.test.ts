@@ -1,16 +1,12 @@
 import { expect } from 'chai';
-import { startServer } from '../support/server.js';
+import { serve } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 import { client } from '../support/client.js';
 
 describe('organizations and projects', () => {
   let server: TestServer;
   let api: ReturnType<typeof client>;
-  before(async () => {
-    server = await startServer();
-    api = client(server.url);
-  });
-  after(() => server.stop(true));
+  serve((s, a) => ((server = s), (api = a)));
 
   it('creates, fetches, updates and deprecates an organization', async () => {
     const created = await api.put('/v1/orgs/acme', { description: 'ACME' });

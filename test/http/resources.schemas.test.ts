@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startServer } from '../support/server.js';
+import { serve } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 import { client, enc } from '../support/client.js';
 import { EX, freshProject, schemaPath, schemaPayload, thing, unique } from '../support/schemas.js';
@@ -7,11 +7,7 @@ import { EX, freshProject, schemaPath, schemaPayload, thing, unique } from '../s
 describe('resources constrained by schemas', () => {
   let server: TestServer;
   let api: ReturnType<typeof client>;
-  before(async () => {
-    server = await startServer();
-    api = client(server.url);
-  });
-  after(() => server.stop(true));
+  serve((s, a) => ((server = s), (api = a)));
 
   /** A project with a `Person` schema requiring a string `name`; returns paths and ids. */
   const setup = async (projectBody: Record<string, unknown> = {}, schemaId?: (p: string) => string) => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startServer } from '../support/server.js';
+import { serve, startServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 import { client, enc } from '../support/client.js';
 import { EX, freshProject, schemaPath, schemaPayload, SHACL_SCHEMA, thing, unique } from '../support/schemas.js';
@@ -10,11 +10,7 @@ const METADATA = 'https://bluebrain.github.io/nexus/contexts/metadata.json';
 describe('schemas: lifecycle over HTTP', () => {
   let server: TestServer;
   let api: ReturnType<typeof client>;
-  before(async () => {
-    server = await startServer();
-    api = client(server.url);
-  });
-  after(() => server.stop(true));
+  serve((s, a) => ((server = s), (api = a)));
 
   it('creates with POST and PUT; write responses carry the schema metadata', async () => {
     const p = await freshProject(api);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createRegistry } from '../../src/app.js';
 import type { Registry } from '../../src/app.js';
 import type { Config } from '../../src/config/Config.js';
+import { client } from './client.js';
 
 export interface TestServer {
   url: string;
@@ -54,4 +55,17 @@ export const startServer = async (overrides: Partial<Config> = {}, dataDir?: str
       if (remove) rmSync(dir, { recursive: true, force: true });
     },
   };
+};
+
+/**
+ * One registry for a `describe` block: started before its tests, stopped (data removed) after.
+ * `bind` receives the server and a client bound to it.
+ */
+export const serve = (bind: (server: TestServer, api: ReturnType<typeof client>) => void, overrides: Partial<Config> = {}): void => {
+  let server: TestServer | undefined;
+  before(async () => {
+    server = await startServer(overrides);
+    bind(server, client(server.url));
+  });
+  after(() => server?.stop(true));
 };
