@@ -41,6 +41,10 @@ export const startProcess = async (dataDir: string, port: number, env: Record<st
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, BASE_URL: `http://127.0.0.1:${port}`, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  // A benchmark stopped midway (Ctrl-C, a closed pipe) must not leave its server running.
+  const orphanGuard = () => child.kill('SIGKILL');
+  process.once('exit', orphanGuard);
+  child.once('exit', () => process.off('exit', orphanGuard));
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`registry exited with ${child.exitCode}`);
