@@ -34,11 +34,17 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+const withoutRedis = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
+  const { REDIS_URL: _url, REDIS_PREFIX: _prefix, ...rest } = env;
+  return rest;
+};
+
 /** The registry as a separate process (`node dist/src/main.js`), ready when /v1/version answers. */
 export const startProcess = async (dataDir: string, port: number, env: Record<string, string> = {}): Promise<ServerProcess & { readyMillis: number }> => {
   const started = performance.now();
   const child = spawn(process.execPath, ['--max-old-space-size=8192', assetPath('dist', 'src', 'main.js')], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, BASE_URL: `http://127.0.0.1:${port}`, ...env },
+    // The embedded defaults unless the caller names other settings (CI exports REDIS_URL for tests).
+    env: { ...withoutRedis(process.env), PORT: String(port), DATA_DIR: dataDir, BASE_URL: `http://127.0.0.1:${port}`, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   // A benchmark stopped midway (Ctrl-C, a closed pipe) must not leave its server running.

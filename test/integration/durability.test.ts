@@ -23,9 +23,12 @@ interface Proc {
   exited: Promise<number | null>;
 }
 
+/** The environment of `npm start` with embedded defaults: CI exports REDIS_URL for the Redis tests. */
+const { REDIS_URL: _redis, REDIS_PREFIX: _prefix, CONFIG_FILE: _config, ...embedded } = process.env;
+
 /** `node dist/src/main.js` as `npm start` runs it, in its own process. */
 const start = (env: Record<string, string>): Proc => {
-  const child = spawn(process.execPath, [assetPath('dist', 'src', 'main.js')], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [assetPath('dist', 'src', 'main.js')], { env: { ...embedded, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
