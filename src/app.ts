@@ -86,7 +86,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const schemas = new ResourceService(states.schemas, projects, new SchemaPayloads(imports, jsonld), jsonld, writer, reader, clock, capacity, SCHEMA_KIND, states.resources);
 
   const catalogue = new CatalogueQueries(graphStore, catalogueIndex, payloadSorts);
-  const listings = new Listings(catalogue, listingScopes(orgs, projects, config.baseUrl));
+  const listings = new Listings(catalogue, listingScopes(orgs, projects, config.baseUrl, states.terms));
   const queries = new ResourceQueries(states.resources, listings, catalogue, resources);
   const schemaQueries = new ResourceQueries(states.schemas, listings, catalogue, schemas, SCHEMA_KIND);
 

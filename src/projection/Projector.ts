@@ -73,6 +73,7 @@ export class Projector {
       for (const project of snapshot.projects) this.states.projects.set(`${project.org}/${project.label}`, project);
       for (const resource of snapshot.resources) this.states.resources.set(`resources/${resource.project}/${resource.id}`, resource);
       for (const schema of snapshot.schemas ?? []) this.states.schemas.set(schemaKey(schema.project, schema.id), schema);
+      if (snapshot.terms) this.states.terms.replace(snapshot.terms);
       this.applied = snapshot.seq;
     }
     step('snapshot');
@@ -167,6 +168,7 @@ export class Projector {
     }
     states.set(key, next);
     if (isContentEvent(event)) {
+      this.states.terms.learn(next.project, event.source, event.expanded.find((node) => node['@id'] === next.id) ?? event.expanded[0]);
       await this.store.putRevision(kind, next.project, next.id, next.rev, await this.jsonld.toNQuads(event.expanded));
     } else if (previous && next.rev !== previous.rev) {
       await this.store.copyRevision(kind, next.project, next.id, previous.rev, next.rev);
@@ -210,6 +212,7 @@ export class Projector {
       projects: [...this.states.projects.values()],
       resources: [...this.states.resources.values()],
       schemas: [...this.states.schemas.values()],
+      terms: this.states.terms.toJSON(),
     };
   }
 

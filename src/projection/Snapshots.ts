@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { OrgState } from '../domain/orgs/Org.js';
 import type { ProjectState } from '../domain/projects/Project.js';
 import type { ResourceState } from '../domain/resources/Resource.js';
+import type { Terms } from '../domain/listings/TermDictionary.js';
 
 /** Everything a restart needs besides the log: the folded states and how far the revision file goes. */
 export interface Snapshot {
@@ -14,6 +15,8 @@ export interface Snapshot {
   resources: ResourceState[];
   /** Absent from snapshots taken before schemas existed. */
   schemas?: ResourceState[];
+  /** Absent from snapshots taken before terms were learned. */
+  terms?: Terms;
 }
 
 /** One snapshot file, replaced atomically (write to a temporary file, fsync, rename). */
@@ -90,6 +93,6 @@ export class Snapshots {
       }
       write(']');
     }
-    write('}');
+    write(`,"terms":${JSON.stringify(snapshot.terms ?? {})}}`);
   }
 }

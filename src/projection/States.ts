@@ -2,6 +2,7 @@ import type { ProjectRef } from '../domain/labels.js';
 import type { OrgState } from '../domain/orgs/Org.js';
 import type { ProjectState } from '../domain/projects/Project.js';
 import type { ResourceState } from '../domain/resources/Resource.js';
+import { TermDictionary } from '../domain/listings/TermDictionary.js';
 
 /** Log keys: org and project labels cannot contain '/', so the id is everything after the project. */
 export const orgKey = (org: string) => `orgs/${org}`;
@@ -16,4 +17,6 @@ export class States {
   readonly resources = new Map<string, ResourceState>();
   /** Schemas share the resource lifecycle, hence its state. */
   readonly schemas = new Map<string, ResourceState>();
+  /** Field names and the properties payloads mean by them, per project (for `sort=name`). */
+  readonly terms = new TermDictionary();
 }

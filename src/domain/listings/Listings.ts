@@ -62,6 +62,8 @@ export interface Scopes {
   org(label: string): void;
   /** A `locate` value (an id or a `_self` address) as an id. */
   locate(value: string, project: ProjectState | undefined): string;
+  /** The property payloads of the project (of every project when undefined) mean by a field name. */
+  term(name: string, project: ProjectState | undefined): string | undefined;
 }
 
 export class Listings {
@@ -125,7 +127,9 @@ export class Listings {
     const metadata = METADATA_SORTS[name];
     if (metadata) return { field: { metadata }, descending };
     if (name === '' || name.startsWith('_')) throw rejections.malformedQueryParam(`Cannot sort by '${raw}'.`);
-    return { field: { predicate: resolveIri(name, project, 'vocab', 'sort') }, descending };
+    // A bare field name is the property the payloads mean by it; failing that, a term of the vocab.
+    const learned = /^[^\s:/?#]+$/.test(name) ? this.scopes.term(name, project) : undefined;
+    return { field: { predicate: learned ?? resolveIri(name, project, 'vocab', 'sort') }, descending };
   }
 }
 

@@ -3,9 +3,11 @@ import type { ProjectService } from '../projects/ProjectService.js';
 import { resolveId, isIri } from '../projects/apiMappings.js';
 import { rejections } from '../rejections.js';
 import type { Scopes } from './Listings.js';
+import type { TermDictionary } from './TermDictionary.js';
 
 /** How listings find their scope and read `locate` values (an `@id`, or a `_self` address). */
-export const listingScopes = (orgs: OrgService, projects: ProjectService, baseUrl: string): Scopes => ({
+export const listingScopes = (orgs: OrgService, projects: ProjectService, baseUrl: string, terms: TermDictionary): Scopes => ({
+  term: (name, project) => terms.predicateFor(name, project ? [`${project.org}/${project.label}`] : undefined),
   project: (ref) => projects.fetch(ref),
   org: (label) => void orgs.fetch(label),
   locate: (value, project) => {

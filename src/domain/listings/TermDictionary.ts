@@ -1,0 +1,55 @@
+import type { JsonObject } from '../resources/ResourceEvent.js';
+
+/** Terms seen per project: term → predicate IRI → how many current-or-past revisions used it. */
+export type Terms = Record<string, Record<string, Record<string, number>>>;
+
+const localName = (iri: string): string => iri.slice(Math.max(iri.lastIndexOf('/'), iri.lastIndexOf('#')) + 1);
+
+/**
+ * Which property a payload field name stands for in a project, learned from what was written:
+ * a root field `name` of a payload whose expanded root has `http://schema.org/name` records that
+ * pair. Listings sorted by a bare field name (`sort=name`, as clients of a document index expect)
+ * use the property the project's payloads most often mean by it, since each payload may have a
+ * context of its own. Only pairs where the property's local name is the field name are learned.
+ */
+export class TermDictionary {
+  private terms: Terms = {};
+
+  /** Restart: the terms of the snapshot. */
+  replace(terms: Terms): void {
+    this.terms = terms;
+  }
+
+  learn(project: string, source: JsonObject, root: JsonObject | undefined): void {
+    if (!root) return;
+    const byLocalName = new Map<string, string[]>();
+    for (const predicate of Object.keys(root)) {
+      if (predicate.startsWith('@')) continue;
+      const name = localName(predicate);
+      byLocalName.set(name, [...(byLocalName.get(name) ?? []), predicate]);
+    }
+    for (const field of Object.keys(source)) {
+      if (field.startsWith('@')) continue;
+      for (const predicate of byLocalName.get(field) ?? []) {
+        const forProject = (this.terms[project] ??= {});
+        const forTerm = (forProject[field] ??= {});
+        forTerm[predicate] = (forTerm[predicate] ?? 0) + 1;
+      }
+    }
+  }
+
+  /** The property most often meant by `term` in the projects (all projects when undefined). */
+  predicateFor(term: string, projects?: string[]): string | undefined {
+    const counts = new Map<string, number>();
+    for (const project of projects ?? Object.keys(this.terms)) {
+      for (const [predicate, n] of Object.entries(this.terms[project]?.[term] ?? {})) counts.set(predicate, (counts.get(predicate) ?? 0) + n);
+    }
+    let best: string | undefined;
+    for (const [predicate, n] of counts) if (best === undefined || n > counts.get(best)! || (n === counts.get(best)! && predicate < best)) best = predicate;
+    return best;
+  }
+
+  toJSON(): Terms {
+    return this.terms;
+  }
+}
