@@ -25,23 +25,54 @@ const lowerBound = (list: Entry[], probe: Entry): number => {
   return lo;
 };
 
-const inRange = (value: string, range: { from?: string; to?: string } | undefined) =>
-  !range || ((range.from === undefined || Date.parse(value) >= Date.parse(range.from)) && (range.to === undefined || Date.parse(value) <= Date.parse(range.to)));
+type Check = (e: Entry) => boolean;
 
-const matches = (f: ListingFilter, e: Entry): boolean => {
-  const i = e.item;
-  return (
-    (f.org === undefined || i.project.startsWith(`${f.org}/`)) &&
-    (f.id === undefined || i.id === f.id) &&
-    (f.deprecated === undefined || i.deprecated === f.deprecated) &&
-    (f.rev === undefined || i.rev === f.rev) &&
-    (f.schema === undefined || i.schema === f.schema) &&
-    (f.createdBy === undefined || i.createdBy === f.createdBy) &&
-    (f.updatedBy === undefined || i.updatedBy === f.updatedBy) &&
-    (f.types.length === 0 || (f.typeOperator === 'and' ? f.types.every((t) => e.types.has(t)) : f.types.some((t) => e.types.has(t)))) &&
-    inRange(i.createdAt, f.createdAt) &&
-    inRange(i.updatedAt, f.updatedAt)
-  );
+/** Instants compare as strings once both sides have the form items carry (`toISOString`). */
+const rangeChecks = (field: 'createdAt' | 'updatedAt', range: { from?: string; to?: string } | undefined): Check[] => {
+  if (!range) return [];
+  const checks: Check[] = [];
+  if (range.from !== undefined) {
+    const from = new Date(range.from).toISOString();
+    checks.push((e) => e.item[field] >= from);
+  }
+  if (range.to !== undefined) {
+    const to = new Date(range.to).toISOString();
+    checks.push((e) => e.item[field] <= to);
+  }
+  return checks;
+};
+
+/**
+ * A filter as one predicate holding only the conditions it sets: a count walks every entry of the
+ * scope, and re-testing absent conditions per entry cost a type-filtered count ~35 ms at 100k.
+ */
+const compile = (f: ListingFilter): Check => {
+  const checks: Check[] = [];
+  const equal = <K extends keyof CatalogueItem>(field: K, value: CatalogueItem[K] | undefined) => {
+    if (value !== undefined) checks.push((e) => e.item[field] === value);
+  };
+  if (f.org !== undefined) {
+    const prefix = `${f.org}/`;
+    checks.push((e) => e.item.project.startsWith(prefix));
+  }
+  equal('id', f.id);
+  equal('deprecated', f.deprecated);
+  equal('rev', f.rev);
+  equal('schema', f.schema);
+  equal('createdBy', f.createdBy);
+  equal('updatedBy', f.updatedBy);
+  const types = f.types;
+  if (types.length === 1) {
+    const type = types[0]!;
+    checks.push((e) => e.types.has(type));
+  } else if (types.length > 1) {
+    checks.push(f.typeOperator === 'and' ? (e) => types.every((t) => e.types.has(t)) : (e) => types.some((t) => e.types.has(t)));
+  }
+  checks.push(...rangeChecks('createdAt', f.createdAt), ...rangeChecks('updatedAt', f.updatedAt));
+  return (e) => {
+    for (const check of checks) if (!check(e)) return false;
+    return true;
+  };
 };
 
 /**
@@ -107,7 +138,8 @@ export class CatalogueIndex {
     const kept = this.totals.get(key);
     if (kept !== undefined) return kept;
     let total = 0;
-    for (const list of this.scope(f)) for (const e of list) if (matches(f, e)) total++;
+    const matches = compile(f);
+    for (const list of this.scope(f)) for (const e of list) if (matches(e)) total++;
     if (this.totals.size >= 256) this.totals.clear();
     this.totals.set(key, total);
     return total;
@@ -125,7 +157,7 @@ export class CatalogueIndex {
   /** The current state of the item at `node` when the listing selects it. */
   selected(f: ListingFilter, node: string): CatalogueItem | undefined {
     const e = this.entries.get(node);
-    return e && matches(f, e) ? e.item : undefined;
+    return e && compile(f)(e) ? e.item : undefined;
   }
 
   /** One page in the default order, from an offset or after a cursor, and the total. */
@@ -134,6 +166,7 @@ export class CatalogueIndex {
     const total = this.total(f);
     const start = page.after ? cursorEntry(page.after) : undefined;
     const wanted = page.offset + page.limit;
+    const matches = compile(f);
     // Each list contributes at most `wanted` matching entries; merging those gives the page.
     const candidates: Entry[] = [];
     for (const list of lists) {
@@ -141,7 +174,7 @@ export class CatalogueIndex {
       for (let i = start ? lowerBound(list, start) : 0; i < list.length && taken < wanted; i++) {
         const e = list[i]!;
         if (start && before(e, start) <= 0) continue;
-        if (!matches(f, e)) continue;
+        if (!matches(e)) continue;
         candidates.push(e);
         taken++;
       }
