@@ -42,6 +42,12 @@ const rangeChecks = (field: 'createdAt' | 'updatedAt', range: { from?: string; t
   return checks;
 };
 
+/** Whether a listing selects an entry: its scope (kind, projects, organization) and its conditions. */
+const selects = (f: ListingFilter, matches: Check): Check => {
+  const projects = f.projects && new Set(f.projects);
+  return (e) => e.item.kind === f.kind && (!projects || projects.has(e.item.project)) && matches(e);
+};
+
 /**
  * A filter as one predicate holding only the conditions it sets: a count walks every entry of the
  * scope, and re-testing absent conditions per entry cost a type-filtered count ~35 ms at 100k.
@@ -86,7 +92,8 @@ const compile = (f: ListingFilter): Check => {
 export class CatalogueIndex {
   private readonly lists = new Map<string, Entry[]>();
   private readonly entries = new Map<string, Entry>();
-  private readonly totals = new Map<string, number>();
+  /** Totals per filter, kept current by every write (a count walks the whole scope). */
+  private readonly totals = new Map<string, { selects: Check; total: number }>();
 
   static serves(sort: SortKey[]): boolean {
     return (
@@ -97,10 +104,10 @@ export class CatalogueIndex {
   }
 
   set(item: CatalogueItem): void {
-    this.changed();
     const entry: Entry = { node: itemNode(item.kind, item.project, item.id), item, types: new Set(item.types) };
     const list = this.list(item.kind, item.project, true)!;
     const previous = this.entries.get(entry.node);
+    this.changed(previous, entry);
     // An item's place never changes (creator and id are fixed): replace it where it is, which
     // spares moving a 100k-entry array twice per write (measured: a fifth of an update's CPU with GC).
     if (previous) list[lowerBound(list, previous)] = entry;
@@ -110,7 +117,7 @@ export class CatalogueIndex {
 
   /** Bulk load (restart): append, then sort each list once. */
   load(items: Iterable<CatalogueItem>): void {
-    this.changed();
+    this.totals.clear();
     const touched = new Set<Entry[]>();
     for (const item of items) {
       const entry: Entry = { node: itemNode(item.kind, item.project, item.id), item, types: new Set(item.types) };
@@ -125,7 +132,7 @@ export class CatalogueIndex {
   remove(kind: string, project: string, id: string): void {
     const entry = this.entries.get(itemNode(kind, project, id));
     if (!entry) return;
-    this.changed();
+    this.changed(entry, undefined);
     const list = this.list(kind, project, false)!;
     list.splice(lowerBound(list, entry), 1);
     this.entries.delete(entry.node);
@@ -133,20 +140,20 @@ export class CatalogueIndex {
 
   /** The number of items the listing selects (what its count query answers). */
   total(f: ListingFilter): number {
-    // Counting walks every item of the scope; the count of a filter is kept until the next write.
     const key = JSON.stringify(f);
     const kept = this.totals.get(key);
-    if (kept !== undefined) return kept;
+    if (kept) return kept.total;
     let total = 0;
     const matches = compile(f);
     for (const list of this.scope(f)) for (const e of list) if (matches(e)) total++;
-    if (this.totals.size >= 256) this.totals.clear();
-    this.totals.set(key, total);
+    if (this.totals.size >= 256) this.totals.delete(this.totals.keys().next().value as string);
+    this.totals.set(key, { selects: selects(f, matches), total });
     return total;
   }
 
-  private changed(): void {
-    if (this.totals.size) this.totals.clear();
+  /** Keeps every kept total current: an entry replaced, added (no `before`) or removed (no `after`). */
+  private changed(previous: Entry | undefined, next: Entry | undefined): void {
+    for (const kept of this.totals.values()) kept.total += (next && kept.selects(next) ? 1 : 0) - (previous && kept.selects(previous) ? 1 : 0);
   }
 
   /** The projects in the listing's scope that hold items of its kind. */

@@ -79,4 +79,27 @@ describe('catalogue index and SPARQL agree', () => {
     const flipped = (await queries.listing({ ...f, deprecated: second!.deprecated }, DEFAULT, { offset: 0, limit: 1000 })).rows.map((r) => r.id);
     expect(flipped).not.to.include(second!.id);
   });
+
+  it('keeps counted totals current through writes', () => {
+    const live = new CatalogueIndex();
+    const current = new Map(items.map((i) => [`${i.kind} ${i.project} ${i.id}`, i]));
+    live.load(items);
+    for (const f of filters) live.total(f);
+    const r = random(7);
+    for (let n = 0; n < 300; n++) {
+      const item = items[Math.floor(r() * items.length)]!;
+      const key = `${item.kind} ${item.project} ${item.id}`;
+      if (r() < 0.2) {
+        live.remove(item.kind, item.project, item.id);
+        current.delete(key);
+      } else {
+        const next = { ...item, deprecated: r() < 0.5, rev: item.rev + 1, types: r() < 0.5 ? ['http://s/T1'] : [] };
+        live.set(next);
+        current.set(key, next);
+      }
+    }
+    const fresh = new CatalogueIndex();
+    fresh.load([...current.values()]);
+    for (const f of filters) expect(live.total(f)).to.equal(fresh.total(f));
+  });
 });
