@@ -94,6 +94,7 @@ export class CatalogueIndex {
   private readonly entries = new Map<string, Entry>();
   /** Totals per filter, kept current by every write (a count walks the whole scope). */
   private readonly totals = new Map<string, { selects: Check; total: number }>();
+  private readonly tallies = new Map<string, Map<string, number[]>>();
 
   static serves(sort: SortKey[]): boolean {
     return (
@@ -123,6 +124,7 @@ export class CatalogueIndex {
       const entry: Entry = { node: itemNode(item.kind, item.project, item.id), item, types: new Set(item.types) };
       const list = this.list(item.kind, item.project, true)!;
       list.push(entry);
+      this.tally(entry, 1);
       touched.add(list);
       this.entries.set(entry.node, entry);
     }
@@ -140,6 +142,8 @@ export class CatalogueIndex {
 
   /** The number of items the listing selects (what its count query answers). */
   total(f: ListingFilter): number {
+    const tallied = this.tallied(f);
+    if (tallied !== undefined) return tallied;
     const key = JSON.stringify(f);
     const kept = this.totals.get(key);
     if (kept) return kept.total;
@@ -153,6 +157,8 @@ export class CatalogueIndex {
 
   /** Keeps every kept total current: an entry replaced, added (no `before`) or removed (no `after`). */
   private changed(previous: Entry | undefined, next: Entry | undefined): void {
+    if (previous) this.tally(previous, -1);
+    if (next) this.tally(next, 1);
     for (const kept of this.totals.values()) kept.total += (next && kept.selects(next) ? 1 : 0) - (previous && kept.selects(previous) ? 1 : 0);
   }
 
@@ -199,10 +205,39 @@ export class CatalogueIndex {
   }
 
   private scope(f: ListingFilter): Entry[][] {
+    return this.scopeKeys(f).map((key) => this.lists.get(key)!).filter((l) => l.length > 0);
+  }
+
+  private scopeKeys(f: ListingFilter): string[] {
     const prefix = `${f.kind} `;
-    if (f.projects) return f.projects.map((p) => this.lists.get(prefix + p)).filter((l): l is Entry[] => l !== undefined && l.length > 0);
+    if (f.projects) return f.projects.map((p) => prefix + p).filter((key) => this.lists.has(key));
     const scope = f.org === undefined ? prefix : `${prefix}${f.org}/`;
-    return [...this.lists.entries()].filter(([k, l]) => k.startsWith(scope) && l.length > 0).map(([, l]) => l);
+    return [...this.lists.keys()].filter((k) => k.startsWith(scope));
+  }
+
+  /** Counts per list by type ('' for all), active and deprecated, kept by every write. */
+  private tally(e: Entry, delta: number): void {
+    const key = `${e.item.kind} ${e.item.project}`;
+    let byType = this.tallies.get(key);
+    if (!byType) this.tallies.set(key, (byType = new Map()));
+    const slot = e.item.deprecated ? 1 : 0;
+    for (const type of ['', ...e.types]) {
+      let counts = byType.get(type);
+      if (!counts) byType.set(type, (counts = [0, 0]));
+      counts[slot] += delta;
+    }
+  }
+
+  /** The total of the commonest listings (scope, `deprecated`, at most one type) from the tallies. */
+  private tallied(f: ListingFilter): number | undefined {
+    const plain = f.id === undefined && f.rev === undefined && f.schema === undefined && f.createdBy === undefined && f.updatedBy === undefined && !f.createdAt && !f.updatedAt;
+    if (!plain || f.types.length > 1) return undefined;
+    let total = 0;
+    for (const key of this.scopeKeys(f)) {
+      const counts = this.tallies.get(key)?.get(f.types[0] ?? '');
+      if (counts) total += f.deprecated === undefined ? counts[0]! + counts[1]! : counts[f.deprecated ? 1 : 0]!;
+    }
+    return total;
   }
 
   private list(kind: string, project: string, create: boolean): Entry[] | undefined {
