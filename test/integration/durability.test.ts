@@ -26,9 +26,13 @@ interface Proc {
 /** The environment of `npm start` with embedded defaults: CI exports REDIS_URL for the Redis tests. */
 const { REDIS_URL: _redis, REDIS_PREFIX: _prefix, CONFIG_FILE: _config, ...embedded } = process.env;
 
+/** Every process a test started, killed after it whatever happened (a failed assertion leaves none behind). */
+const started: ChildProcess[] = [];
+
 /** `node dist/src/main.js` as `npm start` runs it, in its own process. */
 const start = (env: Record<string, string>): Proc => {
   const child = spawn(process.execPath, [assetPath('dist', 'src', 'main.js')], { env: { ...embedded, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  started.push(child);
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -62,7 +66,10 @@ describe('durability of the embedded defaults (separate processes)', function ()
     dataDir = mkdtempSync(join(tmpdir(), 'registry-durability-'));
     port = await freePort();
   });
-  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+  afterEach(() => {
+    for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 
   it('loses no acknowledged write when killed with SIGKILL in the middle of concurrent writes', async () => {
     const first = start(env());
