@@ -18,4 +18,3 @@ export class Rejection extends Error {
   }
 }
 
-export const isRejection = (value: unknown): value is Rejection => value instanceof Rejection;

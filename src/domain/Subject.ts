@@ -5,6 +5,3 @@
 export type SubjectPath = string;
 
 export const anonymous: SubjectPath = 'anonymous';
-
-export const userSubject = (realm: string, subject: string): SubjectPath =>
-  `realms/${encodeURIComponent(realm)}/users/${encodeURIComponent(subject)}`;

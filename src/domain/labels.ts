@@ -11,8 +11,3 @@ export const checkLabel = (label: string): string => {
 export type ProjectRef = string;
 
 export const projectRef = (org: string, project: string): ProjectRef => `${org}/${project}`;
-
-export const splitProjectRef = (ref: ProjectRef): { org: string; project: string } => {
-  const slash = ref.indexOf('/');
-  return { org: ref.slice(0, slash), project: ref.slice(slash + 1) };
-};

@@ -1,4 +1,6 @@
 import type { NextFunction, Request, Response, Router } from 'express';
+import { projectRef } from '../domain/labels.js';
+import type { ProjectRef } from '../domain/labels.js';
 import { rejections } from '../domain/rejections.js';
 
 export type Handler = (req: Request, res: Response) => Promise<void> | void;
@@ -37,3 +39,6 @@ export const segment = (req: Request, name: string): string => {
     throw rejections.invalidResourceId(raw);
   }
 };
+
+/** The project a path names with its `:org` and `:project` parameters. */
+export const projectOf = (req: Request): ProjectRef => projectRef(req.params['org'] as string, req.params['project'] as string);

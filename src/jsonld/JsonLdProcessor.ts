@@ -74,9 +74,19 @@ export class JsonLdProcessor {
   }
 
   toNQuads(expanded: JsonObject[]): Promise<string> {
-    return jsonld.toRDF(spellIris(expanded), { format: 'application/n-quads', skipExpansion: true });
+    // Copying the document to respell its IRIs is needed only when one of them cannot be spelled.
+    return jsonld.toRDF(unspellable(expanded) ? spellIris(expanded) : expanded, { format: 'application/n-quads', skipExpansion: true });
   }
 }
+
+/** Whether an IRI of the expanded document (id, type or property) needs respelling. */
+const unspellable = (value: unknown, key?: string): boolean => {
+  if (typeof value === 'string') return (key === '@id' || key === '@type') && spelledIri(value) !== value;
+  if (Array.isArray(value)) return value.some((v) => unspellable(v, key));
+  if (value && typeof value === 'object')
+    return Object.entries(value).some(([k, v]) => (!k.startsWith('@') && spelledIri(k) !== k) || (k !== '@value' && unspellable(v, k)));
+  return false;
+};
 
 /** The expanded document with its IRIs (ids, types, properties) spelled so that jsonld keeps their triples. */
 const spellIris = (value: unknown, key?: string): unknown => {

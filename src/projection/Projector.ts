@@ -15,7 +15,7 @@ import { revisionGraph } from '../store/graphNames.js';
 import type { StoreProjection } from '../store/StoreProjection.js';
 import type { Snapshot, Snapshots } from './Snapshots.js';
 import type { States } from './States.js';
-import { orgKey, projectKey, schemaKey } from './States.js';
+import { resourceKey, schemaKey } from './States.js';
 
 export interface ProjectorOptions {
   /** Address prefix of subjects in the catalogue (`{base_url}/v1/`). */
@@ -71,7 +71,7 @@ export class Projector {
     if (snapshot) {
       for (const org of snapshot.orgs) this.states.orgs.set(org.label, org);
       for (const project of snapshot.projects) this.states.projects.set(`${project.org}/${project.label}`, project);
-      for (const resource of snapshot.resources) this.states.resources.set(`resources/${resource.project}/${resource.id}`, resource);
+      for (const resource of snapshot.resources) this.states.resources.set(resourceKey(resource.project, resource.id), resource);
       for (const schema of snapshot.schemas ?? []) this.states.schemas.set(schemaKey(schema.project, schema.id), schema);
       if (snapshot.terms) this.states.terms.replace(snapshot.terms);
       this.applied = snapshot.seq;

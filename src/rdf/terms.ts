@@ -24,7 +24,6 @@ export const XSD = 'http://www.w3.org/2001/XMLSchema#';
 export const literal = (value: string, datatype?: string): string =>
   datatype && datatype !== `${XSD}string` ? `${quoted(value)}^^${iri(datatype)}` : quoted(value);
 
-export const langLiteral = (value: string, language: string): string => `${quoted(value)}@${language.replace(/[^a-zA-Z0-9-]/g, '')}`;
 
 export const integer = (value: number): string => literal(String(Math.trunc(value)), `${XSD}integer`);
 export const boolean = (value: boolean): string => literal(String(value), `${XSD}boolean`);

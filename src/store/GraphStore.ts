@@ -22,10 +22,6 @@ export interface GraphStore {
   load(nquads: string | Uint8Array): Promise<void>;
   update(sparql: string): Promise<void>;
   select(sparql: string): Promise<Row[]>;
-  /** A CONSTRUCT or DESCRIBE query as N-Triples text. */
-  construct(sparql: string): Promise<string>;
-  /** SPARQL results in a standard serialisation (for the SPARQL endpoint). */
-  raw(sparql: string, format: 'json' | 'xml' | 'csv' | 'tsv' | 'ntriples' | 'nquads' | 'turtle'): Promise<string>;
   /** The quads of one graph as N-Triples text. */
   graph(name: string): Promise<string>;
   dropGraphs(names: string[]): Promise<void>;

@@ -2,15 +2,6 @@ import oxigraph from 'oxigraph';
 import type { GraphStore, Row } from './GraphStore.js';
 import { iri } from '../rdf/terms.js';
 
-const FORMATS = {
-  json: 'application/sparql-results+json',
-  xml: 'application/sparql-results+xml',
-  csv: 'text/csv',
-  tsv: 'text/tab-separated-values',
-  ntriples: 'application/n-triples',
-  nquads: 'application/n-quads',
-  turtle: 'text/turtle',
-} as const;
 
 /**
  * Oxigraph needs about 4 bytes of WASM memory per byte of N-Quads it loads (measured). Memory is
@@ -105,14 +96,6 @@ export class OxigraphGraphStore implements GraphStore {
   async select(sparql: string): Promise<Row[]> {
     const text = this.store.query(sparql, { results_format: 'json' }) as string;
     return (JSON.parse(text) as { results: { bindings: Row[] } }).results.bindings;
-  }
-
-  async construct(sparql: string): Promise<string> {
-    return this.store.query(sparql, { results_format: 'application/n-triples' }) as string;
-  }
-
-  async raw(sparql: string, format: keyof typeof FORMATS): Promise<string> {
-    return this.store.query(sparql, { results_format: FORMATS[format] }) as string;
   }
 
   async graph(name: string): Promise<string> {

@@ -46,11 +46,25 @@ export type ResourceCommand =
 /** `null`: the command is valid but changes nothing (an identical update, a refresh with no effect). */
 export type Decision = ResourceEvent | Rejection | null;
 
-export const contentDigest = (c: Pick<Content, 'source' | 'schema' | 'expanded' | 'imports'>): string =>
-  createHash('sha1')
+type Digested = Pick<Content, 'source' | 'schema' | 'expanded' | 'imports'>;
+
+/**
+ * An update's digest is taken when it is evaluated and again when its event is folded; both see
+ * the same content objects, so the second is remembered (keyed by the expanded form, checked
+ * against the other parts) instead of serialising ~10 KB again.
+ */
+const digests = new WeakMap<object, { of: Digested; digest: string }>();
+
+export const contentDigest = (c: Digested): string => {
+  const kept = digests.get(c.expanded);
+  if (kept && kept.of.source === c.source && kept.of.schema === c.schema && kept.of.imports === c.imports) return kept.digest;
+  const digest = createHash('sha1')
     // Imports count only when there are some, so digests of revisions without them never change.
     .update(JSON.stringify(c.imports?.length ? [c.schema, c.source, c.expanded, c.imports] : [c.schema, c.source, c.expanded]))
     .digest('base64');
+  digests.set(c.expanded, { of: { source: c.source, schema: c.schema, expanded: c.expanded, imports: c.imports }, digest });
+  return digest;
+};
 
 export const evaluateResource = (state: ResourceState | undefined, cmd: ResourceCommand): Decision => {
   const base = { id: cmd.id, project: cmd.project, instant: cmd.instant, subject: cmd.subject };

@@ -192,11 +192,6 @@ export class ResourceService {
     return this.located(ref, schemaSegment, idSegment, true).state;
   }
 
-  /** Resolves an `{id}` segment of a project, for callers outside this service (links, listings). */
-  resolve(ref: ProjectRef, idSegment: string): string {
-    return this.id(this.projects.fetch(ref), idSegment);
-  }
-
   private async pinnedContext(ref: Extract<RemoteContextRef, { type: 'ProjectContextRef' }>): Promise<unknown> {
     const state = this.contextStates.get(resourceKey(ref.resource.project, ref.resource.id));
     if (!state) return undefined;

@@ -1,13 +1,12 @@
 import type { Router } from 'express';
 import type { OrgService } from '../../domain/orgs/OrgService.js';
 import type { ProjectService } from '../../domain/projects/ProjectService.js';
-import { projectRef } from '../../domain/labels.js';
 import { rejections } from '../../domain/rejections.js';
 import { context } from '../../domain/vocabulary.js';
 import { callerOf } from '../caller.js';
 import { bool, integer, requiredRev, single } from '../params.js';
 import { orgBody, projectBody } from '../render/orgsProjects.js';
-import { route } from '../route.js';
+import { projectOf, route } from '../route.js';
 import type { Request } from 'express';
 
 interface Deps {
@@ -77,7 +76,7 @@ export const orgAndProjectRoutes = (router: Router, { orgs, projects, baseUrl }:
   });
   route(router, '/v1/projects/:org/:project', {
     get: (req, res) => {
-      res.json(projectBody(projects.fetch(projectRef(req.params['org'] as string, req.params['project'] as string)), baseUrl));
+      res.json(projectBody(projects.fetch(projectOf(req)), baseUrl));
     },
     put: async (req, res) => {
       const [org, label] = [req.params['org'] as string, req.params['project'] as string];

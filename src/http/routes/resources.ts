@@ -1,12 +1,11 @@
 import type { Request, Router } from 'express';
 import type { ResourceService } from '../../domain/resources/ResourceService.js';
 import type { ResourceQueries } from '../../domain/resources/ResourceQueries.js';
-import { projectRef } from '../../domain/labels.js';
 import type { JsonLdProcessor } from '../../jsonld/JsonLdProcessor.js';
 import { callerOf } from '../caller.js';
 import { bool, indexing } from '../params.js';
 import { annotatedSource, resourceBody, resourceMetadata } from '../render/resources.js';
-import { route, segment } from '../route.js';
+import { projectOf, route, segment } from '../route.js';
 import { itemHandlers } from './itemHandlers.js';
 
 interface Deps {
@@ -18,7 +17,7 @@ interface Deps {
 
 const R = '/v1/resources/:org/:project/:schema/:id';
 
-const ref = (req: Request) => projectRef(req.params['org'] as string, req.params['project'] as string);
+const ref = projectOf;
 const schemaOf = (req: Request) => segment(req, 'schema');
 const idOf = (req: Request) => segment(req, 'id');
 const at = (req: Request) => ({ ref: ref(req), schema: schemaOf(req), id: idOf(req) });

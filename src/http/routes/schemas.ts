@@ -1,10 +1,9 @@
 import type { Request, Router } from 'express';
-import { projectRef } from '../../domain/labels.js';
 import type { ResourceQueries } from '../../domain/resources/ResourceQueries.js';
 import type { ResourceService } from '../../domain/resources/ResourceService.js';
 import type { JsonLdProcessor } from '../../jsonld/JsonLdProcessor.js';
 import { annotatedSchema, schemaBody, schemaMetadata } from '../render/schemas.js';
-import { route, segment } from '../route.js';
+import { projectOf, route, segment } from '../route.js';
 import { itemHandlers } from './itemHandlers.js';
 
 interface Deps {
@@ -16,7 +15,7 @@ interface Deps {
 
 const S = '/v1/schemas/:org/:project/:id';
 
-const ref = (req: Request) => projectRef(req.params['org'] as string, req.params['project'] as string);
+const ref = projectOf;
 /** Schema paths have no schema segment: `_` reads as the SHACL schema every schema is constrained by. */
 const at = (req: Request) => ({ ref: ref(req), schema: '_', id: segment(req, 'id') });
 
