@@ -27,7 +27,11 @@ import { RedisEventLog } from './events/RedisEventLog.js';
 import { EventStreams } from './events/sse/EventStreams.js';
 import { stateLookups } from './events/sse/stateLookups.js';
 import { eventRoutes } from './http/routes/events.js';
-import { bodyReader } from './http/bodyReader.js';
+import { allowAll } from './auth/AclCheck.js';
+import { anonymousOnly, authenticate } from './http/authenticate.js';
+import { bodyReaders } from './http/bodyReader.js';
+import { Routes } from './http/route.js';
+import type { DeclaredRoute } from './http/route.js';
 import { errorMiddleware, notFound } from './http/errorMiddleware.js';
 import { orgAndProjectRoutes } from './http/routes/orgsAndProjects.js';
 import { resourceRoutes } from './http/routes/resources.js';
@@ -44,6 +48,8 @@ import { capacityGuard } from './store/capacityGuard.js';
 
 export interface Registry {
   app: express.Express;
+  /** Every route with what it declares (permission, ACL path, body kind). */
+  routes: readonly DeclaredRoute[];
   /** Drains: stops following the log, takes a final snapshot, closes files and connections. */
   close(): Promise<void>;
 }
@@ -94,21 +100,23 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   app.disable('x-powered-by');
   app.set('etag', false);
   const router = express.Router();
+  const routes = new Routes(allowAll, bodyReaders({ json: config.maxPayloadBytes }));
   const version = (JSON.parse(readFileSync(assetPath('package.json'), 'utf8')) as { version: string }).version;
-  versionRoutes(router, { version, storeSize: () => graphStore.size(), maxStoreQuads: config.maxStoreQuads, eventLog: logName });
-  orgAndProjectRoutes(router, { orgs, projects, baseUrl: config.baseUrl });
+  versionRoutes(routes, router, { version, storeSize: () => graphStore.size(), maxStoreQuads: config.maxStoreQuads, eventLog: logName });
+  orgAndProjectRoutes(routes, router, { orgs, projects, baseUrl: config.baseUrl });
   // Before the resource routes: `/v1/resources/{org}/events` must not read as a project named `events`.
   const streams = new EventStreams(log, stateLookups(states, config.baseUrl), (seq) => projector.catchUp(seq), { keepAliveMillis: config.sseKeepAliveMillis ?? 20_000 });
-  eventRoutes(router, { streams, orgExists: (label) => states.orgs.has(label), projectExists: (ref) => states.projects.has(ref) });
-  resourceRoutes(router, { resources, queries, jsonld, baseUrl: config.baseUrl });
-  schemaRoutes(router, { schemas, queries: schemaQueries, jsonld, baseUrl: config.baseUrl });
-  app.use(bodyReader(config.maxPayloadBytes));
+  eventRoutes(routes, router, { streams, orgExists: (label) => states.orgs.has(label), projectExists: (ref) => states.projects.has(ref) });
+  resourceRoutes(routes, router, { resources, queries, jsonld, baseUrl: config.baseUrl });
+  schemaRoutes(routes, router, { schemas, queries: schemaQueries, jsonld, baseUrl: config.baseUrl });
+  app.use(authenticate(anonymousOnly));
   app.use(router);
   app.use(notFound);
   app.use(errorMiddleware);
 
   return {
     app,
+    routes: routes.routes(),
     close: async () => {
       streams.closeAll();
       projector.close();

@@ -3,9 +3,9 @@
  * name from the wire format) and explains it (`reason`); only the HTTP error middleware maps a type
  * to a status code, so nothing below the routes knows about HTTP.
  */
-export class Rejection extends Error {
+export class Rejection<T extends string = string> extends Error {
   constructor(
-    readonly type: string,
+    readonly type: T,
     reason: string,
     readonly fields: Record<string, unknown> = {},
   ) {
@@ -18,3 +18,8 @@ export class Rejection extends Error {
   }
 }
 
+
+/** The rejection types a family of rejection builders can raise. */
+export type RejectionTypes<Family> = {
+  [K in keyof Family]: Family[K] extends (...args: never[]) => Rejection<infer T> ? T : never;
+}[keyof Family];

@@ -4,12 +4,20 @@ import { rejections } from '../domain/rejections.js';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$|^application\/ld\+json$/i;
 
+/** What a route reads from the request body; each kind has its own size limit. */
+export type BodyKind = 'json' | 'none';
+
+export interface BodyLimits {
+  /** Largest JSON body, in bytes (413 beyond). */
+  json: number;
+}
+
 /**
- * Reads a request body of at most `limit` bytes and parses it as JSON, keeping `null`s (the source
- * is stored exactly as sent). `req.body` is undefined when there is no body; a body that is not
- * JSON-typed, not JSON, or too large is rejected before any service sees it.
+ * A JSON body of at most `limit` bytes, parsed keeping `null`s (the source is stored exactly as
+ * sent). `req.body` is undefined when there is no body; a body that is not JSON-typed, not JSON,
+ * or too large is rejected before any service sees it.
  */
-export const bodyReader = (limit: number): RequestHandler[] => [
+const jsonBody = (limit: number): RequestHandler[] => [
   express.raw({ type: () => true, limit }),
   (req, _res, next) => {
     const raw = req.body as Buffer | undefined;
@@ -27,3 +35,17 @@ export const bodyReader = (limit: number): RequestHandler[] => [
     next();
   },
 ];
+
+/** Routes that take no body leave it unread: it is never parsed nor buffered. */
+const noBody: RequestHandler[] = [
+  (req, _res, next) => {
+    req.body = undefined;
+    next();
+  },
+];
+
+/** The body readers of every kind, built once from the configured limits. */
+export const bodyReaders = (limits: BodyLimits): Record<BodyKind, RequestHandler[]> => ({
+  json: jsonBody(limits.json),
+  none: noBody,
+});

@@ -15,10 +15,11 @@ const fromFramework = (error: { type?: string; status?: number; limit?: number; 
 
 /** Renders every failure as the typed error body; unexpected ones are logged and never leak details. */
 export const errorMiddleware: ErrorRequestHandler = (error, _req, res, _next) => {
-  const rejection = error instanceof Rejection ? error : fromFramework(error);
-  if (!rejection) console.error('unexpected error', error);
-  const body = rejection ?? rejections.unexpected();
-  const status = statusOf(body.type);
+  const raised: Rejection | undefined = error instanceof Rejection ? error : fromFramework(error);
+  const known = raised && statusOf(raised.type) !== undefined ? raised : undefined;
+  if (!known) console.error('unexpected error', error);
+  const body = known ?? rejections.unexpected();
+  const status = statusOf(body.type) ?? 500;
   if (body.type === 'HttpMethodNotAllowed') res.setHeader('Allow', (body.fields['allowed'] as string[]).join(', '));
   if (res.headersSent) {
     res.end();

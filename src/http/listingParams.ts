@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import type { ProjectAccess } from '../kernel/ProjectAccess.js';
 import { rejections } from '../domain/rejections.js';
 import type { ListingRequest } from '../domain/listings/Listings.js';
 import type { Binding } from '../store/GraphStore.js';
@@ -47,7 +48,7 @@ export interface Scope {
 }
 
 /** Query parameters of a listing (spec 4.2); `q` (full-text) is not available. */
-export const listingRequest = (req: Request, scope: Scope): ListingRequest => {
+export const listingRequest = (req: Request, scope: Scope, access: ProjectAccess): ListingRequest => {
   const q = req.query;
   if (single(q, 'q') !== undefined) throw rejections.malformedQueryParam("Full-text search with 'q' is not available on this registry.");
   const after = cursor(q);
@@ -62,6 +63,7 @@ export const listingRequest = (req: Request, scope: Scope): ListingRequest => {
   const optional = <T>(name: string, value: T | undefined) => (value === undefined ? {} : { [name]: value });
   return {
     kind: scope.kind,
+    access,
     ...optional('project', scope.project),
     ...optional('org', scope.org),
     from: fromParam ?? 0,

@@ -1,27 +1,123 @@
-import type { NextFunction, Request, Response, Router } from 'express';
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import type { AclCheck, AclPath, ProjectAccess } from '../auth/AclCheck.js';
+import type { Caller } from '../kernel/Caller.js';
+import type { Permission } from '../auth/permissions.js';
 import { projectRef } from '../domain/labels.js';
 import type { ProjectRef } from '../domain/labels.js';
 import { rejections } from '../domain/rejections.js';
+import type { BodyKind } from './bodyReader.js';
+import { callerOf } from './authenticate.js';
 
-export type Handler = (req: Request, res: Response) => Promise<void> | void;
-type Method = 'get' | 'put' | 'post' | 'delete' | 'head';
+/** What a handler is given besides the request: the caller, and what it may read of a multi-project scope. */
+export interface Context {
+  caller: Caller;
+  access: ProjectAccess;
+}
+
+export type Handler = (req: Request, res: Response, ctx: Context) => Promise<void> | void;
+export type Method = 'get' | 'put' | 'post' | 'patch' | 'delete' | 'head';
+
+/** The ACL path a route is checked on, derived from its path parameters, never from the body. */
+export type AclTarget = (req: Request) => AclPath;
+export const onRoot: AclTarget = () => '/';
+export const onOrg: AclTarget = (req) => `/${param(req, 'org')}`;
+export const onProject: AclTarget = (req) => `/${param(req, 'org')}/${param(req, 'project')}`;
 
 /**
- * Registers the handlers of one path; any other method on it is 405 with an `Allow` header.
- * Handlers may be async: their rejections reach the error middleware.
+ * How a route is authorized:
+ * - `on`: the caller must hold the permission on that path (or an ancestor), else 403;
+ * - `within`: a read across projects below that path: the handler gets the projects where the
+ *   caller holds the permission (`ctx.access`) and filters inside its query;
+ * - `public`: no permission at all, said explicitly.
  */
-export const route = (router: Router, path: string, handlers: Partial<Record<Method, Handler>>): void => {
-  const r = router.route(path);
-  for (const [method, handler] of Object.entries(handlers) as [Method, Handler][]) {
-    r[method]((req: Request, res: Response, next: NextFunction) => {
-      Promise.resolve()
-        .then(() => handler(req, res))
-        .catch(next);
-    });
+export type Guard = { permission: Permission | Upsert; on: AclTarget } | { permission: Permission; within: AclTarget } | { public: true };
+
+/** A `PUT` that creates without `rev` and updates with it needs a different permission for each. */
+export interface Upsert {
+  create: Permission;
+  update: Permission;
+}
+
+export interface Endpoint {
+  guard: Guard;
+  body: BodyKind;
+  handle: Handler;
+}
+
+/** A route as declared, for the test that checks every route names its permission. */
+export interface DeclaredRoute {
+  method: Method;
+  path: string;
+  guard: Guard;
+  body: BodyKind;
+}
+
+const ALL: ProjectAccess = { mode: 'all' };
+
+/**
+ * The route table: every route says what it needs (permission, ACL path, body kind) and this is the
+ * only place that checks it, before the handler runs. Handlers may be async: their rejections
+ * reach the error middleware. Any other method on a path is 405 with an `Allow` header.
+ */
+export class Routes {
+  private readonly declared: DeclaredRoute[] = [];
+
+  constructor(
+    private readonly acl: AclCheck,
+    private readonly bodies: Record<BodyKind, RequestHandler[]>,
+  ) {}
+
+  add(router: Router, path: string, endpoints: Partial<Record<Method, Endpoint>>): void {
+    const r = router.route(path);
+    for (const [method, endpoint] of Object.entries(endpoints) as [Method, Endpoint][]) {
+      this.declared.push({ method, path, guard: endpoint.guard, body: endpoint.body });
+      r[method](...this.bodies[endpoint.body], this.run(endpoint));
+    }
+    const allowed = Object.keys(endpoints).map((m) => m.toUpperCase());
+    if (allowed.includes('GET') && !allowed.includes('HEAD')) allowed.push('HEAD');
+    r.all((_req: Request, _res: Response, next: NextFunction) => next(rejections.methodNotAllowed(allowed)));
   }
-  const allowed = Object.keys(handlers).map((m) => m.toUpperCase());
-  if (allowed.includes('GET') && !allowed.includes('HEAD')) allowed.push('HEAD');
-  r.all((_req: Request, _res: Response, next: NextFunction) => next(rejections.methodNotAllowed(allowed)));
+
+  /**
+   * A route on a path that other routes also match for other methods (`/v1/resources/{org}/events`
+   * reads as a project named `events` too): only this method is taken, others fall through.
+   */
+  only(router: Router, method: 'get' | 'head', path: string, endpoint: Endpoint): void {
+    this.declared.push({ method, path, guard: endpoint.guard, body: endpoint.body });
+    router[method](path, ...this.bodies[endpoint.body], this.run(endpoint));
+  }
+
+  /** Every route added so far. */
+  routes(): readonly DeclaredRoute[] {
+    return this.declared;
+  }
+
+  private run(endpoint: Endpoint) {
+    return (req: Request, res: Response, next: NextFunction) => {
+      Promise.resolve()
+        .then(async () => {
+          const caller = callerOf(res);
+          const access = await this.authorize(endpoint.guard, caller, req);
+          await endpoint.handle(req, res, { caller, access });
+        })
+        .catch(next);
+    };
+  }
+
+  private async authorize(guard: Guard, caller: Caller, req: Request): Promise<ProjectAccess> {
+    if ('on' in guard) {
+      const permission = typeof guard.permission === 'string' ? guard.permission : req.query['rev'] === undefined ? guard.permission.create : guard.permission.update;
+      await this.acl.authorize(caller, permission, guard.on(req));
+    }
+    if ('within' in guard) return this.acl.access(caller, guard.permission, guard.within(req));
+    return ALL;
+  }
+}
+
+const param = (req: Request, name: string): string => {
+  const value = req.params[name];
+  if (typeof value !== 'string') throw new Error(`route without a ':${name}' parameter used an ACL path that needs it`);
+  return value;
 };
 
 /**

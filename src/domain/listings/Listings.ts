@@ -1,3 +1,4 @@
+import type { ProjectAccess } from '../../kernel/ProjectAccess.js';
 import type { ProjectRef } from '../labels.js';
 import { rejections } from '../rejections.js';
 import type { ProjectState } from '../projects/Project.js';
@@ -13,8 +14,8 @@ export interface ListingRequest extends CatalogueConditions {
   /** Project scope (`org/project`), organization scope, or neither (every project). */
   project?: ProjectRef;
   org?: string;
-  /** Projects the caller may read (access control); undefined: all. */
-  readable?: ProjectRef[];
+  /** What the caller may read: pushed into the catalogue filter, so totals and cursors count only that. */
+  access: ProjectAccess;
   from: number;
   size: number;
   after?: Binding[];
@@ -101,7 +102,7 @@ export class Listings {
     if (req.org !== undefined) this.scopes.org(req.org);
     const project = req.project === undefined ? undefined : this.scopes.project(req.project);
     const scope = project ? [`${project.org}/${project.label}`] : undefined;
-    const projects = req.readable ? (scope ?? req.readable).filter((p) => req.readable!.includes(p)) : scope;
+    const projects = readableProjects(req.access, scope, req.org);
     return {
       kind: req.kind,
       ...(projects ? { projects } : {}),
@@ -132,6 +133,19 @@ export class Listings {
     return { field: { predicate: learned ?? resolveIri(name, project, 'vocab', 'sort') }, descending };
   }
 }
+
+/**
+ * The projects a listing may cover: its scope (one project, or all) narrowed to what the caller may
+ * read. Undefined means every project; an empty list means none.
+ */
+export const readableProjects = (access: ProjectAccess, scope: ProjectRef[] | undefined, org: string | undefined): ProjectRef[] | undefined => {
+  if (access.mode === 'all') return scope;
+  const readable = (p: ProjectRef) => access.projects.includes(p) || access.orgs.includes(p.split('/')[0]!);
+  if (scope) return scope.filter(readable);
+  // Organization-wide grants admit every project of the organization, including ones created later.
+  if (org !== undefined && access.orgs.includes(org)) return undefined;
+  return access.projects.filter((p) => org === undefined || p.startsWith(`${org}/`));
+};
 
 const absoluteIri = (value: string, param: string): string => {
   if (!isIri(value)) throw rejections.malformedQueryParam(`Query parameter '${param}' must be an absolute IRI, got '${value}'.`);

@@ -1,3 +1,4 @@
+import type { Caller } from '../../kernel/Caller.js';
 import type { Clock } from '../Clock.js';
 import type { EventWriter } from '../EventWriter.js';
 import { checkLabel } from '../labels.js';
@@ -36,17 +37,17 @@ export class OrgService {
     return [...this.states.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.label.localeCompare(b.label));
   }
 
-  create(label: string, description: string | undefined, subject: string): Promise<OrgState> {
+  create(label: string, description: string | undefined, caller: Caller): Promise<OrgState> {
     checkLabel(label);
-    return this.run({ type: 'Create', label, uuid: this.clock.uuid(), description, instant: this.clock.now(), subject }, 0);
+    return this.run({ type: 'Create', label, uuid: this.clock.uuid(), description, instant: this.clock.now(), subject: caller.subject }, 0);
   }
 
-  update(label: string, rev: number, description: string | undefined, subject: string): Promise<OrgState> {
-    return this.run({ type: 'Update', label, rev, description, instant: this.clock.now(), subject }, rev);
+  update(label: string, rev: number, description: string | undefined, caller: Caller): Promise<OrgState> {
+    return this.run({ type: 'Update', label, rev, description, instant: this.clock.now(), subject: caller.subject }, rev);
   }
 
-  deprecate(label: string, rev: number, subject: string): Promise<OrgState> {
-    return this.run({ type: 'Deprecate', label, rev, instant: this.clock.now(), subject }, rev);
+  deprecate(label: string, rev: number, caller: Caller): Promise<OrgState> {
+    return this.run({ type: 'Deprecate', label, rev, instant: this.clock.now(), subject: caller.subject }, rev);
   }
 
   private async run(cmd: OrgCommand, provided: number): Promise<OrgState> {

@@ -1,3 +1,4 @@
+import type { Caller } from '../../kernel/Caller.js';
 import type { Clock } from '../Clock.js';
 import type { EventWriter } from '../EventWriter.js';
 import type { ProjectRef } from '../labels.js';
@@ -44,24 +45,24 @@ export class ProjectService {
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.org.localeCompare(b.org) || a.label.localeCompare(b.label));
   }
 
-  async create(org: string, label: string, payload: unknown, subject: string): Promise<ProjectState> {
+  async create(org: string, label: string, payload: unknown, caller: Caller): Promise<ProjectState> {
     checkLabel(label);
     const orgState = this.orgs.active(org);
     const fields = this.fields(org, label, payload);
     return this.run(
-      { type: 'Create', org, label, uuid: this.clock.uuid(), orgUuid: orgState.uuid, fields, instant: this.clock.now(), subject },
+      { type: 'Create', org, label, uuid: this.clock.uuid(), orgUuid: orgState.uuid, fields, instant: this.clock.now(), subject: caller.subject },
       0,
     );
   }
 
-  async update(org: string, label: string, rev: number, payload: unknown, subject: string): Promise<ProjectState> {
+  async update(org: string, label: string, rev: number, payload: unknown, caller: Caller): Promise<ProjectState> {
     this.orgs.active(org);
-    return this.run({ type: 'Update', org, label, rev, fields: this.fields(org, label, payload), instant: this.clock.now(), subject }, rev);
+    return this.run({ type: 'Update', org, label, rev, fields: this.fields(org, label, payload), instant: this.clock.now(), subject: caller.subject }, rev);
   }
 
-  async deprecate(org: string, label: string, rev: number, subject: string): Promise<ProjectState> {
+  async deprecate(org: string, label: string, rev: number, caller: Caller): Promise<ProjectState> {
     this.orgs.active(org);
-    return this.run({ type: 'Deprecate', org, label, rev, instant: this.clock.now(), subject }, rev);
+    return this.run({ type: 'Deprecate', org, label, rev, instant: this.clock.now(), subject: caller.subject }, rev);
   }
 
   private async run(cmd: ProjectCommand, provided: number): Promise<ProjectState> {

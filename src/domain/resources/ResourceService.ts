@@ -1,3 +1,4 @@
+import type { Caller } from '../../kernel/Caller.js';
 import type { EventWriter } from '../EventWriter.js';
 import type { Clock } from '../Clock.js';
 import type { ProjectRef } from '../labels.js';
@@ -27,10 +28,6 @@ export interface ResourceStates {
 export interface Selector {
   rev?: number;
   tag?: string;
-}
-
-interface Caller {
-  subject: string;
 }
 
 /** Refuses writes before the embedded store reaches its capacity. */

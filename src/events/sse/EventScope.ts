@@ -22,6 +22,3 @@ export const inScope = (scope: EventScope, event: LogEvent): boolean => {
   if (scope.org !== undefined) return event.org === scope.org;
   return true;
 };
-
-/** The ACL path the `events/read` permission is checked on (spec §5). */
-export const aclPath = (scope: EventScope): string => scope.project ?? scope.org ?? '/';

@@ -9,7 +9,6 @@ import type { Selector } from '../../domain/resources/ResourceService.js';
 import { context } from '../../domain/vocabulary.js';
 import type { JsonLdProcessor } from '../../jsonld/JsonLdProcessor.js';
 import { revisionGraph } from '../../store/graphNames.js';
-import { callerOf } from '../caller.js';
 import { listingRequest, nextAddress } from '../listingParams.js';
 import type { Scope } from '../listingParams.js';
 import { bool, indexing, integer, requiredRev, selector, single, tagName, validTag } from '../params.js';
@@ -17,6 +16,7 @@ import { aggregationsBody, listingBody } from '../render/listing.js';
 import { dot, inGraph, metadataTriples } from '../render/rdfFormats.js';
 import { typesValue } from '../render/resources.js';
 import { segment } from '../route.js';
+import type { Context } from '../route.js';
 
 /** How a kind of item renders: write responses and listing entries, fetched bodies, annotated sources. */
 export interface ItemRenderer {
@@ -85,53 +85,53 @@ export const itemHandlers = ({ service, queries, jsonld, baseUrl, kind, render }
   };
   const paging = (req: Request) => ({ from: integer(req.query, 'from', 0, 10_000) ?? 0, size: integer(req.query, 'size', 1, 1000) ?? 20 });
 
-  const create = async (req: Request, res: Response, ref: ProjectRef, schema: string, id: string | undefined) => {
+  const create = async (req: Request, res: Response, ctx: Context, ref: ProjectRef, schema: string, id: string | undefined) => {
     indexing(req.query);
-    written(res, 201)(await service.create(ref, schema, id, req.body, tagName(req.query), callerOf(req)));
+    written(res, 201)(await service.create(ref, schema, id, req.body, tagName(req.query), ctx.caller));
   };
 
   return {
     create,
-    list: (scope: (req: Request) => Scope) => async (req: Request, res: Response) => {
-      const request = listingRequest(req, scope(req));
+    list: (scope: (req: Request) => Scope) => async (req: Request, res: Response, ctx: Context) => {
+      const request = listingRequest(req, scope(req), ctx.access);
       if (bool(req.query, 'aggregations') === true) return send(res, aggregationsBody(await queries.aggregate(request)));
       const page = await queries.list(request);
       send(res, listingBody(page.total, page.items.map((s) => render.metadata(s, baseUrl)), page.next && nextAddress(baseUrl, req, page.next)));
     },
-    incoming: async (req: Request, res: Response) => {
+    incoming: async (req: Request, res: Response, ctx: Context) => {
       const { ref, schema, id } = at(req);
       const { from, size } = paging(req);
       send(res, links(await queries.incoming(ref, schema, id, from, size), req, from, size));
     },
-    outgoing: async (req: Request, res: Response) => {
+    outgoing: async (req: Request, res: Response, ctx: Context) => {
       const { ref, schema, id } = at(req);
       const { from, size } = paging(req);
       send(res, links(await queries.outgoing(ref, schema, id, from, size, bool(req.query, 'includeExternalLinks') ?? true), req, from, size));
     },
-    fetch: async (req: Request, res: Response) => {
+    fetch: async (req: Request, res: Response, ctx: Context) => {
       const { ref, schema, id } = at(req);
       await represent(req, res, [ref, schema, id, selector(req.query)]);
     },
     /** PUT without `rev` creates, with `rev` updates. */
-    put: async (req: Request, res: Response) => {
+    put: async (req: Request, res: Response, ctx: Context) => {
       const { ref, schema, id } = at(req);
-      if (single(req.query, 'rev') === undefined) return create(req, res, ref, schema, id);
+      if (single(req.query, 'rev') === undefined) return create(req, res, ctx, ref, schema, id);
       indexing(req.query);
-      written(res, 200)(await service.update(ref, schema, id, req.body, requiredRev(req.query), tagName(req.query), callerOf(req)));
+      written(res, 200)(await service.update(ref, schema, id, req.body, requiredRev(req.query), tagName(req.query), ctx.caller));
     },
-    deprecate: async (req: Request, res: Response) => {
+    deprecate: async (req: Request, res: Response, ctx: Context) => {
       const { ref, schema, id } = at(req);
       indexing(req.query);
-      written(res, 200)(await service.deprecate(ref, schema, id, requiredRev(req.query), callerOf(req)));
+      written(res, 200)(await service.deprecate(ref, schema, id, requiredRev(req.query), ctx.caller));
     },
-    source: async (req: Request, res: Response) => {
+    source: async (req: Request, res: Response, ctx: Context) => {
       const { ref, schema, id } = at(req);
       const annotate = bool(req.query, 'annotate') ?? false;
       const { state, content } = await service.fetch(ref, schema, id, selector(req.query));
       res.vary('Accept');
       send(res, annotate ? render.annotated(state, content.source, baseUrl) : content.source);
     },
-    remoteContexts: async (req: Request, res: Response) => {
+    remoteContexts: async (req: Request, res: Response, ctx: Context) => {
       const { ref, schema, id } = at(req);
       const { content } = await service.fetch(ref, schema, id, selector(req.query));
       const remoteContexts = content.remoteContexts.map((r) =>
@@ -139,7 +139,7 @@ export const itemHandlers = ({ service, queries, jsonld, baseUrl, kind, render }
       );
       send(res, { '@context': context('remote-contexts'), remoteContexts });
     },
-    tags: async (req: Request, res: Response) => {
+    tags: async (req: Request, res: Response, ctx: Context) => {
       const { ref, schema, id } = at(req);
       const { state } = await service.fetch(ref, schema, id, selector(req.query));
       const tags = Object.entries(state.tags)
@@ -147,27 +147,27 @@ export const itemHandlers = ({ service, queries, jsonld, baseUrl, kind, render }
         .sort((a, b) => a.rev - b.rev || a.tag.localeCompare(b.tag));
       send(res, { '@context': context('tags'), tags });
     },
-    tag: async (req: Request, res: Response) => {
+    tag: async (req: Request, res: Response, ctx: Context) => {
       const { ref, schema, id } = at(req);
       indexing(req.query);
       const rev = requiredRev(req.query);
       const body = tagBody(req.body);
-      written(res, 201)(await service.tag(ref, schema, id, rev, body.tag, body.rev, callerOf(req)));
+      written(res, 201)(await service.tag(ref, schema, id, rev, body.tag, body.rev, ctx.caller));
     },
-    deleteTag: async (req: Request, res: Response) => {
+    deleteTag: async (req: Request, res: Response, ctx: Context) => {
       const { ref, schema, id } = at(req);
       indexing(req.query);
-      written(res, 200)(await service.deleteTag(ref, schema, id, requiredRev(req.query), segment(req, 'tag'), callerOf(req)));
+      written(res, 200)(await service.deleteTag(ref, schema, id, requiredRev(req.query), segment(req, 'tag'), ctx.caller));
     },
-    refresh: async (req: Request, res: Response) => {
+    refresh: async (req: Request, res: Response, ctx: Context) => {
       const { ref, schema, id } = at(req);
       indexing(req.query);
-      written(res, 200)(await service.refresh(ref, schema, id, callerOf(req)));
+      written(res, 200)(await service.refresh(ref, schema, id, ctx.caller));
     },
-    undeprecate: async (req: Request, res: Response) => {
+    undeprecate: async (req: Request, res: Response, ctx: Context) => {
       const { ref, schema, id } = at(req);
       indexing(req.query);
-      written(res, 200)(await service.undeprecate(ref, schema, id, requiredRev(req.query), callerOf(req)));
+      written(res, 200)(await service.undeprecate(ref, schema, id, requiredRev(req.query), ctx.caller));
     },
     written,
   };

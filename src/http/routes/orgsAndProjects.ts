@@ -1,13 +1,13 @@
-import type { Router } from 'express';
+import type { Request, Router } from 'express';
+import type { ProjectAccess } from '../../auth/AclCheck.js';
 import type { OrgService } from '../../domain/orgs/OrgService.js';
 import type { ProjectService } from '../../domain/projects/ProjectService.js';
 import { rejections } from '../../domain/rejections.js';
 import { context } from '../../domain/vocabulary.js';
-import { callerOf } from '../caller.js';
 import { bool, integer, requiredRev, single } from '../params.js';
 import { orgBody, projectBody } from '../render/orgsProjects.js';
-import { projectOf, route } from '../route.js';
-import type { Request } from 'express';
+import { onOrg, onProject, onRoot, projectOf } from '../route.js';
+import type { Routes } from '../route.js';
 
 interface Deps {
   orgs: OrgService;
@@ -39,55 +39,87 @@ const listing = (total: number, results: unknown[]) => ({
   _results: results,
 });
 
-export const orgAndProjectRoutes = (router: Router, { orgs, projects, baseUrl }: Deps): void => {
-  route(router, '/v1/orgs', {
-    get: (req, res) => {
-      const { total, items } = page(req, orgs.list());
-      res.json(listing(total, items.map((o) => orgBody(o, baseUrl))));
+const readableOrg = (access: ProjectAccess, label: string) => access.mode === 'all' || access.orgs.includes(label);
+const readableProject = (access: ProjectAccess, org: string, label: string) =>
+  access.mode === 'all' || access.orgs.includes(org) || access.projects.includes(`${org}/${label}`);
+
+export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, projects, baseUrl }: Deps): void => {
+  routes.add(router, '/v1/orgs', {
+    get: {
+      guard: { permission: 'organizations/read', within: onRoot },
+      body: 'none',
+      handle: (req, res, { access }) => {
+        const { total, items } = page(req, orgs.list().filter((o) => readableOrg(access, o.label)));
+        res.json(listing(total, items.map((o) => orgBody(o, baseUrl))));
+      },
     },
   });
-  route(router, '/v1/orgs/:org', {
-    get: (req, res) => {
-      res.json(orgBody(orgs.fetch(req.params['org'] as string), baseUrl));
+  routes.add(router, '/v1/orgs/:org', {
+    get: {
+      guard: { permission: 'organizations/read', on: onOrg },
+      body: 'none',
+      handle: (req, res) => void res.json(orgBody(orgs.fetch(req.params['org'] as string), baseUrl)),
     },
-    put: async (req, res) => {
-      const label = req.params['org'] as string;
-      const rev = integer(req.query, 'rev', 1);
-      const caller = callerOf(req);
-      if (rev === undefined) res.status(201).json(orgBody(await orgs.create(label, description(req.body), caller.subject), baseUrl, false));
-      else res.json(orgBody(await orgs.update(label, rev, description(req.body), caller.subject), baseUrl, false));
+    put: {
+      guard: { permission: { create: 'organizations/create', update: 'organizations/write' }, on: onOrg },
+      body: 'json',
+      handle: async (req, res, { caller }) => {
+        const label = req.params['org'] as string;
+        const rev = integer(req.query, 'rev', 1);
+        if (rev === undefined) res.status(201).json(orgBody(await orgs.create(label, description(req.body), caller), baseUrl, false));
+        else res.json(orgBody(await orgs.update(label, rev, description(req.body), caller), baseUrl, false));
+      },
     },
-    delete: async (req, res) => {
-      res.json(orgBody(await orgs.deprecate(req.params['org'] as string, requiredRev(req.query), callerOf(req).subject), baseUrl, false));
-    },
-  });
-  route(router, '/v1/projects', {
-    get: (req, res) => {
-      const { total, items } = page(req, projects.list());
-      res.json(listing(total, items.map((p) => projectBody(p, baseUrl))));
-    },
-  });
-  route(router, '/v1/projects/:org', {
-    get: (req, res) => {
-      orgs.fetch(req.params['org'] as string);
-      const { total, items } = page(req, projects.list(req.params['org'] as string));
-      res.json(listing(total, items.map((p) => projectBody(p, baseUrl))));
+    delete: {
+      guard: { permission: 'organizations/write', on: onOrg },
+      body: 'none',
+      handle: async (req, res, { caller }) => void res.json(orgBody(await orgs.deprecate(req.params['org'] as string, requiredRev(req.query), caller), baseUrl, false)),
     },
   });
-  route(router, '/v1/projects/:org/:project', {
-    get: (req, res) => {
-      res.json(projectBody(projects.fetch(projectOf(req)), baseUrl));
+  routes.add(router, '/v1/projects', {
+    get: {
+      guard: { permission: 'projects/read', within: onRoot },
+      body: 'none',
+      handle: (req, res, { access }) => {
+        const { total, items } = page(req, projects.list().filter((p) => readableProject(access, p.org, p.label)));
+        res.json(listing(total, items.map((p) => projectBody(p, baseUrl))));
+      },
     },
-    put: async (req, res) => {
-      const [org, label] = [req.params['org'] as string, req.params['project'] as string];
-      const rev = integer(req.query, 'rev', 1);
-      const subject = callerOf(req).subject;
-      if (rev === undefined) res.status(201).json(projectBody(await projects.create(org, label, req.body, subject), baseUrl, false));
-      else res.json(projectBody(await projects.update(org, label, rev, req.body, subject), baseUrl, false));
+  });
+  routes.add(router, '/v1/projects/:org', {
+    get: {
+      guard: { permission: 'projects/read', within: onOrg },
+      body: 'none',
+      handle: (req, res, { access }) => {
+        orgs.fetch(req.params['org'] as string);
+        const { total, items } = page(req, projects.list(req.params['org'] as string).filter((p) => readableProject(access, p.org, p.label)));
+        res.json(listing(total, items.map((p) => projectBody(p, baseUrl))));
+      },
     },
-    delete: async (req, res) => {
-      const [org, label] = [req.params['org'] as string, req.params['project'] as string];
-      res.json(projectBody(await projects.deprecate(org, label, requiredRev(req.query), callerOf(req).subject), baseUrl, false));
+  });
+  routes.add(router, '/v1/projects/:org/:project', {
+    get: {
+      guard: { permission: 'projects/read', on: onProject },
+      body: 'none',
+      handle: (req, res) => void res.json(projectBody(projects.fetch(projectOf(req)), baseUrl)),
+    },
+    put: {
+      guard: { permission: { create: 'projects/create', update: 'projects/write' }, on: onProject },
+      body: 'json',
+      handle: async (req, res, { caller }) => {
+        const [org, label] = [req.params['org'] as string, req.params['project'] as string];
+        const rev = integer(req.query, 'rev', 1);
+        if (rev === undefined) res.status(201).json(projectBody(await projects.create(org, label, req.body, caller), baseUrl, false));
+        else res.json(projectBody(await projects.update(org, label, rev, req.body, caller), baseUrl, false));
+      },
+    },
+    delete: {
+      guard: { permission: 'projects/write', on: onProject },
+      body: 'none',
+      handle: async (req, res, { caller }) => {
+        const [org, label] = [req.params['org'] as string, req.params['project'] as string];
+        res.json(projectBody(await projects.deprecate(org, label, requiredRev(req.query), caller), baseUrl, false));
+      },
     },
   });
 };

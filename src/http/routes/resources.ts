@@ -2,10 +2,10 @@ import type { Request, Router } from 'express';
 import type { ResourceService } from '../../domain/resources/ResourceService.js';
 import type { ResourceQueries } from '../../domain/resources/ResourceQueries.js';
 import type { JsonLdProcessor } from '../../jsonld/JsonLdProcessor.js';
-import { callerOf } from '../caller.js';
 import { bool, indexing } from '../params.js';
 import { annotatedSource, resourceBody, resourceMetadata } from '../render/resources.js';
-import { projectOf, route, segment } from '../route.js';
+import { onOrg, onProject, onRoot, projectOf, segment } from '../route.js';
+import type { Endpoint, Handler, Routes } from '../route.js';
 import { itemHandlers } from './itemHandlers.js';
 
 interface Deps {
@@ -22,50 +22,58 @@ const schemaOf = (req: Request) => segment(req, 'schema');
 const idOf = (req: Request) => segment(req, 'id');
 const at = (req: Request) => ({ ref: ref(req), schema: schemaOf(req), id: idOf(req) });
 
-export const resourceRoutes = (router: Router, { resources, queries, jsonld, baseUrl }: Deps): void => {
+/** Spec §5: reading needs `resources/read`, writing `resources/write`, both on the project. */
+const read = (handle: Handler): Endpoint => ({ guard: { permission: 'resources/read', on: onProject }, body: 'none', handle });
+const write = (handle: Handler, body: 'json' | 'none' = 'json'): Endpoint => ({ guard: { permission: 'resources/write', on: onProject }, body, handle });
+
+export const resourceRoutes = (routes: Routes, router: Router, { resources, queries, jsonld, baseUrl }: Deps): void => {
   const h = itemHandlers(
     { service: resources, queries, jsonld, baseUrl, kind: 'resources', render: { metadata: resourceMetadata, body: resourceBody, annotated: annotatedSource } },
     at,
   );
 
-  route(router, '/v1/resources', { get: h.list(() => ({ kind: 'resources' })) });
-  route(router, '/v1/resources/:org', { get: h.list((req) => ({ kind: 'resources', org: req.params['org'] as string })) });
-  route(router, '/v1/resources/:org/:project', {
-    get: h.list((req) => ({ kind: 'resources', project: ref(req) })),
-    post: (req, res) => h.create(req, res, ref(req), '_', undefined),
+  routes.add(router, '/v1/resources', {
+    get: { guard: { permission: 'resources/read', within: onRoot }, body: 'none', handle: h.list(() => ({ kind: 'resources' })) },
   });
-  route(router, '/v1/resources/:org/:project/:schema', {
-    get: h.list((req) => ({ kind: 'resources', project: ref(req), schemaSegment: schemaOf(req) })),
-    post: (req, res) => h.create(req, res, ref(req), schemaOf(req), undefined),
+  routes.add(router, '/v1/resources/:org', {
+    get: { guard: { permission: 'resources/read', within: onOrg }, body: 'none', handle: h.list((req) => ({ kind: 'resources', org: req.params['org'] as string })) },
   });
-  route(router, `${R}/incoming`, { get: h.incoming });
-  route(router, `${R}/outgoing`, { get: h.outgoing });
-  route(router, R, {
-    get: h.fetch,
-    put: h.put,
-    delete: async (req, res) => {
-      if (bool(req.query, 'prune') !== true) return h.deprecate(req, res);
+  routes.add(router, '/v1/resources/:org/:project', {
+    get: read(h.list((req) => ({ kind: 'resources', project: ref(req) }))),
+    post: write((req, res, ctx) => h.create(req, res, ctx, ref(req), '_', undefined)),
+  });
+  routes.add(router, '/v1/resources/:org/:project/:schema', {
+    get: read(h.list((req) => ({ kind: 'resources', project: ref(req), schemaSegment: schemaOf(req) }))),
+    post: write((req, res, ctx) => h.create(req, res, ctx, ref(req), schemaOf(req), undefined)),
+  });
+  routes.add(router, `${R}/incoming`, { get: read(h.incoming) });
+  routes.add(router, `${R}/outgoing`, { get: read(h.outgoing) });
+  routes.add(router, R, {
+    get: read(h.fetch),
+    put: write(h.put),
+    delete: write(async (req, res, ctx) => {
+      if (bool(req.query, 'prune') !== true) return h.deprecate(req, res, ctx);
       indexing(req.query);
-      await resources.delete(ref(req), schemaOf(req), idOf(req), callerOf(req));
+      await resources.delete(ref(req), schemaOf(req), idOf(req), ctx.caller);
       res.status(204).end();
-    },
+    }, 'none'),
   });
-  route(router, `${R}/source`, { get: h.source });
-  route(router, `${R}/remote-contexts`, { get: h.remoteContexts });
-  route(router, `${R}/tags`, { get: h.tags, post: h.tag });
-  route(router, `${R}/tags/:tag`, { delete: h.deleteTag });
-  route(router, `${R}/refresh`, { put: h.refresh });
-  route(router, `${R}/undeprecate`, { put: h.undeprecate });
-  route(router, `${R}/update-schema`, {
-    put: async (req, res) => {
+  routes.add(router, `${R}/source`, { get: read(h.source) });
+  routes.add(router, `${R}/remote-contexts`, { get: read(h.remoteContexts) });
+  routes.add(router, `${R}/tags`, { get: read(h.tags), post: write(h.tag) });
+  routes.add(router, `${R}/tags/:tag`, { delete: write(h.deleteTag, 'none') });
+  routes.add(router, `${R}/refresh`, { put: write(h.refresh, 'none') });
+  routes.add(router, `${R}/undeprecate`, { put: write(h.undeprecate, 'none') });
+  routes.add(router, `${R}/update-schema`, {
+    put: write(async (req, res, ctx) => {
       indexing(req.query);
-      h.written(res, 200)(await resources.updateSchema(ref(req), schemaOf(req), idOf(req), callerOf(req)));
-    },
+      h.written(res, 200)(await resources.updateSchema(ref(req), schemaOf(req), idOf(req), ctx.caller));
+    }, 'none'),
   });
-  route(router, `${R}/validate`, {
-    get: async (req, res) => {
+  routes.add(router, `${R}/validate`, {
+    get: read(async (req, res) => {
       const report = await resources.validate(ref(req), schemaOf(req), idOf(req));
       res.type('application/ld+json').send(JSON.stringify(report.json));
-    },
+    }),
   });
 };

@@ -3,7 +3,8 @@ import type { ResourceQueries } from '../../domain/resources/ResourceQueries.js'
 import type { ResourceService } from '../../domain/resources/ResourceService.js';
 import type { JsonLdProcessor } from '../../jsonld/JsonLdProcessor.js';
 import { annotatedSchema, schemaBody, schemaMetadata } from '../render/schemas.js';
-import { projectOf, route, segment } from '../route.js';
+import { onOrg, onProject, onRoot, projectOf, segment } from '../route.js';
+import type { Endpoint, Handler, Routes } from '../route.js';
 import { itemHandlers } from './itemHandlers.js';
 
 interface Deps {
@@ -19,24 +20,30 @@ const ref = projectOf;
 /** Schema paths have no schema segment: `_` reads as the SHACL schema every schema is constrained by. */
 const at = (req: Request) => ({ ref: ref(req), schema: '_', id: segment(req, 'id') });
 
+/** Spec §5: schemas are read with `resources/read` and written with `schemas/write`, on the project. */
+const read = (handle: Handler): Endpoint => ({ guard: { permission: 'resources/read', on: onProject }, body: 'none', handle });
+const write = (handle: Handler, body: 'json' | 'none' = 'json'): Endpoint => ({ guard: { permission: 'schemas/write', on: onProject }, body, handle });
+
 /** Spec 4.3: the schema lifecycle, listings at three scopes, and the link listings `_incoming`/`_outgoing` name. */
-export const schemaRoutes = (router: Router, { schemas, queries, jsonld, baseUrl }: Deps): void => {
+export const schemaRoutes = (routes: Routes, router: Router, { schemas, queries, jsonld, baseUrl }: Deps): void => {
   const h = itemHandlers(
     { service: schemas, queries, jsonld, baseUrl, kind: 'schemas', render: { metadata: schemaMetadata, body: schemaBody, annotated: annotatedSchema } },
     at,
   );
-  route(router, '/v1/schemas', { get: h.list(() => ({ kind: 'schemas' })) });
-  route(router, '/v1/schemas/:org', { get: h.list((req) => ({ kind: 'schemas', org: req.params['org'] as string })) });
-  route(router, '/v1/schemas/:org/:project', {
-    get: h.list((req) => ({ kind: 'schemas', project: ref(req) })),
-    post: (req, res) => h.create(req, res, ref(req), '_', undefined),
+  routes.add(router, '/v1/schemas', { get: { guard: { permission: 'resources/read', within: onRoot }, body: 'none', handle: h.list(() => ({ kind: 'schemas' })) } });
+  routes.add(router, '/v1/schemas/:org', {
+    get: { guard: { permission: 'resources/read', within: onOrg }, body: 'none', handle: h.list((req) => ({ kind: 'schemas', org: req.params['org'] as string })) },
   });
-  route(router, S, { get: h.fetch, put: h.put, delete: h.deprecate });
-  route(router, `${S}/source`, { get: h.source });
-  route(router, `${S}/tags`, { get: h.tags, post: h.tag });
-  route(router, `${S}/tags/:tag`, { delete: h.deleteTag });
-  route(router, `${S}/refresh`, { put: h.refresh });
-  route(router, `${S}/undeprecate`, { put: h.undeprecate });
-  route(router, `${S}/incoming`, { get: h.incoming });
-  route(router, `${S}/outgoing`, { get: h.outgoing });
+  routes.add(router, '/v1/schemas/:org/:project', {
+    get: read(h.list((req) => ({ kind: 'schemas', project: ref(req) }))),
+    post: write((req, res, ctx) => h.create(req, res, ctx, ref(req), '_', undefined)),
+  });
+  routes.add(router, S, { get: read(h.fetch), put: write(h.put), delete: write(h.deprecate, 'none') });
+  routes.add(router, `${S}/source`, { get: read(h.source) });
+  routes.add(router, `${S}/tags`, { get: read(h.tags), post: write(h.tag) });
+  routes.add(router, `${S}/tags/:tag`, { delete: write(h.deleteTag, 'none') });
+  routes.add(router, `${S}/refresh`, { put: write(h.refresh, 'none') });
+  routes.add(router, `${S}/undeprecate`, { put: write(h.undeprecate, 'none') });
+  routes.add(router, `${S}/incoming`, { get: read(h.incoming) });
+  routes.add(router, `${S}/outgoing`, { get: read(h.outgoing) });
 };

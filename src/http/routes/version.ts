@@ -1,5 +1,6 @@
 import type { Router } from 'express';
-import { route } from '../route.js';
+import { onRoot } from '../route.js';
+import type { Routes } from '../route.js';
 
 interface Deps {
   version: string;
@@ -8,18 +9,22 @@ interface Deps {
   eventLog: string;
 }
 
-/** `GET /v1/version`: answers once the server is ready (projections restored). */
-export const versionRoutes = (router: Router, deps: Deps): void => {
-  route(router, '/v1/version', {
-    get: async (_req, res) => {
-      res.json({
-        '@context': 'https://bluebrain.github.io/nexus/contexts/version.json',
-        delta: deps.version,
-        dependencies: { store: 'oxigraph (embedded)', eventLog: deps.eventLog },
-        plugins: {},
-        environment: process.env['NODE_ENV'] ?? 'dev',
-        store: { quads: await deps.storeSize(), maxQuads: deps.maxStoreQuads },
-      });
+/** `GET /v1/version` (`version/read` on `/`): answers once the server is ready (projections restored). */
+export const versionRoutes = (routes: Routes, router: Router, deps: Deps): void => {
+  routes.add(router, '/v1/version', {
+    get: {
+      guard: { permission: 'version/read', on: onRoot },
+      body: 'none',
+      handle: async (_req, res) => {
+        res.json({
+          '@context': 'https://bluebrain.github.io/nexus/contexts/version.json',
+          delta: deps.version,
+          dependencies: { store: 'oxigraph (embedded)', eventLog: deps.eventLog },
+          plugins: {},
+          environment: process.env['NODE_ENV'] ?? 'dev',
+          store: { quads: await deps.storeSize(), maxQuads: deps.maxStoreQuads },
+        });
+      },
     },
   });
 };

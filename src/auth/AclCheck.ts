@@ -1,0 +1,27 @@
+import type { ProjectRef } from '../domain/labels.js';
+import type { ProjectAccess } from '../kernel/ProjectAccess.js';
+import type { Caller } from '../kernel/Caller.js';
+import type { Permission } from './permissions.js';
+
+export type { ProjectAccess };
+
+/** A path ACLs are set on: `/`, `/{org}` or `/{org}/{project}`. */
+export type AclPath = string;
+
+/** Authorization decisions; the HTTP layer asks it before any service runs. */
+export interface AclCheck {
+  /** Resolves when the caller holds `permission` on `path` or an ancestor; rejects with `AuthorizationFailed` otherwise. */
+  authorize(caller: Caller, permission: Permission, path: AclPath): Promise<void>;
+  /** The projects below `path` on which the caller holds `permission`. */
+  access(caller: Caller, permission: Permission, path: AclPath): Promise<ProjectAccess>;
+}
+
+/** Every caller may do everything: the behaviour before access control exists. */
+export const allowAll: AclCheck = {
+  authorize: async () => undefined,
+  access: async () => ({ mode: 'all' }),
+};
+
+/** The projects of `candidates` that an access value admits. */
+export const admitted = (access: ProjectAccess, candidates: readonly ProjectRef[]): ProjectRef[] =>
+  access.mode === 'all' ? [...candidates] : candidates.filter((p) => access.projects.includes(p));

@@ -1,0 +1,42 @@
+import { expect } from 'chai';
+import { PERMISSIONS } from '../../src/auth/permissions.js';
+import type { TestServer } from '../support/server.js';
+import { serve } from '../support/server.js';
+
+interface Layer {
+  route?: { path: string; methods: Record<string, boolean> };
+  handle: { stack?: Layer[] };
+}
+
+/** Every method handled by the router, as `METHOD path`, found by walking express' layers. */
+const served = (layers: Layer[]): string[] =>
+  layers.flatMap((layer) => {
+    if (layer.route) return Object.keys(layer.route.methods).filter((m) => m !== '_all').map((m) => `${m.toUpperCase()} ${layer.route!.path}`);
+    return layer.handle.stack ? served(layer.handle.stack) : [];
+  });
+
+describe('route table', () => {
+  let server: TestServer;
+  serve((s) => (server = s));
+
+  it('declares a known permission (or says public), an ACL path and a body kind for every route the router serves', () => {
+    const declared = new Map(server.registry.routes.map((r) => [`${r.method.toUpperCase()} ${r.path}`, r]));
+    const routes = served((server.registry.app as unknown as { router: { stack: Layer[] } }).router.stack);
+    expect(routes.length).to.be.greaterThan(40);
+    for (const route of routes) {
+      const entry = declared.get(route);
+      expect(entry, `${route} is served without a declaration`).to.not.equal(undefined);
+      const guard = entry!.guard;
+      if ('public' in guard) continue;
+      const permissions = typeof guard.permission === 'string' ? [guard.permission] : [guard.permission.create, guard.permission.update];
+      for (const p of permissions) expect(PERMISSIONS, route).to.include(p);
+      expect(['json', 'none'], route).to.include(entry!.body);
+    }
+  });
+
+  it('reads a body only where a route declares one', () => {
+    const bodies = server.registry.routes.filter((r) => r.body === 'json').map((r) => r.method);
+    expect(bodies).to.not.include('get');
+    expect(bodies).to.not.include('head');
+  });
+});
