@@ -1,9 +1,9 @@
 import type { Request } from 'express';
 import type { ProjectAccess } from '../kernel/ProjectAccess.js';
 import { rejections } from '../domain/rejections.js';
-import type { ListingRequest } from '../domain/listings/Listings.js';
+import type { ListingRequest } from '../catalogue/Listings.js';
 import type { Binding } from '../store/GraphStore.js';
-import type { TimeRange } from '../store/ListingQuery.js';
+import type { TimeRange } from '../catalogue/ListingQuery.js';
 import { bool, integer, many, single } from './params.js';
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;

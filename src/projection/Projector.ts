@@ -10,12 +10,12 @@ import { resourceEventOf } from '../domain/resources/ItemKind.js';
 import { schemaBase } from '../domain/schemas/schemaRef.js';
 import type { EventLog, LogEvent } from '../events/EventLog.js';
 import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
-import type { CatalogueItem } from '../store/catalogue.js';
+import type { CatalogueItem } from '../catalogue/catalogue.js';
 import { revisionGraph } from '../store/graphNames.js';
 import type { StoreProjection } from '../store/StoreProjection.js';
 import type { Snapshot, Snapshots } from './Snapshots.js';
 import type { States } from './States.js';
-import { resourceKey, schemaKey } from './States.js';
+import { resourceKey, schemaKey } from '../kernel/logKeys.js';
 
 export interface ProjectorOptions {
   /** Address prefix of subjects in the catalogue (`{base_url}/v1/`). */

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type { OrgState } from '../domain/orgs/Org.js';
 import type { ProjectState } from '../domain/projects/Project.js';
 import type { ResourceState } from '../domain/resources/Resource.js';
-import type { Terms } from '../domain/listings/TermDictionary.js';
+import type { Terms } from '../catalogue/TermDictionary.js';
 
 /** Everything a restart needs besides the log: the folded states and how far the revision file goes. */
 export interface Snapshot {

@@ -2,13 +2,7 @@ import type { ProjectRef } from '../domain/labels.js';
 import type { OrgState } from '../domain/orgs/Org.js';
 import type { ProjectState } from '../domain/projects/Project.js';
 import type { ResourceState } from '../domain/resources/Resource.js';
-import { TermDictionary } from '../domain/listings/TermDictionary.js';
-
-/** Log keys: org and project labels cannot contain '/', so the id is everything after the project. */
-export const orgKey = (org: string) => `orgs/${org}`;
-export const projectKey = (ref: ProjectRef) => `projects/${ref}`;
-export const resourceKey = (ref: ProjectRef, id: string) => `resources/${ref}/${id}`;
-export const schemaKey = (ref: ProjectRef, id: string) => `schemas/${ref}/${id}`;
+import { TermDictionary } from '../catalogue/TermDictionary.js';
 
 /** The current state of every item, folded from the log; the write path evaluates commands against it. */
 export class States {

@@ -3,7 +3,7 @@ import type { ProjectRef } from '../domain/labels.js';
 import { rejections } from '../domain/rejections.js';
 import type { ImportRef } from '../domain/resources/ResourceEvent.js';
 import type { ResourceStates } from '../domain/resources/ResourceService.js';
-import { resourceKey, schemaKey } from '../projection/States.js';
+import { resourceKey, schemaKey } from '../kernel/logKeys.js';
 
 /** The triples of one revision of a schema or resource as N-Triples text (its revision graph). */
 export type RevisionTriples = (kind: ImportRef['kind'], project: ProjectRef, id: string, rev: number) => Promise<string>;

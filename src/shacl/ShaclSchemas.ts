@@ -8,7 +8,7 @@ import type { ResolvedSchema, SchemaResolver } from '../domain/resources/SchemaR
 import { parseSchemaRef, pinnedSchema, schemaBase } from '../domain/schemas/schemaRef.js';
 import { UNCONSTRAINED } from '../domain/vocabulary.js';
 import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
-import { schemaKey } from '../projection/States.js';
+import { schemaKey } from '../kernel/logKeys.js';
 import { Lru } from '../util/Lru.js';
 import type { RevisionTriples, SchemaImports } from './SchemaImports.js';
 import { ShapesValidator } from './ShapesValidator.js';

@@ -1,12 +1,12 @@
 import type { ProjectRef } from '../domain/labels.js';
-import type { CatalogueItem } from './catalogue.js';
-import { catalogueQuads, catalogueTriples, removeCatalogueUpdate } from './catalogue.js';
+import type { CatalogueItem } from '../catalogue/catalogue.js';
+import { catalogueQuads, catalogueTriples, removeCatalogueUpdate } from '../catalogue/catalogue.js';
 import type { GraphStore } from './GraphStore.js';
 import { CATALOGUE, itemNode, revisionGraph } from './graphNames.js';
 import { iri } from '../rdf/terms.js';
 import type { RevisionFile } from './RevisionFile.js';
-import type { CatalogueIndex } from './CatalogueIndex.js';
-import type { PayloadSortIndexes } from './PayloadSortIndexes.js';
+import type { CatalogueIndex } from '../catalogue/CatalogueIndex.js';
+import type { PayloadSortIndexes } from '../catalogue/PayloadSortIndexes.js';
 
 /**
  * Writes projected state into the triple store: one named graph per revision (also appended to

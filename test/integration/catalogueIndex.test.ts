@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { CatalogueIndex } from '../../src/store/CatalogueIndex.js';
-import { CatalogueQueries } from '../../src/store/CatalogueQueries.js';
-import type { CatalogueItem } from '../../src/store/catalogue.js';
-import { catalogueQuads } from '../../src/store/catalogue.js';
-import type { ListingFilter, SortKey } from '../../src/store/ListingQuery.js';
+import { CatalogueIndex } from '../../src/catalogue/CatalogueIndex.js';
+import { CatalogueQueries } from '../../src/catalogue/CatalogueQueries.js';
+import type { CatalogueItem } from '../../src/catalogue/catalogue.js';
+import { catalogueQuads } from '../../src/catalogue/catalogue.js';
+import type { ListingFilter, SortKey } from '../../src/catalogue/ListingQuery.js';
 import { OxigraphGraphStore } from '../../src/store/OxigraphGraphStore.js';
-import { PayloadSortIndexes } from '../../src/store/PayloadSortIndexes.js';
+import { PayloadSortIndexes } from '../../src/catalogue/PayloadSortIndexes.js';
 
 const DEFAULT: SortKey[] = [
   { field: { metadata: 'createdBy' }, descending: false },

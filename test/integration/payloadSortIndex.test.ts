@@ -3,13 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { iri, literal, spelledIri, XSD } from '../../src/rdf/terms.js';
-import { CatalogueIndex } from '../../src/store/CatalogueIndex.js';
-import { CatalogueQueries } from '../../src/store/CatalogueQueries.js';
-import type { CatalogueItem } from '../../src/store/catalogue.js';
+import { CatalogueIndex } from '../../src/catalogue/CatalogueIndex.js';
+import { CatalogueQueries } from '../../src/catalogue/CatalogueQueries.js';
+import type { CatalogueItem } from '../../src/catalogue/catalogue.js';
 import { revisionGraph } from '../../src/store/graphNames.js';
-import type { ListingFilter, SortKey } from '../../src/store/ListingQuery.js';
+import type { ListingFilter, SortKey } from '../../src/catalogue/ListingQuery.js';
 import { OxigraphGraphStore } from '../../src/store/OxigraphGraphStore.js';
-import { PayloadSortIndexes } from '../../src/store/PayloadSortIndexes.js';
+import { PayloadSortIndexes } from '../../src/catalogue/PayloadSortIndexes.js';
 import { RevisionFile } from '../../src/store/RevisionFile.js';
 import { StoreProjection } from '../../src/store/StoreProjection.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { readableProjects } from '../../src/domain/listings/Listings.js';
+import { readableProjects } from '../../src/catalogue/Listings.js';
 import { rejections } from '../../src/domain/rejections.js';
 import { statusOf } from '../../src/http/statusOf.js';
 

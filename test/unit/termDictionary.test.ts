@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { TermDictionary } from '../../src/domain/listings/TermDictionary.js';
+import { TermDictionary } from '../../src/catalogue/TermDictionary.js';
 
 describe('TermDictionary', () => {
   it('learns the property a field name stands for and prefers the most used one per scope', () => {

@@ -6,7 +6,7 @@ import { rejections } from '../rejections.js';
 import { Rejection } from '../Rejection.js';
 import type { OrgCommand, OrgState } from './Org.js';
 import { evaluateOrg } from './Org.js';
-import { orgKey } from '../../projection/States.js';
+import { orgKey } from '../../kernel/logKeys.js';
 
 export interface OrgStates {
   get(label: string): OrgState | undefined;

@@ -9,7 +9,7 @@ import type { OrgService } from '../orgs/OrgService.js';
 import type { ApiMapping, ProjectCommand, ProjectFields, ProjectState } from './Project.js';
 import { evaluateProject } from './Project.js';
 import { isIri } from './apiMappings.js';
-import { projectKey } from '../../projection/States.js';
+import { projectKey } from '../../kernel/logKeys.js';
 
 export interface ProjectStates {
   get(ref: ProjectRef): ProjectState | undefined;

@@ -1,6 +1,6 @@
 import type { Kind } from '../../events/EventLog.js';
 import type { Expansion } from '../../jsonld/JsonLdProcessor.js';
-import { resourceKey } from '../../projection/States.js';
+import { resourceKey } from '../../kernel/logKeys.js';
 import type { ProjectRef } from '../labels.js';
 import { UNCONSTRAINED } from '../vocabulary.js';
 import type { ResourceEvent } from './ResourceEvent.js';

@@ -9,7 +9,7 @@ import type { ProjectState } from '../projects/Project.js';
 import { resolveId } from '../projects/apiMappings.js';
 import type { ExpandOptions, Expansion, JsonLdProcessor } from '../../jsonld/JsonLdProcessor.js';
 import type { ContextSource } from '../../jsonld/ContextResolver.js';
-import { resourceKey } from '../../projection/States.js';
+import { resourceKey } from '../../kernel/logKeys.js';
 import type { ItemKind } from './ItemKind.js';
 import { loggedEvent, RESOURCE_KIND } from './ItemKind.js';
 import type { ResourceCommand, ResourceState } from './Resource.js';

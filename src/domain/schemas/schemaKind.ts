@@ -1,4 +1,4 @@
-import { schemaKey } from '../../projection/States.js';
+import { schemaKey } from '../../kernel/logKeys.js';
 import type { ItemKind } from '../resources/ItemKind.js';
 import { context, NXV, SHACL_SCHEMA } from '../vocabulary.js';
 

@@ -1,5 +1,5 @@
 import { context } from '../../domain/vocabulary.js';
-import type { Aggregations } from '../../domain/listings/Listings.js';
+import type { Aggregations } from '../../catalogue/Listings.js';
 
 export const LISTING_CONTEXT = [context('metadata'), context('search'), context('search-metadata')];
 

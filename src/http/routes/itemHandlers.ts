@@ -3,7 +3,7 @@ import type { ProjectRef } from '../../domain/labels.js';
 import { rejections } from '../../domain/rejections.js';
 import type { ResourceState } from '../../domain/resources/Resource.js';
 import type { JsonObject } from '../../domain/resources/ResourceEvent.js';
-import type { LinkEntry, ResourceQueries } from '../../domain/resources/ResourceQueries.js';
+import type { LinkEntry, ResourceQueries } from '../../catalogue/ResourceQueries.js';
 import type { ResourceService } from '../../domain/resources/ResourceService.js';
 import type { Selector } from '../../domain/resources/ResourceService.js';
 import { context } from '../../domain/vocabulary.js';

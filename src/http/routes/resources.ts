@@ -1,6 +1,6 @@
 import type { Request, Router } from 'express';
 import type { ResourceService } from '../../domain/resources/ResourceService.js';
-import type { ResourceQueries } from '../../domain/resources/ResourceQueries.js';
+import type { ResourceQueries } from '../../catalogue/ResourceQueries.js';
 import type { JsonLdProcessor } from '../../jsonld/JsonLdProcessor.js';
 import { bool, indexing } from '../params.js';
 import { annotatedSource, resourceBody, resourceMetadata } from '../render/resources.js';

@@ -1,5 +1,5 @@
 import type { Request, Router } from 'express';
-import type { ResourceQueries } from '../../domain/resources/ResourceQueries.js';
+import type { ResourceQueries } from '../../catalogue/ResourceQueries.js';
 import type { ResourceService } from '../../domain/resources/ResourceService.js';
 import type { JsonLdProcessor } from '../../jsonld/JsonLdProcessor.js';
 import { annotatedSchema, schemaBody, schemaMetadata } from '../render/schemas.js';

@@ -1,4 +1,4 @@
-import type { Binding } from './GraphStore.js';
+import type { Binding } from '../store/GraphStore.js';
 import { XSD } from '../rdf/terms.js';
 
 /**

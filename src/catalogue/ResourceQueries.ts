@@ -1,12 +1,12 @@
-import type { ProjectRef } from '../labels.js';
-import type { Aggregations, ListingRequest, Listings } from '../listings/Listings.js';
-import type { Binding } from '../../store/GraphStore.js';
-import type { CatalogueQueries } from '../../store/CatalogueQueries.js';
-import type { ItemKind } from './ItemKind.js';
-import { RESOURCE_KIND } from './ItemKind.js';
-import type { ResourceState } from './Resource.js';
-import type { ResourceService } from './ResourceService.js';
-import type { ResourceStates } from './ResourceService.js';
+import type { ProjectRef } from '../domain/labels.js';
+import type { Aggregations, ListingRequest, Listings } from './Listings.js';
+import type { Binding } from '../store/GraphStore.js';
+import type { CatalogueQueries } from './CatalogueQueries.js';
+import type { ItemKind } from '../domain/resources/ItemKind.js';
+import { RESOURCE_KIND } from '../domain/resources/ItemKind.js';
+import type { ResourceState } from '../domain/resources/Resource.js';
+import type { ResourceService } from '../domain/resources/ResourceService.js';
+import type { ResourceStates } from '../domain/resources/ResourceService.js';
 
 /** A link entry: a known resource (with its state) or an external IRI. */
 export interface LinkEntry {

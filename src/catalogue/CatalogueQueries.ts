@@ -1,35 +1,14 @@
 import type { ProjectRef } from '../domain/labels.js';
-import type { Binding, GraphStore, Row } from './GraphStore.js';
-import { itemNode, parseItemNode } from './graphNames.js';
+import type { Binding, GraphStore, Row } from '../store/GraphStore.js';
+import type { Bucket, ItemRef, LinkRow, ListedItem, OutgoingRow } from './catalogueModel.js';
+
+export type { Bucket, ItemRef, LinkRow, ListedItem, OutgoingRow };
+import { itemNode, parseItemNode } from '../store/graphNames.js';
 import type { ListingFilter, SortKey } from './ListingQuery.js';
 import { aggregationQuery, countQuery, pageQuery } from './ListingQuery.js';
-import { n, Statement, str } from './sparql.js';
+import { n, Statement, str } from '../store/sparql.js';
 import { CatalogueIndex } from './CatalogueIndex.js';
 import { PayloadSortIndexes } from './PayloadSortIndexes.js';
-
-export interface ItemRef {
-  project: ProjectRef;
-  id: string;
-}
-
-export interface ListedItem extends ItemRef {
-  /** The sort values of this row followed by its item node: the `after` cursor of the next page. */
-  cursor: Binding[];
-}
-
-export interface Bucket {
-  key: string;
-  count: number;
-}
-
-export interface LinkRow extends ItemRef {
-  paths: string[];
-}
-
-export interface OutgoingRow {
-  target: string;
-  paths: string[];
-}
 
 const incoming = new Statement('incoming');
 const incomingCount = new Statement('incoming-count');

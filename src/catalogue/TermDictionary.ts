@@ -1,4 +1,4 @@
-import type { JsonObject } from '../resources/ResourceEvent.js';
+import type { JsonObject } from '../domain/resources/ResourceEvent.js';
 
 /** Terms seen per project: term → predicate IRI → how many current-or-past revisions used it. */
 export type Terms = Record<string, Record<string, Record<string, number>>>;

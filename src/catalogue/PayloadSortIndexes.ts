@@ -1,8 +1,8 @@
 import type { CatalogueItem } from './catalogue.js';
 import type { CatalogueIndex } from './CatalogueIndex.js';
-import type { ListedItem } from './CatalogueQueries.js';
-import type { Binding, GraphStore } from './GraphStore.js';
-import { itemNode } from './graphNames.js';
+import type { ListedItem } from './catalogueModel.js';
+import type { Binding, GraphStore } from '../store/GraphStore.js';
+import { itemNode } from '../store/graphNames.js';
 import type { ListingFilter, SortKey } from './ListingQuery.js';
 import type { SortPair } from './PayloadSortIndex.js';
 import { listingOrder, PayloadSortIndex } from './PayloadSortIndex.js';

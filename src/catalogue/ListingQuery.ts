@@ -1,7 +1,7 @@
 import type { Expression, Ordering, Pattern, SelectQuery, Triple, VariableTerm } from 'sparqljs';
-import { CATALOGUE } from './graphNames.js';
-import type { Binding } from './GraphStore.js';
-import { and, bgp, bind, bool, dateTime, filter, graph, int, n, nxvTerm, op, optional, or, rdfType, str, stringify, triple, typed, v, values } from './sparql.js';
+import { CATALOGUE } from '../store/graphNames.js';
+import type { Binding } from '../store/GraphStore.js';
+import { and, bgp, bind, bool, dateTime, filter, graph, int, n, nxvTerm, op, optional, or, rdfType, str, stringify, triple, typed, v, values } from '../store/sparql.js';
 
 /** The catalogue field a listing sorts on: a metadata field, or a payload property of the current revision. */
 export type SortField = { metadata: 'createdAt' | 'createdBy' | 'updatedAt' | 'updatedBy' | 'rev' | 'deprecated' | 'id' | 'constrainedBy' | 'project' } | { predicate: string };

@@ -1,7 +1,7 @@
-import type { OrgService } from '../orgs/OrgService.js';
-import type { ProjectService } from '../projects/ProjectService.js';
-import { resolveId, isIri } from '../projects/apiMappings.js';
-import { rejections } from '../rejections.js';
+import type { OrgService } from '../domain/orgs/OrgService.js';
+import type { ProjectService } from '../domain/projects/ProjectService.js';
+import { resolveId, isIri } from '../domain/projects/apiMappings.js';
+import { rejections } from '../domain/rejections.js';
 import type { Scopes } from './Listings.js';
 import type { TermDictionary } from './TermDictionary.js';
 

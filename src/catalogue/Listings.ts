@@ -1,12 +1,12 @@
-import type { ProjectAccess } from '../../kernel/ProjectAccess.js';
-import type { ProjectRef } from '../labels.js';
-import { rejections } from '../rejections.js';
-import type { ProjectState } from '../projects/Project.js';
-import { DEFAULT_MAPPINGS, effectiveMappings, expandMapping, isIri } from '../projects/apiMappings.js';
-import { schemaBase } from '../schemas/schemaRef.js';
-import type { Binding } from '../../store/GraphStore.js';
-import type { Bucket, CatalogueQueries, ItemRef } from '../../store/CatalogueQueries.js';
-import type { CatalogueConditions, ListingFilter, SortKey } from '../../store/ListingQuery.js';
+import type { ProjectAccess } from '../kernel/ProjectAccess.js';
+import type { ProjectRef } from '../domain/labels.js';
+import { rejections } from '../domain/rejections.js';
+import type { ProjectState } from '../domain/projects/Project.js';
+import { DEFAULT_MAPPINGS, effectiveMappings, expandMapping, isIri } from '../domain/projects/apiMappings.js';
+import { schemaBase } from '../domain/schemas/schemaRef.js';
+import type { Binding } from '../store/GraphStore.js';
+import type { Bucket, CatalogueQueries, ItemRef } from './CatalogueQueries.js';
+import type { CatalogueConditions, ListingFilter, SortKey } from './ListingQuery.js';
 
 /** A listing as requested, before ids, CURIEs and terms are resolved against the scope. */
 export interface ListingRequest extends CatalogueConditions {

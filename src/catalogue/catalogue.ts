@@ -1,7 +1,7 @@
 import type { ProjectRef } from '../domain/labels.js';
 import type { Link } from '../domain/resources/links.js';
 import { NXV, RDF_TYPE } from '../domain/vocabulary.js';
-import { CATALOGUE, itemNode } from './graphNames.js';
+import { CATALOGUE, itemNode } from '../store/graphNames.js';
 import { boolean, dateTime, integer, iri, literal, quad } from '../rdf/terms.js';
 
 /** What the catalogue records of an item's current state: what listings filter and sort on, and its links. */

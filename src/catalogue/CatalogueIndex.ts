@@ -1,6 +1,6 @@
 import type { CatalogueItem } from './catalogue.js';
-import { itemNode } from './graphNames.js';
-import type { Binding } from './GraphStore.js';
+import { itemNode } from '../store/graphNames.js';
+import type { Binding } from '../store/GraphStore.js';
 import type { ListingFilter, SortKey } from './ListingQuery.js';
 
 interface Entry {

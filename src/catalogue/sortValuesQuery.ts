@@ -1,6 +1,6 @@
 import type { SelectQuery } from 'sparqljs';
-import { CATALOGUE } from './graphNames.js';
-import { bgp, graph, n, nxvTerm, optional, str, stringify, triple, v } from './sparql.js';
+import { CATALOGUE } from '../store/graphNames.js';
+import { bgp, graph, n, nxvTerm, optional, str, stringify, triple, v } from '../store/sparql.js';
 
 /**
  * Every (item, head, value) of one payload property over the head revisions of one kind and
