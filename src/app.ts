@@ -43,7 +43,13 @@ import { Snapshots } from './projection/Snapshots.js';
 import { States } from './projection/States.js';
 import { OxigraphGraphStore } from './store/OxigraphGraphStore.js';
 import { RevisionFile } from './store/RevisionFile.js';
-import { StoreProjection } from './store/StoreProjection.js';
+import { RevisionProjection } from './projection/RevisionProjection.js';
+import { CatalogueProjection } from './catalogue/CatalogueProjection.js';
+import { Lifecycle } from './domain/Lifecycle.js';
+import { orgDefinition } from './domain/orgs/orgDefinition.js';
+import { projectDefinition } from './domain/projects/projectDefinition.js';
+import { itemDefinition } from './domain/resources/itemDefinition.js';
+import { RESOURCE_KIND } from './domain/resources/ItemKind.js';
 import { capacityGuard } from './store/capacityGuard.js';
 
 export interface Registry {
@@ -66,35 +72,40 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const revisionFile = new RevisionFile(join(config.dataDir, 'projection', 'revisions.nq'));
   const catalogueIndex = new CatalogueIndex();
   const payloadSorts = new PayloadSortIndexes(graphStore, catalogueIndex);
-  const storeProjection = new StoreProjection(graphStore, revisionFile, catalogueIndex, payloadSorts);
   const jsonld = new JsonLdProcessor(loadBundledContexts());
-  const states = new States();
-  const projector = new Projector(log, states, storeProjection, jsonld, new Snapshots(join(config.dataDir, 'projection', 'snapshot.json')), revisionFile, {
-    subjectBase: `${config.baseUrl}/v1/`,
+  // Every kind is registered here once; the projector, snapshots and event streams loop over them.
+  const resourceKind = itemDefinition(RESOURCE_KIND);
+  const schemaKind = itemDefinition(SCHEMA_KIND);
+  const states = new States([orgDefinition, projectDefinition, resourceKind, schemaKind]);
+  const kinds = { orgs: states.of(orgDefinition), projects: states.of(projectDefinition), resources: states.of(resourceKind), schemas: states.of(schemaKind) };
+  const revisions = new RevisionProjection(graphStore, revisionFile, jsonld);
+  const catalogueProjection = new CatalogueProjection(graphStore, catalogueIndex, payloadSorts, states.terms, `${config.baseUrl}/v1/`);
+  const projector = new Projector(log, states, revisions, [catalogueProjection], new Snapshots(join(config.dataDir, 'projection', 'snapshot.json')), revisionFile, {
     snapshotEvents: config.snapshotEvents,
     snapshotMillis: config.snapshotMillis,
   });
   const restored = await projector.restore();
   if (config.logStartup ?? true)
-    console.log(`restored ${states.resources.size} resources, ${states.schemas.size} schemas up to event ${projector.position} (ms: ${JSON.stringify(restored)})`);
+    console.log(`restored ${kinds.resources.size} resources, ${kinds.schemas.size} schemas up to event ${projector.position} (ms: ${JSON.stringify(restored)})`);
   const following = projector.follow();
 
   const writer = new EventWriter(log, projector);
-  const orgs = new OrgService(states.orgs, writer, clock);
-  const projects = new ProjectService(states.projects, orgs, writer, clock, config.baseUrl);
+  const lifecycle = new Lifecycle(writer);
+  const orgs = new OrgService(kinds.orgs, lifecycle, clock);
+  const projects = new ProjectService(kinds.projects, orgs, lifecycle, clock, config.baseUrl);
   const capacity = capacityGuard(() => graphStore.size(), () => graphStore.quadsLoaded(), config.maxStoreQuads);
   const reader = new RevisionReader(log);
   // Schemas and their imports are read back from their revision graphs.
-  const revisionTriples = storeProjection.revisionTriples.bind(storeProjection);
-  const imports = new SchemaImports(states.schemas, states.resources, revisionTriples);
-  const shacl = new ShaclSchemas(states.schemas, reader, revisionTriples, imports, jsonld);
-  const resources = new ResourceService(states.resources, projects, shacl, jsonld, writer, reader, clock, capacity);
-  const schemas = new ResourceService(states.schemas, projects, new SchemaPayloads(imports, jsonld), jsonld, writer, reader, clock, capacity, SCHEMA_KIND, states.resources);
+  const revisionTriples = revisions.triplesOf.bind(revisions);
+  const imports = new SchemaImports(kinds.schemas, kinds.resources, revisionTriples);
+  const shacl = new ShaclSchemas(kinds.schemas, reader, revisionTriples, imports, jsonld);
+  const resources = new ResourceService(kinds.resources, projects, shacl, jsonld, lifecycle, writer, reader, clock, capacity, resourceKind);
+  const schemas = new ResourceService(kinds.schemas, projects, new SchemaPayloads(imports, jsonld), jsonld, lifecycle, writer, reader, clock, capacity, schemaKind, SCHEMA_KIND, kinds.resources);
 
   const catalogue = new CatalogueQueries(graphStore, catalogueIndex, payloadSorts);
   const listings = new Listings(catalogue, listingScopes(orgs, projects, config.baseUrl, states.terms));
-  const queries = new ResourceQueries(states.resources, listings, catalogue, resources);
-  const schemaQueries = new ResourceQueries(states.schemas, listings, catalogue, schemas, SCHEMA_KIND);
+  const queries = new ResourceQueries(kinds.resources, listings, catalogue, resources);
+  const schemaQueries = new ResourceQueries(kinds.schemas, listings, catalogue, schemas, SCHEMA_KIND);
 
   const app = express();
   app.disable('x-powered-by');
@@ -105,8 +116,8 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   versionRoutes(routes, router, { version, storeSize: () => graphStore.size(), maxStoreQuads: config.maxStoreQuads, eventLog: logName });
   orgAndProjectRoutes(routes, router, { orgs, projects, baseUrl: config.baseUrl });
   // Before the resource routes: `/v1/resources/{org}/events` must not read as a project named `events`.
-  const streams = new EventStreams(log, stateLookups(states, config.baseUrl), (seq) => projector.catchUp(seq), { keepAliveMillis: config.sseKeepAliveMillis ?? 20_000 });
-  eventRoutes(routes, router, { streams, orgExists: (label) => states.orgs.has(label), projectExists: (ref) => states.projects.has(ref) });
+  const streams = new EventStreams(log, states, stateLookups(kinds.projects, kinds.resources, config.baseUrl), (seq) => projector.catchUp(seq), { keepAliveMillis: config.sseKeepAliveMillis ?? 20_000 });
+  eventRoutes(routes, router, { streams, orgExists: (label) => kinds.orgs.has(label), projectExists: (ref) => kinds.projects.has(ref) });
   resourceRoutes(routes, router, { resources, queries, jsonld, baseUrl: config.baseUrl });
   schemaRoutes(routes, router, { schemas, queries: schemaQueries, jsonld, baseUrl: config.baseUrl });
   app.use(authenticate(anonymousOnly));

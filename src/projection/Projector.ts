@@ -1,25 +1,10 @@
-import type { OrgEvent } from '../domain/orgs/Org.js';
-import { nextOrg } from '../domain/orgs/Org.js';
-import type { ProjectEvent } from '../domain/projects/Project.js';
-import { nextProject } from '../domain/projects/Project.js';
-import type { ResourceState } from '../domain/resources/Resource.js';
-import { nextResource } from '../domain/resources/Resource.js';
-import type { ResourceEvent } from '../domain/resources/ResourceEvent.js';
-import { isContentEvent } from '../domain/resources/ResourceEvent.js';
-import { resourceEventOf } from '../domain/resources/ItemKind.js';
-import { schemaBase } from '../domain/schemas/schemaRef.js';
 import type { EventLog, LogEvent } from '../events/EventLog.js';
-import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
-import type { CatalogueItem } from '../catalogue/catalogue.js';
-import { revisionGraph } from '../store/graphNames.js';
-import type { StoreProjection } from '../store/StoreProjection.js';
+import type { Change, Projection } from './Projection.js';
+import type { RevisionProjection } from './RevisionProjection.js';
 import type { Snapshot, Snapshots } from './Snapshots.js';
 import type { States } from './States.js';
-import { resourceKey, schemaKey } from '../kernel/logKeys.js';
 
 export interface ProjectorOptions {
-  /** Address prefix of subjects in the catalogue (`{base_url}/v1/`). */
-  subjectBase: string;
   /** Take a snapshot once this many events were applied since the last one... */
   snapshotEvents: number;
   /** ...and at least this long after it. */
@@ -27,9 +12,9 @@ export interface ProjectorOptions {
 }
 
 /**
- * Folds the log into the states and the triple store, strictly in log order. Writers call
- * `catchUp(seq)` after appending so they read their own writes; `follow` keeps a process up to
- * date with writes made by others (several processes sharing one Redis log).
+ * Folds the log into the states of every registered kind and drives the projections, strictly in
+ * log order. Writers call `catchUp(seq)` after appending so they read their own writes; `follow`
+ * keeps a process up to date with writes made by others (several processes sharing one Redis log).
  */
 export class Projector {
   private applied = 0;
@@ -41,8 +26,9 @@ export class Projector {
   constructor(
     private readonly log: EventLog,
     private readonly states: States,
-    private readonly store: StoreProjection,
-    private readonly jsonld: JsonLdProcessor,
+    private readonly revisions: RevisionProjection,
+    /** Projections after the revision graphs, in order. */
+    private readonly projections: readonly Projection[],
     private readonly snapshots: Snapshots,
     private readonly revisionBytes: { flush(sync?: boolean): number; truncate(length: number): boolean; sync(): Promise<void> },
     private readonly options: ProjectorOptions,
@@ -68,21 +54,21 @@ export class Projector {
       snapshot = undefined;
     }
     if (!snapshot) this.revisionBytes.truncate(0);
+    let items = 0;
     if (snapshot) {
-      for (const org of snapshot.orgs) this.states.orgs.set(org.label, org);
-      for (const project of snapshot.projects) this.states.projects.set(`${project.org}/${project.label}`, project);
-      for (const resource of snapshot.resources) this.states.resources.set(resourceKey(resource.project, resource.id), resource);
-      for (const schema of snapshot.schemas ?? []) this.states.schemas.set(schemaKey(schema.project, schema.id), schema);
+      for (const definition of this.states.definitions) {
+        const map = this.states.of(definition);
+        for (const state of snapshot.states[definition.kind] ?? []) map.set(definition.keyOf(state), state);
+        if (definition.listed) items += map.size;
+      }
       if (snapshot.terms) this.states.terms.replace(snapshot.terms);
       this.applied = snapshot.seq;
     }
     step('snapshot');
-    await this.store.loadRevisions(this.states.resources.size + this.states.schemas.size);
+    // About 1.5 KB of catalogue text per listed item is loaded after the revision graphs.
+    await this.revisions.load(items * 1_500);
     step('revisions');
-    await this.store.loadCatalogue([
-      ...[...this.states.resources.values()].map((r) => this.catalogueItem(r)),
-      ...[...this.states.schemas.values()].map((r) => this.catalogueItem(r, 'schemas')),
-    ]);
+    for (const projection of this.projections) await projection.restore?.(this.states.all());
     step('catalogue');
     await this.catchUp(await this.log.lastSeq());
     step('replay');
@@ -127,72 +113,25 @@ export class Projector {
     }
   }
 
-  private async apply(event: LogEvent): Promise<void> {
-    switch (event.kind) {
-      case 'orgs': {
-        const e = event.event as unknown as OrgEvent;
-        const next = nextOrg(this.states.orgs.get(e.label), e);
-        if (next) this.states.orgs.set(e.label, next);
-        return;
-      }
-      case 'projects': {
-        const e = event.event as unknown as ProjectEvent;
-        const ref = `${e.org}/${e.label}`;
-        const next = nextProject(this.states.projects.get(ref), e);
-        if (next) this.states.projects.set(ref, next);
-        return;
-      }
-      case 'resources':
-        return this.applyResource(event.key, event.event as unknown as ResourceEvent, event.seq);
-      case 'schemas':
-        return this.applyResource(event.key, resourceEventOf(event.event), event.seq, 'schemas');
-      default:
-        return;
-    }
-  }
-
-  /** Resources and schemas share the lifecycle; `kind` picks the state map, graph names and catalogue kind. */
-  private async applyResource(key: string, event: ResourceEvent, seq: number, kind: 'resources' | 'schemas' = 'resources'): Promise<void> {
-    const states = this.states[kind];
+  /** Folds one event into its kind's states, then hands the change to every projection. */
+  private async apply(logged: LogEvent): Promise<void> {
+    const definition = this.states.definitionOf(logged.kind);
+    if (!definition) return;
+    const states = this.states.of(definition);
+    const key = definition.stateKey(logged);
     const previous = states.get(key);
-    const next = nextResource(previous, event, seq);
-    if (!next) {
-      states.delete(key);
-      if (previous) {
-        await this.store.dropItem(kind, previous.project, previous.id, previous.rev);
-        // The revision file was rewritten: the old snapshot no longer matches it.
-        this.applied = seq;
-        this.snapshot();
-      }
-      return;
+    const next = definition.next(previous, logged);
+    if (next === undefined) states.delete(key);
+    else states.set(key, next);
+    if (next === undefined && previous === undefined) return;
+    const change: Change = { definition, logged, previous, next };
+    await this.revisions.apply(change);
+    for (const projection of this.projections) await projection.apply(change);
+    if (next === undefined && definition.listed) {
+      // A permanent deletion rewrote the revision file: the old snapshot no longer matches it.
+      this.applied = logged.seq;
+      this.snapshot();
     }
-    states.set(key, next);
-    if (isContentEvent(event)) {
-      this.states.terms.learn(next.project, event.source, event.expanded.find((node) => node['@id'] === next.id) ?? event.expanded[0]);
-      await this.store.putRevision(kind, next.project, next.id, next.rev, await this.jsonld.toNQuads(event.expanded));
-    } else if (previous && next.rev !== previous.rev) {
-      await this.store.copyRevision(kind, next.project, next.id, previous.rev, next.rev);
-    }
-    await this.store.setCatalogue(this.catalogueItem(next, kind), previous !== undefined);
-  }
-
-  catalogueItem(r: ResourceState, kind: 'resources' | 'schemas' = 'resources'): CatalogueItem {
-    return {
-      kind,
-      project: r.project,
-      id: r.id,
-      rev: r.rev,
-      deprecated: r.deprecated,
-      types: r.types,
-      // The schema itself, not the revision pinned: listings filter by schema.
-      schema: schemaBase(r.schema),
-      createdAt: r.createdAt,
-      createdBy: this.options.subjectBase + r.createdBy,
-      updatedAt: r.updatedAt,
-      updatedBy: this.options.subjectBase + r.updatedBy,
-      head: revisionGraph(kind, r.project, r.id, r.rev),
-      links: r.links,
-    };
   }
 
   /** Takes a snapshot now (shutdown; after a permanent deletion rewrote the revision file). */
@@ -204,16 +143,9 @@ export class Projector {
 
   /** The states as of the last applied event, with the revision file flushed up to it. */
   private picture(durable: boolean): Snapshot {
-    return {
-      version: 1,
-      seq: this.applied,
-      revisionBytes: this.revisionBytes.flush(durable),
-      orgs: [...this.states.orgs.values()],
-      projects: [...this.states.projects.values()],
-      resources: [...this.states.resources.values()],
-      schemas: [...this.states.schemas.values()],
-      terms: this.states.terms.toJSON(),
-    };
+    const states: Record<string, unknown[]> = {};
+    for (const definition of this.states.definitions) states[definition.kind] = [...this.states.of(definition).values()];
+    return { version: 1, seq: this.applied, revisionBytes: this.revisionBytes.flush(durable), states, terms: this.states.terms.toJSON() };
   }
 
   /** Stops following; the caller takes the final snapshot once writes have drained. */

@@ -1,23 +1,21 @@
 import { closeSync, existsSync, fsync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { OrgState } from '../domain/orgs/Org.js';
-import type { ProjectState } from '../domain/projects/Project.js';
-import type { ResourceState } from '../domain/resources/Resource.js';
 import type { Terms } from '../catalogue/TermDictionary.js';
 
-/** Everything a restart needs besides the log: the folded states and how far the revision file goes. */
+/**
+ * Everything a restart needs besides the log: the folded states of every kind (under the kind's
+ * name; a kind registered after the snapshot was taken is absent) and how far the revision file goes.
+ */
 export interface Snapshot {
   version: 1;
   seq: number;
   revisionBytes: number;
-  orgs: OrgState[];
-  projects: ProjectState[];
-  resources: ResourceState[];
-  /** Absent from snapshots taken before schemas existed. */
-  schemas?: ResourceState[];
+  states: Record<string, unknown[]>;
   /** Absent from snapshots taken before terms were learned. */
   terms?: Terms;
 }
+
+const HEADER = new Set(['version', 'seq', 'revisionBytes', 'terms']);
 
 /** One snapshot file, replaced atomically (write to a temporary file, fsync, rename). */
 export class Snapshots {
@@ -27,9 +25,11 @@ export class Snapshots {
 
   load(): Snapshot | undefined {
     if (!existsSync(this.path)) return undefined;
-    const snapshot = JSON.parse(readFileSync(this.path, 'utf8')) as Snapshot;
-    if (snapshot.version !== 1) throw new Error(`unknown snapshot version in ${this.path}`);
-    return snapshot;
+    const stored = JSON.parse(readFileSync(this.path, 'utf8')) as Record<string, unknown>;
+    if (stored['version'] !== 1) throw new Error(`unknown snapshot version in ${this.path}`);
+    // States are stored as top-level arrays named after their kind.
+    const states = Object.fromEntries(Object.entries(stored).filter(([key, value]) => !HEADER.has(key) && Array.isArray(value))) as Record<string, unknown[]>;
+    return { version: 1, seq: stored['seq'] as number, revisionBytes: stored['revisionBytes'] as number, states, ...(stored['terms'] ? { terms: stored['terms'] as Terms } : {}) };
   }
 
   /** Writes the snapshot at once (shutdown, after a permanent deletion). */
@@ -84,9 +84,8 @@ export class Snapshots {
       while (done < bytes.length) done += writeSync(fd, bytes, done);
     };
     write(`{"version":1,"seq":${snapshot.seq},"revisionBytes":${snapshot.revisionBytes}`);
-    for (const field of ['orgs', 'projects', 'resources', 'schemas'] as const) {
+    for (const [field, items] of Object.entries(snapshot.states)) {
       write(`,${JSON.stringify(field)}:[`);
-      const items: unknown[] = snapshot[field] ?? [];
       for (let i = 0; i < items.length; i += 1000) {
         write((i ? ',' : '') + items.slice(i, i + 1000).map((x) => JSON.stringify(x)).join(','));
         yield;

@@ -11,7 +11,10 @@ import type { ListingFilter, SortKey } from '../../src/catalogue/ListingQuery.js
 import { OxigraphGraphStore } from '../../src/store/OxigraphGraphStore.js';
 import { PayloadSortIndexes } from '../../src/catalogue/PayloadSortIndexes.js';
 import { RevisionFile } from '../../src/store/RevisionFile.js';
-import { StoreProjection } from '../../src/store/StoreProjection.js';
+import { RevisionProjection } from '../../src/projection/RevisionProjection.js';
+import { CatalogueProjection } from '../../src/catalogue/CatalogueProjection.js';
+import { TermDictionary } from '../../src/catalogue/TermDictionary.js';
+import { JsonLdProcessor } from '../../src/jsonld/JsonLdProcessor.js';
 
 const S = 'http://s/';
 const NAME = `${S}name`;
@@ -54,7 +57,8 @@ describe('payload sort indexes and SPARQL agree', () => {
   const store = new CountingStore();
   const catalogue = new CatalogueIndex();
   const sorts = new PayloadSortIndexes(store, catalogue, 10);
-  const projection = new StoreProjection(store, new RevisionFile(join(dir, 'revisions.nq')), catalogue, sorts);
+  const revisions = new RevisionProjection(store, new RevisionFile(join(dir, 'revisions.nq')), new JsonLdProcessor(new Map()));
+  const cataloguing = new CatalogueProjection(store, catalogue, sorts, new TermDictionary(), 'http://127.0.0.1/v1/');
   const queries = new CatalogueQueries(store, catalogue, sorts);
   const rnd = random(7);
   const names = ['alpha', 'Bravo', 'same', 'same', 'éclair', 'e\u0301clair', '\uFF21wide', '\u{1F600}smile', 'zulu', ''];
@@ -93,8 +97,8 @@ describe('payload sort indexes and SPARQL agree', () => {
   });
 
   before(async () => {
-    for (const [i, item] of items.entries()) await projection.putRevision(item.kind, item.project, item.id, 1, ntriples(item.id, content(i)));
-    await projection.loadCatalogue(items);
+    for (const [i, item] of items.entries()) await revisions.put(item.kind, item.project, item.id, 1, ntriples(item.id, content(i)));
+    await cataloguing.load(items);
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -167,10 +171,10 @@ describe('payload sort indexes and SPARQL agree', () => {
     const fills = store.fills;
     const resources = items.filter((i) => i.kind === 'resources');
     const write = async (item: CatalogueItem, rev: number, c: Content | 'copy', replace = true) => {
-      if (c === 'copy') await projection.copyRevision(item.kind, item.project, item.id, item.rev, rev);
-      else await projection.putRevision(item.kind, item.project, item.id, rev, ntriples(item.id, c));
+      const triples =
+        c === 'copy' ? await revisions.copy(item.kind, item.project, item.id, item.rev, rev) : await revisions.put(item.kind, item.project, item.id, rev, ntriples(item.id, c));
       const next = { ...item, rev, head: revisionGraph(item.kind, item.project, item.id, rev), deprecated: c === 'copy' ? !item.deprecated : item.deprecated };
-      await projection.setCatalogue(next, replace);
+      await cataloguing.set(next, replace, triples);
       return next;
     };
     for (const [n, item] of resources.slice(0, 40).entries()) {
@@ -179,7 +183,10 @@ describe('payload sort indexes and SPARQL agree', () => {
       else if (n % 4 === 1) await write(item, 2, {});
       else await write(item, 2, content(i + n, 3));
     }
-    for (const item of resources.slice(40, 45)) await projection.dropItem(item.kind, item.project, item.id, item.rev);
+    for (const item of resources.slice(40, 45)) {
+      await cataloguing.drop(item.kind, item.project, item.id);
+      await revisions.drop(item.kind, item.project, item.id, item.rev);
+    }
     for (let j = 0; j < 6; j++) {
       const item: CatalogueItem = { ...resources[0]!, id: `http://ex.org/new${j}`, project: ['a/one', 'a/two', 'b/three'][j % 3]!, deprecated: false };
       await write({ ...item, rev: 0 }, 1, content(j * 5 + 1, 9), false);

@@ -1,7 +1,12 @@
 import { expect } from 'chai';
 import type { LogEvent } from '../../src/events/EventLog.js';
 import { frame, renderEvent } from '../../src/events/sse/renderEvent.js';
-import type { RenderLookups } from '../../src/events/sse/renderEvent.js';
+import type { EventRenderers, RenderLookups } from '../../src/events/sse/renderEvent.js';
+import { orgDefinition } from '../../src/domain/orgs/orgDefinition.js';
+import { projectDefinition } from '../../src/domain/projects/projectDefinition.js';
+import { itemDefinition } from '../../src/domain/resources/itemDefinition.js';
+import { RESOURCE_KIND } from '../../src/domain/resources/ItemKind.js';
+import { SCHEMA_KIND } from '../../src/domain/schemas/schemaKind.js';
 
 const BASE = 'http://registry.test';
 const look: RenderLookups = {
@@ -9,6 +14,8 @@ const look: RenderLookups = {
   projectUuids: (ref) => (ref === 'o/p' ? { uuid: 'pu', orgUuid: 'ou' } : undefined),
   schemaOf: () => ({ schema: 'http://s/current', schemaProject: 'o/q' }),
 };
+const definitions = [orgDefinition, projectDefinition, itemDefinition(RESOURCE_KIND), itemDefinition(SCHEMA_KIND)];
+const renderers: EventRenderers = { definitionOf: (kind) => definitions.find((d) => d.kind === kind) };
 const logged = (kind: LogEvent['kind'], event: Record<string, unknown>): LogEvent => ({
   seq: 7,
   key: `${kind}/o/p/x`,
@@ -21,7 +28,7 @@ const logged = (kind: LogEvent['kind'], event: Record<string, unknown>): LogEven
 
 describe('renderEvent', () => {
   it('renders schema events generically with _schemaId and the SHACL schema', () => {
-    const rendered = renderEvent(logged('schemas', { type: 'SchemaCreated', rev: 1, types: ['https://bluebrain.github.io/nexus/vocabulary/Schema'], source: { shapes: [] }, expanded: [{}] }), look);
+    const rendered = renderEvent(logged('schemas', { type: 'SchemaCreated', rev: 1, types: ['https://bluebrain.github.io/nexus/vocabulary/Schema'], source: { shapes: [] }, expanded: [{}] }), renderers, look);
     const payload = JSON.parse(rendered.data);
     expect(rendered.type).to.equal('SchemaCreated');
     expect(payload).to.deep.include({
@@ -38,15 +45,14 @@ describe('renderEvent', () => {
     expect(payload).to.not.have.property('expanded');
   });
 
-  it('renders storage events with _storageId and the storages context', () => {
-    const payload = JSON.parse(renderEvent(logged('storages', { type: 'StorageTagAdded', rev: 2, tag: 't', targetRev: 1, types: [] }), look).data);
-    expect(payload['@context']).to.deep.equal(['https://bluebrain.github.io/nexus/contexts/metadata.json', 'https://bluebrain.github.io/nexus/contexts/storages.json']);
-    expect(payload).to.include({ _storageId: 'http://x', tag: 't', targetRev: 1 });
-    expect(payload).to.not.have.property('_constrainedBy');
+  it('renders the events of a kind without a definition with their own fields and the common ones, minus internals', () => {
+    const payload = JSON.parse(renderEvent(logged('acls', { type: 'AclReplaced', rev: 2, path: '/', expanded: [{}] }), renderers, look).data);
+    expect(payload).to.include({ '@type': 'AclReplaced', path: '/', _rev: 2, _subject: `${BASE}/v1/anonymous` });
+    expect(payload).to.not.have.property('expanded');
   });
 
   it('takes the schema of a resource event that does not carry one from the current state', () => {
-    const payload = JSON.parse(renderEvent(logged('resources', { type: 'ResourceDeprecated', rev: 3, types: [] }), look).data);
+    const payload = JSON.parse(renderEvent(logged('resources', { type: 'ResourceDeprecated', rev: 3, types: [] }), renderers, look).data);
     expect(payload).to.include({ _constrainedBy: 'http://s/current', _schemaProject: 'o/q' });
     expect(payload).to.not.have.property('_source');
   });

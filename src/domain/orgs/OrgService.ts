@@ -1,11 +1,10 @@
 import type { Caller } from '../../kernel/Caller.js';
 import type { Clock } from '../Clock.js';
-import type { EventWriter } from '../EventWriter.js';
+import type { Lifecycle } from '../Lifecycle.js';
 import { checkLabel } from '../labels.js';
 import { rejections } from '../rejections.js';
-import { Rejection } from '../Rejection.js';
 import type { OrgCommand, OrgState } from './Org.js';
-import { evaluateOrg } from './Org.js';
+import { orgDefinition } from './orgDefinition.js';
 import { orgKey } from '../../kernel/logKeys.js';
 
 export interface OrgStates {
@@ -16,7 +15,7 @@ export interface OrgStates {
 export class OrgService {
   constructor(
     private readonly states: OrgStates,
-    private readonly writer: EventWriter,
+    private readonly lifecycle: Lifecycle,
     private readonly clock: Clock,
   ) {}
 
@@ -39,24 +38,19 @@ export class OrgService {
 
   create(label: string, description: string | undefined, caller: Caller): Promise<OrgState> {
     checkLabel(label);
-    return this.run({ type: 'Create', label, uuid: this.clock.uuid(), description, instant: this.clock.now(), subject: caller.subject }, 0);
+    return this.run({ type: 'Create', label, uuid: this.clock.uuid(), description, instant: this.clock.now(), subject: caller.subject });
   }
 
   update(label: string, rev: number, description: string | undefined, caller: Caller): Promise<OrgState> {
-    return this.run({ type: 'Update', label, rev, description, instant: this.clock.now(), subject: caller.subject }, rev);
+    return this.run({ type: 'Update', label, rev, description, instant: this.clock.now(), subject: caller.subject });
   }
 
   deprecate(label: string, rev: number, caller: Caller): Promise<OrgState> {
-    return this.run({ type: 'Deprecate', label, rev, instant: this.clock.now(), subject: caller.subject }, rev);
+    return this.run({ type: 'Deprecate', label, rev, instant: this.clock.now(), subject: caller.subject });
   }
 
-  private async run(cmd: OrgCommand, provided: number): Promise<OrgState> {
-    const state = this.states.get(cmd.label);
-    const event = evaluateOrg(state, cmd);
-    if (event instanceof Rejection) throw event;
-    await this.writer.write({ key: orgKey(cmd.label), kind: 'orgs', org: cmd.label, rev: event.rev, event }, state?.rev ?? 0, (actual) =>
-      state ? rejections.incorrectRev(provided, actual) : rejections.organizationAlreadyExists(cmd.label),
-    );
+  private async run(cmd: OrgCommand): Promise<OrgState> {
+    await this.lifecycle.run(orgDefinition, this.states.get(cmd.label), cmd, { key: orgKey(cmd.label), org: cmd.label });
     return this.fetch(cmd.label);
   }
 }

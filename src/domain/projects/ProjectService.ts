@@ -1,13 +1,12 @@
 import type { Caller } from '../../kernel/Caller.js';
 import type { Clock } from '../Clock.js';
-import type { EventWriter } from '../EventWriter.js';
+import type { Lifecycle } from '../Lifecycle.js';
 import type { ProjectRef } from '../labels.js';
 import { checkLabel, projectRef } from '../labels.js';
 import { rejections } from '../rejections.js';
-import { Rejection } from '../Rejection.js';
 import type { OrgService } from '../orgs/OrgService.js';
 import type { ApiMapping, ProjectCommand, ProjectFields, ProjectState } from './Project.js';
-import { evaluateProject } from './Project.js';
+import { projectDefinition } from './projectDefinition.js';
 import { isIri } from './apiMappings.js';
 import { projectKey } from '../../kernel/logKeys.js';
 
@@ -20,7 +19,7 @@ export class ProjectService {
   constructor(
     private readonly states: ProjectStates,
     private readonly orgs: OrgService,
-    private readonly writer: EventWriter,
+    private readonly lifecycle: Lifecycle,
     private readonly clock: Clock,
     private readonly baseUrl: string,
   ) {}
@@ -50,31 +49,22 @@ export class ProjectService {
     const orgState = this.orgs.active(org);
     const fields = this.fields(org, label, payload);
     return this.run(
-      { type: 'Create', org, label, uuid: this.clock.uuid(), orgUuid: orgState.uuid, fields, instant: this.clock.now(), subject: caller.subject },
-      0,
-    );
+      { type: 'Create', org, label, uuid: this.clock.uuid(), orgUuid: orgState.uuid, fields, instant: this.clock.now(), subject: caller.subject });
   }
 
   async update(org: string, label: string, rev: number, payload: unknown, caller: Caller): Promise<ProjectState> {
     this.orgs.active(org);
-    return this.run({ type: 'Update', org, label, rev, fields: this.fields(org, label, payload), instant: this.clock.now(), subject: caller.subject }, rev);
+    return this.run({ type: 'Update', org, label, rev, fields: this.fields(org, label, payload), instant: this.clock.now(), subject: caller.subject });
   }
 
   async deprecate(org: string, label: string, rev: number, caller: Caller): Promise<ProjectState> {
     this.orgs.active(org);
-    return this.run({ type: 'Deprecate', org, label, rev, instant: this.clock.now(), subject: caller.subject }, rev);
+    return this.run({ type: 'Deprecate', org, label, rev, instant: this.clock.now(), subject: caller.subject });
   }
 
-  private async run(cmd: ProjectCommand, provided: number): Promise<ProjectState> {
+  private async run(cmd: ProjectCommand): Promise<ProjectState> {
     const ref = projectRef(cmd.org, cmd.label);
-    const state = this.states.get(ref);
-    const event = evaluateProject(state, cmd);
-    if (event instanceof Rejection) throw event;
-    await this.writer.write(
-      { key: projectKey(ref), kind: 'projects', org: cmd.org, project: ref, rev: event.rev, event },
-      state?.rev ?? 0,
-      (actual) => (state ? rejections.incorrectRev(provided, actual) : rejections.projectAlreadyExists(ref)),
-    );
+    await this.lifecycle.run(projectDefinition, this.states.get(ref), cmd, { key: projectKey(ref), org: cmd.org, project: ref });
     return this.fetch(ref);
   }
 

@@ -1,9 +1,10 @@
 import type { Caller } from '../../kernel/Caller.js';
 import type { EventWriter } from '../EventWriter.js';
+import type { CommandDefinition } from '../KindDefinition.js';
+import type { Lifecycle } from '../Lifecycle.js';
 import type { Clock } from '../Clock.js';
 import type { ProjectRef } from '../labels.js';
 import { rejections } from '../rejections.js';
-import { Rejection } from '../Rejection.js';
 import type { ProjectService } from '../projects/ProjectService.js';
 import type { ProjectState } from '../projects/Project.js';
 import { resolveId } from '../projects/apiMappings.js';
@@ -11,10 +12,10 @@ import type { ExpandOptions, Expansion, JsonLdProcessor } from '../../jsonld/Jso
 import type { ContextSource } from '../../jsonld/ContextResolver.js';
 import { resourceKey } from '../../kernel/logKeys.js';
 import type { ItemKind } from './ItemKind.js';
-import { loggedEvent, RESOURCE_KIND } from './ItemKind.js';
+import { RESOURCE_KIND } from './ItemKind.js';
 import type { ResourceCommand, ResourceState } from './Resource.js';
-import { evaluateResource } from './Resource.js';
-import type { JsonObject, RemoteContextRef } from './ResourceEvent.js';
+import type { JsonObject, RemoteContextRef, ResourceEvent } from './ResourceEvent.js';
+import { isContentEvent } from './ResourceEvent.js';
 import type { Revision, RevisionReader } from './RevisionReader.js';
 import type { Pins, SchemaResolver, ValidationReport } from './SchemaResolver.js';
 import { checkSource } from './sourceChecks.js';
@@ -46,10 +47,12 @@ export class ResourceService {
     private readonly projects: ProjectService,
     private readonly schemas: SchemaResolver,
     private readonly jsonld: JsonLdProcessor,
+    private readonly lifecycle: Lifecycle,
     private readonly writer: EventWriter,
     private readonly reader: RevisionReader,
     private readonly clock: Clock,
     private readonly capacity: CapacityGuard,
+    private readonly definition: CommandDefinition<ResourceState, ResourceCommand, ResourceEvent>,
     private readonly kind: ItemKind = RESOURCE_KIND,
     private readonly contextStates: ResourceStates = states,
   ) {}
@@ -281,16 +284,10 @@ export class ResourceService {
 
   /** Evaluates and appends; returns the event's log position, or undefined when nothing changed. */
   private async append(state: ResourceState | undefined, cmd: ResourceCommand): Promise<number | undefined> {
-    const decision = evaluateResource(state, cmd);
-    if (decision instanceof Rejection) throw decision;
-    if (decision === null) return undefined;
-    if (decision.type === 'ResourceCreated' || decision.type === 'ResourceUpdated' || decision.type === 'ResourceRefreshed') await this.capacity();
     const [org] = cmd.project.split('/');
-    const logged = await this.writer.write(
-      { key: this.kind.key(cmd.project, cmd.id), kind: this.kind.name, org: org!, project: cmd.project, rev: decision.type === 'ResourceDeleted' ? 0 : decision.rev, event: loggedEvent(decision, this.kind) },
-      state?.rev ?? 0,
-      (actual) => (state ? rejections.incorrectRev('rev' in cmd ? cmd.rev : state.rev, actual) : rejections.alreadyExists(cmd.id, cmd.project)),
-    );
-    return logged.seq;
+    const logged = await this.lifecycle.run(this.definition, state, cmd, { key: this.kind.key(cmd.project, cmd.id), org: org!, project: cmd.project }, async (event) => {
+      if (isContentEvent(event)) await this.capacity();
+    });
+    return logged?.seq;
   }
 }

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { EventLog } from '../EventLog.js';
 import type { EventScope } from './EventScope.js';
 import { inScope } from './EventScope.js';
-import type { RenderLookups } from './renderEvent.js';
+import type { EventRenderers, RenderLookups } from './renderEvent.js';
 import { frame, renderEvent } from './renderEvent.js';
 import { SseWriter } from './SseWriter.js';
 
@@ -23,6 +23,7 @@ export class EventStreams {
 
   constructor(
     private readonly log: EventLog,
+    private readonly renderers: EventRenderers,
     private readonly lookups: RenderLookups,
     /** Waits until this process has projected up to a position, so rendering finds the project it names. */
     private readonly projected: (seq: number) => Promise<void>,
@@ -65,7 +66,7 @@ export class EventStreams {
       await this.projected(batch[batch.length - 1]!.seq);
       for (const event of batch) {
         if (signal.aborted || !writer.open) return;
-        if (inScope(scope, event)) await writer.write(frame(event.seq, renderEvent(event, this.lookups)));
+        if (inScope(scope, event)) await writer.write(frame(event.seq, renderEvent(event, this.renderers, this.lookups)));
         cursor = event.seq;
       }
     }

@@ -1,15 +1,16 @@
-import type { States } from '../../projection/States.js';
-import type { RenderLookups } from './renderEvent.js';
+import type { ProjectState } from '../../domain/projects/Project.js';
+import type { ResourceState } from '../../domain/resources/Resource.js';
+import type { RenderLookups } from '../../kernel/RenderLookups.js';
 
 /** Rendering lookups answered from this process's projected states. */
-export const stateLookups = (states: States, baseUrl: string): RenderLookups => ({
+export const stateLookups = (projects: ReadonlyMap<string, ProjectState>, resources: ReadonlyMap<string, ResourceState>, baseUrl: string): RenderLookups => ({
   baseUrl,
   projectUuids: (ref) => {
-    const project = states.projects.get(ref);
+    const project = projects.get(ref);
     return project && { uuid: project.uuid, orgUuid: project.orgUuid };
   },
   schemaOf: (key) => {
-    const resource = states.resources.get(key);
+    const resource = resources.get(key);
     return resource && { schema: resource.schema, schemaProject: resource.schemaProject };
   },
 });

@@ -1,0 +1,93 @@
+import type { KindDefinition, Listed } from '../domain/KindDefinition.js';
+import type { ProjectRef } from '../domain/labels.js';
+import type { Change, Projection } from '../projection/Projection.js';
+import type { GraphStore } from '../store/GraphStore.js';
+import { CATALOGUE, revisionGraph } from '../store/graphNames.js';
+import type { CatalogueItem } from './catalogue.js';
+import { catalogueQuads, catalogueTriples, removeCatalogueUpdate } from './catalogue.js';
+import type { CatalogueIndex } from './CatalogueIndex.js';
+import type { PayloadSortIndexes } from './PayloadSortIndexes.js';
+import type { TermDictionary } from './TermDictionary.js';
+
+/**
+ * The catalogue of current states of every listable item: a graph of the store (the SPARQL truth
+ * listings fall back on), the in-memory index of the default order, the payload sort indexes and
+ * the field names payloads use.
+ */
+export class CatalogueProjection implements Projection {
+  constructor(
+    private readonly store: GraphStore,
+    private readonly index: CatalogueIndex,
+    private readonly sorts: PayloadSortIndexes,
+    private readonly terms: TermDictionary,
+    /** Address prefix of subjects in the catalogue (`{base_url}/v1/`). */
+    private readonly subjectBase: string,
+  ) {}
+
+  async apply({ definition, previous, next, logged, triples }: Change): Promise<void> {
+    if (!definition.listed) return;
+    if (next === undefined) {
+      if (previous === undefined) return;
+      const { project, id } = definition.listed(previous);
+      await this.drop(definition.kind, project, id);
+      return;
+    }
+    const item = this.item(definition.kind, definition.listed(next));
+    const content = definition.revision?.(previous, next, logged);
+    if (content !== undefined && content !== 'unchanged')
+      this.terms.learn(item.project, content.source, content.expanded.find((node) => node['@id'] === item.id) ?? content.expanded[0]);
+    await this.set(item, previous !== undefined, triples);
+  }
+
+  /** Records an item's current state; `triples` are those of its new head revision, when it has one. */
+  async set(item: CatalogueItem, replace: boolean, triples?: string): Promise<void> {
+    if (triples !== undefined) this.sorts.revision(item.head, triples);
+    if (replace) await this.store.update(removeCatalogueUpdate(item.kind, item.project, item.id));
+    await this.store.load(catalogueQuads(item));
+    this.index.set(item);
+    this.sorts.current(item);
+  }
+
+  async drop(kind: string, project: ProjectRef, id: string): Promise<void> {
+    await this.store.update(removeCatalogueUpdate(kind, project, id));
+    this.index.remove(kind, project, id);
+    this.sorts.dropped(kind, project, id);
+  }
+
+  /** Restart: the catalogue is derived from the states, never persisted itself. */
+  async restore(states: ReadonlyMap<KindDefinition, ReadonlyMap<string, unknown>>): Promise<void> {
+    const items: CatalogueItem[] = [];
+    for (const [definition, map] of states) if (definition.listed) for (const state of map.values()) items.push(this.item(definition.kind, definition.listed(state)));
+    await this.load(items);
+  }
+
+  /** Bulk form for restarts. */
+  async load(items: CatalogueItem[]): Promise<void> {
+    this.index.load(items);
+    this.sorts.clear();
+    // Loaded as bytes: encoding concatenated strings for WASM took a fifth of a restart.
+    let batch: string[] = [];
+    let size = 0;
+    for (const item of items) {
+      const text = catalogueTriples(item);
+      batch.push(text);
+      size += text.length;
+      if (size > 4_000_000) {
+        await this.store.loadGraph(CATALOGUE, Buffer.from(batch.join('')));
+        batch = [];
+        size = 0;
+      }
+    }
+    await this.store.loadGraph(CATALOGUE, Buffer.from(batch.join('')));
+  }
+
+  private item(kind: string, r: Listed): CatalogueItem {
+    return {
+      kind,
+      ...r,
+      createdBy: this.subjectBase + r.createdBy,
+      updatedBy: this.subjectBase + r.updatedBy,
+      head: revisionGraph(kind, r.project, r.id, r.rev),
+    };
+  }
+}

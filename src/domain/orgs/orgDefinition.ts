@@ -1,0 +1,33 @@
+import type { LogEvent } from '../../events/EventLog.js';
+import { subjectAddress } from '../../kernel/subjectAddress.js';
+import type { CommandDefinition, KindDefinition } from '../KindDefinition.js';
+import { rejections } from '../rejections.js';
+import { context } from '../vocabulary.js';
+import type { OrgCommand, OrgEvent, OrgState } from './Org.js';
+import { evaluateOrg, nextOrg } from './Org.js';
+
+const eventOf = (logged: LogEvent) => logged.event as unknown as OrgEvent;
+
+/** Organizations: kept by label, rendered on the global stream as Delta renders them. */
+export const orgDefinition: KindDefinition<OrgState> & CommandDefinition<OrgState, OrgCommand, OrgEvent> = {
+  kind: 'orgs',
+  stateKey: (logged) => eventOf(logged).label,
+  keyOf: (state) => state.label,
+  next: (state, logged) => nextOrg(state, eventOf(logged)),
+  evaluate: evaluateOrg,
+  conflict: (state, cmd, actual) => (state ? rejections.incorrectRev('rev' in cmd ? cmd.rev : state.rev, actual) : rejections.organizationAlreadyExists(cmd.label)),
+  render: (logged, look) => {
+    const e = eventOf(logged);
+    return {
+      '@context': [context('metadata'), context('organizations')],
+      '@type': e.type,
+      _organizationId: `${look.baseUrl}/v1/orgs/${e.label}`,
+      _label: e.label,
+      _uuid: e.uuid,
+      ...('description' in e && e.description !== undefined ? { description: e.description } : {}),
+      _rev: e.rev,
+      _instant: e.instant,
+      _subject: subjectAddress(look.baseUrl, e.subject),
+    };
+  },
+};

@@ -1,0 +1,38 @@
+import type { LogEvent } from '../../events/EventLog.js';
+import { subjectAddress } from '../../kernel/subjectAddress.js';
+import type { CommandDefinition, KindDefinition } from '../KindDefinition.js';
+import { rejections } from '../rejections.js';
+import { context } from '../vocabulary.js';
+import type { ProjectCommand, ProjectEvent, ProjectState } from './Project.js';
+import { evaluateProject, nextProject } from './Project.js';
+
+const eventOf = (logged: LogEvent) => logged.event as unknown as ProjectEvent;
+
+/** Projects: kept by `org/label`; their events carry the project fields when they change them. */
+export const projectDefinition: KindDefinition<ProjectState> & CommandDefinition<ProjectState, ProjectCommand, ProjectEvent> = {
+  kind: 'projects',
+  stateKey: (logged) => `${eventOf(logged).org}/${eventOf(logged).label}`,
+  keyOf: (state) => `${state.org}/${state.label}`,
+  next: (state, logged) => nextProject(state, eventOf(logged)),
+  evaluate: evaluateProject,
+  conflict: (state, cmd, actual) =>
+    state ? rejections.incorrectRev('rev' in cmd ? cmd.rev : state.rev, actual) : rejections.projectAlreadyExists(`${cmd.org}/${cmd.label}`),
+  render: (logged, look) => {
+    const e = eventOf(logged);
+    const self = `${look.baseUrl}/v1/projects/${e.org}/${e.label}`;
+    return {
+      '@context': [context('metadata'), context('projects')],
+      '@type': e.type,
+      _projectId: self,
+      _resourceId: self,
+      _label: e.label,
+      _uuid: e.uuid,
+      _organizationLabel: e.org,
+      _organizationUuid: e.orgUuid,
+      ...('fields' in e ? e.fields : {}),
+      _rev: e.rev,
+      _instant: e.instant,
+      _subject: subjectAddress(look.baseUrl, e.subject),
+    };
+  },
+};
