@@ -1,0 +1,55 @@
+import { Rejection } from './Rejection.js';
+import type { RejectionTypes } from './Rejection.js';
+
+/** Requests of any kind (revisions, bodies, parameters, routes, access, capacity): the rejections they raise, named as existing clients expect them (wire-format.md). */
+export const requestRejections = {
+  incorrectRev: (provided: number, expected: number) =>
+    new Rejection(
+      'IncorrectRev',
+      `Incorrect revision '${provided}' provided, expected '${expected}', the resource may have been updated since last seen.`,
+      { provided, expected },
+    ),
+  malformedContent: (reason: string) => new Rejection('MalformedRequestContentRejection', reason),
+  malformedQueryParam: (reason: string) => new Rejection('MalformedQueryParamRejection', reason),
+  payloadTooLarge: (limit: number) =>
+    new Rejection('PayloadTooLarge', `The request payload exceeds the maximum allowed size of ${limit} bytes.`),
+  unsupportedContentType: (contentType: string) =>
+    new Rejection(
+      'UnsupportedRequestContentTypeRejection',
+      `The request's Content-Type '${contentType}' is not supported; expected 'application/json' or 'application/ld+json'.`,
+    ),
+  notAcceptable: (supported: string[]) =>
+    new Rejection('UnacceptedResponseContentTypeRejection', `Resource representation is only available with these types: ${supported.join(', ')}.`, {
+      supported,
+    }),
+  routeNotFound: () => new Rejection('ResourceNotFound', 'The requested resource could not be found.'),
+  methodNotAllowed: (allowed: string[]) =>
+    new Rejection('HttpMethodNotAllowed', `HTTP method not allowed, supported methods: ${allowed.join(', ')}.`, { allowed }),
+  malformedHeader: (header: string, reason: string) => new Rejection('MalformedHeaderRejection', `The value of the '${header}' header is invalid: ${reason}`, { header }),
+  invalidLabel: (label: string) =>
+    new Rejection('InvalidLabel', `Label '${label}' is invalid: it must match [a-zA-Z0-9_-]{1,64}.`),
+  authorizationFailed: () => new Rejection('AuthorizationFailed', 'The supplied authentication is not authorized to access this resource.'),
+  storeFull: (quads: number, limit: number) =>
+    new Rejection(
+      'StoreCapacityReached',
+      `The embedded triple store holds ${quads} quads and refuses writes beyond ${limit}; move to an external SPARQL server (see the README).`,
+    ),
+  unexpected: () => new Rejection('UnexpectedError', 'The system experienced an unexpected error, please try again later.'),
+};
+
+/** Their HTTP statuses: every type of the family has one, or this does not compile. */
+export const requestStatuses = {
+  IncorrectRev: 409,
+  MalformedRequestContentRejection: 400,
+  MalformedQueryParamRejection: 400,
+  PayloadTooLarge: 413,
+  UnsupportedRequestContentTypeRejection: 415,
+  UnacceptedResponseContentTypeRejection: 406,
+  ResourceNotFound: 404,
+  HttpMethodNotAllowed: 405,
+  MalformedHeaderRejection: 400,
+  InvalidLabel: 400,
+  AuthorizationFailed: 403,
+  StoreCapacityReached: 507,
+  UnexpectedError: 500,
+} satisfies Record<RejectionTypes<typeof requestRejections>, number>;
