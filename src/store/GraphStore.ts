@@ -9,6 +9,15 @@ export interface Binding {
 export type Row = Record<string, Binding | undefined>;
 
 /**
+ * The graphs a query may see, fixed before it runs (never by rewriting its text): the default
+ * graph is the union of `defaultGraphs`, and `GRAPH` reaches only `namedGraphs`.
+ */
+export interface Dataset {
+  defaultGraphs: string[];
+  namedGraphs: string[];
+}
+
+/**
  * The triple store port: named graphs, SPARQL queries and updates, bulk loads of N-Quads text.
  * Asynchronous so that a remote store fits behind it. Implemented by the embedded Oxigraph store; an external SPARQL 1.1 server can stand behind it
  * in a scaled-out deployment. Nothing outside `src/store` knows which one runs.
@@ -21,7 +30,8 @@ export interface GraphStore {
   /** Adds quads given as N-Quads text (or its UTF-8 bytes). */
   load(nquads: string | Uint8Array): Promise<void>;
   update(sparql: string): Promise<void>;
-  select(sparql: string): Promise<Row[]>;
+  /** A SELECT over the whole store, or over `dataset` only. */
+  select(sparql: string, dataset?: Dataset): Promise<Row[]>;
   /** The quads of one graph as N-Triples text. */
   graph(name: string): Promise<string>;
   dropGraphs(names: string[]): Promise<void>;

@@ -1,5 +1,5 @@
 import oxigraph from 'oxigraph';
-import type { GraphStore, Row } from './GraphStore.js';
+import type { Dataset, GraphStore, Row } from './GraphStore.js';
 import { iri } from '../rdf/terms.js';
 
 
@@ -93,8 +93,12 @@ export class OxigraphGraphStore implements GraphStore {
     }
   }
 
-  async select(sparql: string): Promise<Row[]> {
-    const text = this.store.query(sparql, { results_format: 'json' }) as string;
+  async select(sparql: string, dataset?: Dataset): Promise<Row[]> {
+    const restriction = dataset && {
+      default_graph: dataset.defaultGraphs.map((g) => oxigraph.namedNode(g)),
+      named_graphs: dataset.namedGraphs.map((g) => oxigraph.namedNode(g)),
+    };
+    const text = this.store.query(sparql, { results_format: 'json', ...restriction }) as string;
     return (JSON.parse(text) as { results: { bindings: Row[] } }).results.bindings;
   }
 
