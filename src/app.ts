@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assetPath } from './assets.js';
 import type { Config } from './config/Config.js';
+import { Addresses } from './kernel/Addresses.js';
 import { systemClock } from './domain/Clock.js';
 import type { Clock } from './domain/Clock.js';
 import { EventWriter } from './domain/EventWriter.js';
@@ -67,6 +68,7 @@ const openLog = async (config: Config): Promise<{ log: EventLog; name: string }>
 
 /** The composition root: configuration → clients → services → routes, in plain code. */
 export const createRegistry = async (config: Config, clock: Clock = systemClock): Promise<Registry> => {
+  const addresses = new Addresses(config.baseUrl);
   const { log, name: logName } = await openLog(config);
   const graphStore = new OxigraphGraphStore();
   const revisionFile = new RevisionFile(join(config.dataDir, 'projection', 'revisions.nq'));
@@ -79,7 +81,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const states = new States([orgDefinition, projectDefinition, resourceKind, schemaKind]);
   const kinds = { orgs: states.of(orgDefinition), projects: states.of(projectDefinition), resources: states.of(resourceKind), schemas: states.of(schemaKind) };
   const revisions = new RevisionProjection(graphStore, revisionFile, jsonld);
-  const catalogueProjection = new CatalogueProjection(graphStore, catalogueIndex, payloadSorts, states.terms, `${config.baseUrl}/v1/`);
+  const catalogueProjection = new CatalogueProjection(graphStore, catalogueIndex, payloadSorts, states.terms, addresses.subjects);
   const projector = new Projector(log, states, revisions, [catalogueProjection], new Snapshots(join(config.dataDir, 'projection', 'snapshot.json')), revisionFile, {
     snapshotEvents: config.snapshotEvents,
     snapshotMillis: config.snapshotMillis,
@@ -92,7 +94,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const writer = new EventWriter(log, projector);
   const lifecycle = new Lifecycle(writer);
   const orgs = new OrgService(kinds.orgs, lifecycle, clock);
-  const projects = new ProjectService(kinds.projects, orgs, lifecycle, clock, config.baseUrl);
+  const projects = new ProjectService(kinds.projects, orgs, lifecycle, clock, addresses);
   const capacity = capacityGuard(() => graphStore.size(), () => graphStore.quadsLoaded(), config.maxStoreQuads);
   const reader = new RevisionReader(log);
   // Schemas and their imports are read back from their revision graphs.
@@ -103,7 +105,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const schemas = new ResourceService(kinds.schemas, projects, new SchemaPayloads(imports, jsonld), jsonld, lifecycle, writer, reader, clock, capacity, schemaKind, SCHEMA_KIND, kinds.resources);
 
   const catalogue = new CatalogueQueries(graphStore, catalogueIndex, payloadSorts);
-  const listings = new Listings(catalogue, listingScopes(orgs, projects, config.baseUrl, states.terms));
+  const listings = new Listings(catalogue, listingScopes(orgs, projects, addresses, states.terms));
   const queries = new ResourceQueries(kinds.resources, listings, catalogue, resources);
   const schemaQueries = new ResourceQueries(kinds.schemas, listings, catalogue, schemas, SCHEMA_KIND);
 
@@ -114,12 +116,12 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const routes = new Routes(allowAll, bodyReaders({ json: config.maxPayloadBytes }));
   const version = (JSON.parse(readFileSync(assetPath('package.json'), 'utf8')) as { version: string }).version;
   versionRoutes(routes, router, { version, storeSize: () => graphStore.size(), maxStoreQuads: config.maxStoreQuads, eventLog: logName });
-  orgAndProjectRoutes(routes, router, { orgs, projects, baseUrl: config.baseUrl });
+  orgAndProjectRoutes(routes, router, { orgs, projects, addresses });
   // Before the resource routes: `/v1/resources/{org}/events` must not read as a project named `events`.
-  const streams = new EventStreams(log, states, stateLookups(kinds.projects, kinds.resources, config.baseUrl), (seq) => projector.catchUp(seq), { keepAliveMillis: config.sseKeepAliveMillis ?? 20_000 });
+  const streams = new EventStreams(log, states, stateLookups(kinds.projects, kinds.resources, addresses), (seq) => projector.catchUp(seq), { keepAliveMillis: config.sseKeepAliveMillis ?? 20_000 });
   eventRoutes(routes, router, { streams, orgExists: (label) => kinds.orgs.has(label), projectExists: (ref) => kinds.projects.has(ref) });
-  resourceRoutes(routes, router, { resources, queries, jsonld, baseUrl: config.baseUrl });
-  schemaRoutes(routes, router, { schemas, queries: schemaQueries, jsonld, baseUrl: config.baseUrl });
+  resourceRoutes(routes, router, { resources, queries, jsonld, addresses });
+  schemaRoutes(routes, router, { schemas, queries: schemaQueries, jsonld, addresses });
   app.use(authenticate(anonymousOnly));
   app.use(router);
   app.use(notFound);

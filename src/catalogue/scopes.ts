@@ -4,14 +4,15 @@ import { resolveId, isIri } from '../domain/projects/apiMappings.js';
 import { rejections } from '../domain/rejections.js';
 import type { Scopes } from './Listings.js';
 import type { TermDictionary } from './TermDictionary.js';
+import type { Addresses } from '../kernel/Addresses.js';
 
 /** How listings find their scope and read `locate` values (an `@id`, or a `_self` address). */
-export const listingScopes = (orgs: OrgService, projects: ProjectService, baseUrl: string, terms: TermDictionary): Scopes => ({
+export const listingScopes = (orgs: OrgService, projects: ProjectService, addresses: Addresses, terms: TermDictionary): Scopes => ({
   term: (name, project) => terms.predicateFor(name, project ? [`${project.org}/${project.label}`] : undefined),
   project: (ref) => projects.fetch(ref),
   org: (label) => void orgs.fetch(label),
   locate: (value, project) => {
-    const self = new RegExp(`^${baseUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/v1/(?:resources|schemas|storages)/([^/]+)/([^/]+)/(?:[^/]+/)?([^/?#]+)$`).exec(value);
+    const self = new RegExp(`^${addresses.base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/v1/(?:resources|schemas|storages)/([^/]+)/([^/]+)/(?:[^/]+/)?([^/?#]+)$`).exec(value);
     if (self) {
       const owner = projects.fetch(`${self[1]}/${self[2]}`);
       const id = resolveId(decodeURIComponent(self[3]!), owner);

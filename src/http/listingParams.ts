@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { ProjectAccess } from '../kernel/ProjectAccess.js';
 import { rejections } from '../domain/rejections.js';
+import type { Addresses } from '../kernel/Addresses.js';
 import type { ListingRequest } from '../catalogue/Listings.js';
 import type { Binding } from '../store/GraphStore.js';
 import type { TimeRange } from '../catalogue/ListingQuery.js';
@@ -84,9 +85,9 @@ export const listingRequest = (req: Request, scope: Scope, access: ProjectAccess
 };
 
 /** The address of the next page: the same request with `after` instead of `from`. */
-export const nextAddress = (base: string, req: Request, after: Binding[]): string => {
+export const nextAddress = (at: Addresses, req: Request, after: Binding[]): string => {
   const url = new URL(req.originalUrl, 'http://placeholder');
   url.searchParams.delete('from');
   url.searchParams.set('after', JSON.stringify(after));
-  return `${base}${url.pathname}${url.search}`;
+  return at.local(`${url.pathname}${url.search}`);
 };

@@ -1,3 +1,4 @@
+import { Addresses } from '../../src/kernel/Addresses.js';
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { get, createServer } from 'node:http';
@@ -32,7 +33,7 @@ describe('event streams: a client that stops reading', () => {
     // ~19 MB of events: far more than the loopback socket buffers hold.
     for (let i = 1; i <= EVENTS; i++)
       await log.append({ key: `resources/o/p/${i}`, kind: 'resources', org: 'o', project: 'o/p', rev: 1, event: { type: 'ResourceCreated', instant: '2026-01-01T00:00:00.000Z', id: `${i}`, source: { blob: BLOB } } as never }, 0);
-    streams = new EventStreams(log, { definitionOf: () => undefined }, { baseUrl: 'http://127.0.0.1', projectUuids: () => undefined, schemaOf: () => undefined }, async () => undefined, { keepAliveMillis: 20, batchSize: 16 });
+    streams = new EventStreams(log, { definitionOf: () => undefined }, { addresses: new Addresses('http://127.0.0.1'), projectUuids: () => undefined, schemaOf: () => undefined }, async () => undefined, { keepAliveMillis: 20, batchSize: 16 });
     server = createServer((_req, res) => {
       serverRes = res;
       void streams.serve(res, {}, 0);

@@ -1,3 +1,4 @@
+import { Addresses } from '../../src/kernel/Addresses.js';
 import { expect } from 'chai';
 import type { LogEvent } from '../../src/events/EventLog.js';
 import { frame, renderEvent } from '../../src/events/sse/renderEvent.js';
@@ -10,7 +11,7 @@ import { SCHEMA_KIND } from '../../src/domain/schemas/schemaKind.js';
 
 const BASE = 'http://registry.test';
 const look: RenderLookups = {
-  baseUrl: BASE,
+  addresses: new Addresses(BASE),
   projectUuids: (ref) => (ref === 'o/p' ? { uuid: 'pu', orgUuid: 'ou' } : undefined),
   schemaOf: () => ({ schema: 'http://s/current', schemaProject: 'o/q' }),
 };

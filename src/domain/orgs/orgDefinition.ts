@@ -1,5 +1,4 @@
 import type { LogEvent } from '../../events/EventLog.js';
-import { subjectAddress } from '../../kernel/subjectAddress.js';
 import type { CommandDefinition, KindDefinition } from '../KindDefinition.js';
 import { rejections } from '../rejections.js';
 import { context } from '../vocabulary.js';
@@ -21,13 +20,13 @@ export const orgDefinition: KindDefinition<OrgState> & CommandDefinition<OrgStat
     return {
       '@context': [context('metadata'), context('organizations')],
       '@type': e.type,
-      _organizationId: `${look.baseUrl}/v1/orgs/${e.label}`,
+      _organizationId: look.addresses.org(e.label),
       _label: e.label,
       _uuid: e.uuid,
       ...('description' in e && e.description !== undefined ? { description: e.description } : {}),
       _rev: e.rev,
       _instant: e.instant,
-      _subject: subjectAddress(look.baseUrl, e.subject),
+      _subject: look.addresses.subject(e.subject),
     };
   },
 };

@@ -1,3 +1,4 @@
+import type { Addresses } from '../../kernel/Addresses.js';
 import type { Caller } from '../../kernel/Caller.js';
 import type { Clock } from '../Clock.js';
 import type { Lifecycle } from '../Lifecycle.js';
@@ -21,7 +22,7 @@ export class ProjectService {
     private readonly orgs: OrgService,
     private readonly lifecycle: Lifecycle,
     private readonly clock: Clock,
-    private readonly baseUrl: string,
+    private readonly addresses: Addresses,
   ) {}
 
   fetch(ref: ProjectRef): ProjectState {
@@ -81,8 +82,8 @@ export class ProjectService {
     };
     return {
       ...(description === undefined ? {} : { description }),
-      base: iriField('base', base, `${this.baseUrl}/v1/resources/${org}/${label}/_/`),
-      vocab: iriField('vocab', vocab, `${this.baseUrl}/v1/vocabs/${org}/${label}/`),
+      base: iriField('base', base, this.addresses.projectDefaults(org, label).base),
+      vocab: iriField('vocab', vocab, this.addresses.projectDefaults(org, label).vocab),
       apiMappings: mappings(apiMappings),
     };
   }

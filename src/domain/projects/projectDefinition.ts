@@ -1,5 +1,4 @@
 import type { LogEvent } from '../../events/EventLog.js';
-import { subjectAddress } from '../../kernel/subjectAddress.js';
 import type { CommandDefinition, KindDefinition } from '../KindDefinition.js';
 import { rejections } from '../rejections.js';
 import { context } from '../vocabulary.js';
@@ -19,7 +18,7 @@ export const projectDefinition: KindDefinition<ProjectState> & CommandDefinition
     state ? rejections.incorrectRev('rev' in cmd ? cmd.rev : state.rev, actual) : rejections.projectAlreadyExists(`${cmd.org}/${cmd.label}`),
   render: (logged, look) => {
     const e = eventOf(logged);
-    const self = `${look.baseUrl}/v1/projects/${e.org}/${e.label}`;
+    const self = look.addresses.project(`${e.org}/${e.label}`);
     return {
       '@context': [context('metadata'), context('projects')],
       '@type': e.type,
@@ -32,7 +31,7 @@ export const projectDefinition: KindDefinition<ProjectState> & CommandDefinition
       ...('fields' in e ? e.fields : {}),
       _rev: e.rev,
       _instant: e.instant,
-      _subject: subjectAddress(look.baseUrl, e.subject),
+      _subject: look.addresses.subject(e.subject),
     };
   },
 };

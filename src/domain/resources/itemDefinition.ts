@@ -1,6 +1,5 @@
 import type { LogEvent } from '../../events/EventLog.js';
 import type { RenderLookups } from '../../kernel/RenderLookups.js';
-import { subjectAddress } from '../../kernel/subjectAddress.js';
 import type { CommandDefinition, KindDefinition } from '../KindDefinition.js';
 import { rejections } from '../rejections.js';
 import { schemaBase } from '../schemas/schemaRef.js';
@@ -40,7 +39,7 @@ const render = (kind: ItemKind) => (logged: LogEvent, look: RenderLookups): Fiel
     _instant: e['instant'],
     ...(uuids ? { _projectUuid: uuids.uuid, _organizationUuid: uuids.orgUuid } : {}),
     _rev: e['rev'],
-    _subject: subjectAddress(look.baseUrl, String(e['subject'])),
+    _subject: look.addresses.subject(String(e['subject'])),
   };
   if (e['tag'] !== undefined) payload['tag'] = e['tag'];
   if (e['targetRev'] !== undefined) payload['targetRev'] = e['targetRev'];

@@ -1,7 +1,6 @@
 import type { KindDefinition } from '../../domain/KindDefinition.js';
 import { context } from '../../domain/vocabulary.js';
 import type { RenderLookups } from '../../kernel/RenderLookups.js';
-import { subjectAddress } from '../../kernel/subjectAddress.js';
 import type { LogEvent } from '../EventLog.js';
 
 export type { RenderLookups };
@@ -22,7 +21,7 @@ type Fields = Record<string, unknown>;
 /** A kind without a definition of its own: its fields with the common `_` ones, minus internals. */
 const genericPayload = (e: Fields, look: RenderLookups): Fields => {
   const { type, rev, instant, subject, expanded: _expanded, ...rest } = e;
-  return { '@context': context('metadata'), '@type': type, ...rest, _rev: rev, _instant: instant, _subject: subjectAddress(look.baseUrl, String(subject)) };
+  return { '@context': context('metadata'), '@type': type, ...rest, _rev: rev, _instant: instant, _subject: look.addresses.subject(String(subject)) };
 };
 
 export const renderEvent = (logged: LogEvent, renderers: EventRenderers, look: RenderLookups): RenderedEvent => {

@@ -2,33 +2,33 @@ import type { OrgState } from '../../domain/orgs/Org.js';
 import type { ProjectState } from '../../domain/projects/Project.js';
 import { effectiveMappings } from '../../domain/projects/apiMappings.js';
 import { context } from '../../domain/vocabulary.js';
-import { orgSelf, projectSelf, subjectIri } from './addresses.js';
+import type { Addresses } from '../../kernel/Addresses.js';
 import type { Audit } from '../../domain/Metadata.js';
 
-const audit = (s: Audit, base: string) => ({
+const audit = (s: Audit, at: Addresses) => ({
   _rev: s.rev,
   _deprecated: s.deprecated,
   _createdAt: s.createdAt,
-  _createdBy: subjectIri(base, s.createdBy),
+  _createdBy: at.subject(s.createdBy),
   _updatedAt: s.updatedAt,
-  _updatedBy: subjectIri(base, s.updatedBy),
+  _updatedBy: at.subject(s.updatedBy),
 });
 
-export const orgBody = (s: OrgState, base: string, full = true) => ({
+export const orgBody = (s: OrgState, at: Addresses, full = true) => ({
   '@context': [context('metadata'), context('organizations')],
-  '@id': orgSelf(base, s.label),
+  '@id': at.org(s.label),
   '@type': 'Organization',
   ...(full && s.description !== undefined ? { description: s.description } : {}),
   _label: s.label,
   _uuid: s.uuid,
-  _self: orgSelf(base, s.label),
+  _self: at.org(s.label),
   _constrainedBy: 'https://bluebrain.github.io/nexus/schemas/organizations.json',
-  ...audit(s, base),
+  ...audit(s, at),
 });
 
-export const projectBody = (s: ProjectState, base: string, full = true) => ({
+export const projectBody = (s: ProjectState, at: Addresses, full = true) => ({
   '@context': [context('metadata'), context('projects')],
-  '@id': projectSelf(base, `${s.org}/${s.label}`),
+  '@id': at.project(`${s.org}/${s.label}`),
   '@type': 'Project',
   ...(full
     ? {
@@ -43,8 +43,8 @@ export const projectBody = (s: ProjectState, base: string, full = true) => ({
   _uuid: s.uuid,
   _organizationLabel: s.org,
   _organizationUuid: s.orgUuid,
-  _self: projectSelf(base, `${s.org}/${s.label}`),
+  _self: at.project(`${s.org}/${s.label}`),
   _constrainedBy: 'https://bluebrain.github.io/nexus/schemas/projects.json',
   _markedForDeletion: false,
-  ...audit(s, base),
+  ...audit(s, at),
 });

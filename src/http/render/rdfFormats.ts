@@ -2,22 +2,22 @@ import { Parser } from 'n3';
 import type { ResourceState } from '../../domain/resources/Resource.js';
 import { NXV, RDF_TYPE } from '../../domain/vocabulary.js';
 import { boolean, dateTime, integer, iri, spelledIri } from '../../rdf/terms.js';
-import { projectSelf, resourceSelf, subjectIri } from './addresses.js';
+import type { Addresses } from '../../kernel/Addresses.js';
 
 /** The metadata of a revision as triples on the resource id (N-Triples). */
-export const metadataTriples = (state: ResourceState, base: string): string => {
+export const metadataTriples = (state: ResourceState, at: Addresses): string => {
   const s = iri(spelledIri(state.id));
   const t = (p: string, o: string) => `${s} ${iri(NXV + p)} ${o} .\n`;
   return (
-    t('self', iri(resourceSelf(base, state.project, state.id))) +
+    t('self', iri(at.resource(state.project, state.id))) +
     t('constrainedBy', iri(spelledIri(state.schema))) +
-    t('project', iri(projectSelf(base, state.project))) +
+    t('project', iri(at.project(state.project))) +
     t('rev', integer(state.rev)) +
     t('deprecated', boolean(state.deprecated)) +
     t('createdAt', dateTime(state.createdAt)) +
-    t('createdBy', iri(subjectIri(base, state.createdBy))) +
+    t('createdBy', iri(at.subject(state.createdBy))) +
     t('updatedAt', dateTime(state.updatedAt)) +
-    t('updatedBy', iri(subjectIri(base, state.updatedBy)))
+    t('updatedBy', iri(at.subject(state.updatedBy)))
   );
 };
 

@@ -1,7 +1,7 @@
 import type { ResourceState } from '../../domain/resources/Resource.js';
 import type { JsonObject } from '../../domain/resources/ResourceEvent.js';
 import { context } from '../../domain/vocabulary.js';
-import { resourceSelf, subjectIri } from './addresses.js';
+import type { Addresses } from '../../kernel/Addresses.js';
 
 const METADATA = context('metadata');
 
@@ -10,24 +10,24 @@ export const typesValue = (types: string[]): { '@type'?: string | string[] } =>
   types.length === 0 ? {} : { '@type': types.length === 1 ? types[0]! : types };
 
 /** The `_` fields of a resource (spec 2.2, newest description). */
-export const resourceMetadataFields = (state: ResourceState, base: string) => ({
-  _self: resourceSelf(base, state.project, state.id),
+export const resourceMetadataFields = (state: ResourceState, at: Addresses) => ({
+  _self: at.resource(state.project, state.id),
   _constrainedBy: state.schema,
   _project: state.project,
   _rev: state.rev,
   _deprecated: state.deprecated,
   _createdAt: state.createdAt,
-  _createdBy: subjectIri(base, state.createdBy),
+  _createdBy: at.subject(state.createdBy),
   _updatedAt: state.updatedAt,
-  _updatedBy: subjectIri(base, state.updatedBy),
+  _updatedBy: at.subject(state.updatedBy),
 });
 
 /** The response of writes and listing entries: metadata only. */
-export const resourceMetadata = (state: ResourceState, base: string): JsonObject => ({
+export const resourceMetadata = (state: ResourceState, at: Addresses): JsonObject => ({
   '@context': METADATA,
   '@id': state.id,
   ...typesValue(state.types),
-  ...resourceMetadataFields(state, base),
+  ...resourceMetadataFields(state, at),
 });
 
 /** `@context` extended with another context, without repeating it. */
@@ -37,17 +37,17 @@ export const withContext = (ctx: unknown, extra: string): unknown => {
 };
 
 /** Fetch: the payload compacted with its own context, plus the metadata fields and context. */
-export const resourceBody = (state: ResourceState, compacted: JsonObject, base: string): JsonObject => ({
+export const resourceBody = (state: ResourceState, compacted: JsonObject, at: Addresses): JsonObject => ({
   ...compacted,
   '@context': withContext(compacted['@context'], METADATA),
-  ...resourceMetadataFields(state, base),
+  ...resourceMetadataFields(state, at),
 });
 
 /** `/source?annotate=true`: the payload as sent plus metadata; the payload's own fields win. */
-export const annotatedSource = (state: ResourceState, source: JsonObject, base: string): JsonObject => ({
+export const annotatedSource = (state: ResourceState, source: JsonObject, at: Addresses): JsonObject => ({
   '@id': state.id,
   ...typesValue(state.types),
-  ...resourceMetadataFields(state, base),
+  ...resourceMetadataFields(state, at),
   ...source,
   '@context': withContext(source['@context'], METADATA),
 });

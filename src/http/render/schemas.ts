@@ -2,7 +2,7 @@ import type { ResourceState } from '../../domain/resources/Resource.js';
 import type { JsonObject } from '../../domain/resources/ResourceEvent.js';
 import { SCHEMA_KIND, SCHEMA_TYPE } from '../../domain/schemas/schemaKind.js';
 import { context } from '../../domain/vocabulary.js';
-import { schemaSelf } from './addresses.js';
+import type { Addresses } from '../../kernel/Addresses.js';
 import { resourceMetadataFields, withContext } from './resources.js';
 
 const METADATA = context('metadata');
@@ -15,17 +15,17 @@ const schemaTypes = (state: ResourceState) => {
 };
 
 /** The `_` fields of a schema: those of resources, addressed under `/v1/schemas`, with the link listings. */
-export const schemaMetadataFields = (state: ResourceState, base: string) => {
-  const self = schemaSelf(base, state.project, state.id);
-  return { ...resourceMetadataFields(state, base), _self: self, _incoming: `${self}/incoming`, _outgoing: `${self}/outgoing` };
+export const schemaMetadataFields = (state: ResourceState, at: Addresses) => {
+  const self = at.schema(state.project, state.id);
+  return { ...resourceMetadataFields(state, at), _self: self, _incoming: `${self}/incoming`, _outgoing: `${self}/outgoing` };
 };
 
 /** Write responses and listing entries. */
-export const schemaMetadata = (state: ResourceState, base: string): JsonObject => ({
+export const schemaMetadata = (state: ResourceState, at: Addresses): JsonObject => ({
   '@context': [METADATA, context('schemas-metadata')],
   '@id': state.id,
   ...schemaTypes(state),
-  ...schemaMetadataFields(state, base),
+  ...schemaMetadataFields(state, at),
 });
 
 /** The payload's own context, without the contexts every schema is read with, then metadata and SHACL. */
@@ -35,17 +35,17 @@ const fetchedContext = (ctx: unknown): unknown => {
 };
 
 /** Fetch: the schema compacted (with the SHACL context), the metadata fields, the SHACL context appended. */
-export const schemaBody = (state: ResourceState, compacted: JsonObject, base: string): JsonObject => ({
+export const schemaBody = (state: ResourceState, compacted: JsonObject, at: Addresses): JsonObject => ({
   ...compacted,
   '@context': fetchedContext(compacted['@context']),
-  ...schemaMetadataFields(state, base),
+  ...schemaMetadataFields(state, at),
 });
 
 /** `/source?annotate=true`: the payload as sent plus metadata; the payload's own fields win. */
-export const annotatedSchema = (state: ResourceState, source: JsonObject, base: string): JsonObject => ({
+export const annotatedSchema = (state: ResourceState, source: JsonObject, at: Addresses): JsonObject => ({
   '@id': state.id,
   ...schemaTypes(state),
-  ...schemaMetadataFields(state, base),
+  ...schemaMetadataFields(state, at),
   ...source,
   '@context': withContext(source['@context'], METADATA),
 });

@@ -17,19 +17,20 @@ import { dot, inGraph, metadataTriples } from '../render/rdfFormats.js';
 import { typesValue } from '../render/resources.js';
 import { segment } from '../route.js';
 import type { Context } from '../route.js';
+import type { Addresses } from '../../kernel/Addresses.js';
 
 /** How a kind of item renders: write responses and listing entries, fetched bodies, annotated sources. */
 export interface ItemRenderer {
-  metadata(state: ResourceState, base: string): JsonObject;
-  body(state: ResourceState, compacted: JsonObject, base: string): JsonObject;
-  annotated(state: ResourceState, source: JsonObject, base: string): JsonObject;
+  metadata(state: ResourceState, at: Addresses): JsonObject;
+  body(state: ResourceState, compacted: JsonObject, at: Addresses): JsonObject;
+  annotated(state: ResourceState, source: JsonObject, at: Addresses): JsonObject;
 }
 
 export interface ItemDeps {
   service: ResourceService;
   queries: ResourceQueries;
   jsonld: JsonLdProcessor;
-  baseUrl: string;
+  addresses: Addresses;
   kind: 'resources' | 'schemas';
   render: ItemRenderer;
 }
@@ -53,8 +54,8 @@ const send = (res: Response, body: unknown, status = 200) => void res.status(sta
  * The handlers of the lifecycle resources and schemas share (spec 4.1, 4.3): thin wrappers that
  * parse the request, call one service method and render its result.
  */
-export const itemHandlers = ({ service, queries, jsonld, baseUrl, kind, render }: ItemDeps, at: Locator) => {
-  const written = (res: Response, status: number) => (state: ResourceState) => send(res, render.metadata(state, baseUrl), status);
+export const itemHandlers = ({ service, queries, jsonld, addresses, kind, render }: ItemDeps, at: Locator) => {
+  const written = (res: Response, status: number) => (state: ResourceState) => send(res, render.metadata(state, addresses), status);
 
   /** Fetch in the representation the client accepts. */
   const represent = async (req: Request, res: Response, target: [ProjectRef, string, string, Selector]) => {
@@ -63,11 +64,11 @@ export const itemHandlers = ({ service, queries, jsonld, baseUrl, kind, render }
     res.vary('Accept');
     if (type === 'application/ld+json' || type === 'application/json') {
       const { state, compacted } = await service.fetchCompacted(...target);
-      res.type(type).send(JSON.stringify(render.body(state, compacted, baseUrl)));
+      res.type(type).send(JSON.stringify(render.body(state, compacted, addresses)));
       return;
     }
     const { state, content } = await service.fetch(...target);
-    const triples = (await jsonld.toNQuads(content.expanded)) + metadataTriples(state, baseUrl);
+    const triples = (await jsonld.toNQuads(content.expanded)) + metadataTriples(state, addresses);
     if (type === 'application/n-triples') res.type(type).send(triples);
     else if (type === 'application/n-quads') res.type(type).send(inGraph(triples, revisionGraph(kind, state.project, state.id, state.rev)));
     else res.type(type).send(dot(state.id, triples));
@@ -76,12 +77,12 @@ export const itemHandlers = ({ service, queries, jsonld, baseUrl, kind, render }
   /** Link listings: known items carry their metadata, external IRIs only `@id` and `paths`. */
   const links = (entries: { total: number; items: LinkEntry[] }, req: Request, from: number, size: number) => {
     const results = entries.items.map((e) =>
-      e.state ? { '@id': e.id, ...typesValue(e.state.types), paths: e.paths, ...render.metadata(e.state, baseUrl) } : { '@id': e.id, paths: e.paths },
+      e.state ? { '@id': e.id, ...typesValue(e.state.types), paths: e.paths, ...render.metadata(e.state, addresses) } : { '@id': e.id, paths: e.paths },
     );
     const url = new URL(req.originalUrl, 'http://placeholder');
     url.searchParams.set('from', String(from + size));
     url.searchParams.set('size', String(size));
-    return listingBody(entries.total, results, from + size < entries.total ? `${baseUrl}${url.pathname}${url.search}` : undefined);
+    return listingBody(entries.total, results, from + size < entries.total ? addresses.local(`${url.pathname}${url.search}`) : undefined);
   };
   const paging = (req: Request) => ({ from: integer(req.query, 'from', 0, 10_000) ?? 0, size: integer(req.query, 'size', 1, 1000) ?? 20 });
 
@@ -96,7 +97,7 @@ export const itemHandlers = ({ service, queries, jsonld, baseUrl, kind, render }
       const request = listingRequest(req, scope(req), ctx.access);
       if (bool(req.query, 'aggregations') === true) return send(res, aggregationsBody(await queries.aggregate(request)));
       const page = await queries.list(request);
-      send(res, listingBody(page.total, page.items.map((s) => render.metadata(s, baseUrl)), page.next && nextAddress(baseUrl, req, page.next)));
+      send(res, listingBody(page.total, page.items.map((s) => render.metadata(s, addresses)), page.next && nextAddress(addresses, req, page.next)));
     },
     incoming: async (req: Request, res: Response, ctx: Context) => {
       const { ref, schema, id } = at(req);
@@ -129,7 +130,7 @@ export const itemHandlers = ({ service, queries, jsonld, baseUrl, kind, render }
       const annotate = bool(req.query, 'annotate') ?? false;
       const { state, content } = await service.fetch(ref, schema, id, selector(req.query));
       res.vary('Accept');
-      send(res, annotate ? render.annotated(state, content.source, baseUrl) : content.source);
+      send(res, annotate ? render.annotated(state, content.source, addresses) : content.source);
     },
     remoteContexts: async (req: Request, res: Response, ctx: Context) => {
       const { ref, schema, id } = at(req);

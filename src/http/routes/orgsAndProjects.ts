@@ -8,11 +8,12 @@ import { bool, integer, requiredRev, single } from '../params.js';
 import { orgBody, projectBody } from '../render/orgsProjects.js';
 import { onOrg, onProject, onRoot, projectOf } from '../route.js';
 import type { Routes } from '../route.js';
+import type { Addresses } from '../../kernel/Addresses.js';
 
 interface Deps {
   orgs: OrgService;
   projects: ProjectService;
-  baseUrl: string;
+  addresses: Addresses;
 }
 
 const description = (body: unknown): string | undefined => {
@@ -43,14 +44,14 @@ const readableOrg = (access: ProjectAccess, label: string) => access.mode === 'a
 const readableProject = (access: ProjectAccess, org: string, label: string) =>
   access.mode === 'all' || access.orgs.includes(org) || access.projects.includes(`${org}/${label}`);
 
-export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, projects, baseUrl }: Deps): void => {
+export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, projects, addresses }: Deps): void => {
   routes.add(router, '/v1/orgs', {
     get: {
       guard: { permission: 'organizations/read', within: onRoot },
       body: 'none',
       handle: (req, res, { access }) => {
         const { total, items } = page(req, orgs.list().filter((o) => readableOrg(access, o.label)));
-        res.json(listing(total, items.map((o) => orgBody(o, baseUrl))));
+        res.json(listing(total, items.map((o) => orgBody(o, addresses))));
       },
     },
   });
@@ -58,7 +59,7 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
     get: {
       guard: { permission: 'organizations/read', on: onOrg },
       body: 'none',
-      handle: (req, res) => void res.json(orgBody(orgs.fetch(req.params['org'] as string), baseUrl)),
+      handle: (req, res) => void res.json(orgBody(orgs.fetch(req.params['org'] as string), addresses)),
     },
     put: {
       guard: { permission: { create: 'organizations/create', update: 'organizations/write' }, on: onOrg },
@@ -66,14 +67,14 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
       handle: async (req, res, { caller }) => {
         const label = req.params['org'] as string;
         const rev = integer(req.query, 'rev', 1);
-        if (rev === undefined) res.status(201).json(orgBody(await orgs.create(label, description(req.body), caller), baseUrl, false));
-        else res.json(orgBody(await orgs.update(label, rev, description(req.body), caller), baseUrl, false));
+        if (rev === undefined) res.status(201).json(orgBody(await orgs.create(label, description(req.body), caller), addresses, false));
+        else res.json(orgBody(await orgs.update(label, rev, description(req.body), caller), addresses, false));
       },
     },
     delete: {
       guard: { permission: 'organizations/write', on: onOrg },
       body: 'none',
-      handle: async (req, res, { caller }) => void res.json(orgBody(await orgs.deprecate(req.params['org'] as string, requiredRev(req.query), caller), baseUrl, false)),
+      handle: async (req, res, { caller }) => void res.json(orgBody(await orgs.deprecate(req.params['org'] as string, requiredRev(req.query), caller), addresses, false)),
     },
   });
   routes.add(router, '/v1/projects', {
@@ -82,7 +83,7 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
       body: 'none',
       handle: (req, res, { access }) => {
         const { total, items } = page(req, projects.list().filter((p) => readableProject(access, p.org, p.label)));
-        res.json(listing(total, items.map((p) => projectBody(p, baseUrl))));
+        res.json(listing(total, items.map((p) => projectBody(p, addresses))));
       },
     },
   });
@@ -93,7 +94,7 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
       handle: (req, res, { access }) => {
         orgs.fetch(req.params['org'] as string);
         const { total, items } = page(req, projects.list(req.params['org'] as string).filter((p) => readableProject(access, p.org, p.label)));
-        res.json(listing(total, items.map((p) => projectBody(p, baseUrl))));
+        res.json(listing(total, items.map((p) => projectBody(p, addresses))));
       },
     },
   });
@@ -101,7 +102,7 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
     get: {
       guard: { permission: 'projects/read', on: onProject },
       body: 'none',
-      handle: (req, res) => void res.json(projectBody(projects.fetch(projectOf(req)), baseUrl)),
+      handle: (req, res) => void res.json(projectBody(projects.fetch(projectOf(req)), addresses)),
     },
     put: {
       guard: { permission: { create: 'projects/create', update: 'projects/write' }, on: onProject },
@@ -109,8 +110,8 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
       handle: async (req, res, { caller }) => {
         const [org, label] = [req.params['org'] as string, req.params['project'] as string];
         const rev = integer(req.query, 'rev', 1);
-        if (rev === undefined) res.status(201).json(projectBody(await projects.create(org, label, req.body, caller), baseUrl, false));
-        else res.json(projectBody(await projects.update(org, label, rev, req.body, caller), baseUrl, false));
+        if (rev === undefined) res.status(201).json(projectBody(await projects.create(org, label, req.body, caller), addresses, false));
+        else res.json(projectBody(await projects.update(org, label, rev, req.body, caller), addresses, false));
       },
     },
     delete: {
@@ -118,7 +119,7 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
       body: 'none',
       handle: async (req, res, { caller }) => {
         const [org, label] = [req.params['org'] as string, req.params['project'] as string];
-        res.json(projectBody(await projects.deprecate(org, label, requiredRev(req.query), caller), baseUrl, false));
+        res.json(projectBody(await projects.deprecate(org, label, requiredRev(req.query), caller), addresses, false));
       },
     },
   });

@@ -7,12 +7,13 @@ import { annotatedSource, resourceBody, resourceMetadata } from '../render/resou
 import { onOrg, onProject, onRoot, projectOf, segment } from '../route.js';
 import type { Endpoint, Handler, Routes } from '../route.js';
 import { itemHandlers } from './itemHandlers.js';
+import type { Addresses } from '../../kernel/Addresses.js';
 
 interface Deps {
   resources: ResourceService;
   queries: ResourceQueries;
   jsonld: JsonLdProcessor;
-  baseUrl: string;
+  addresses: Addresses;
 }
 
 const R = '/v1/resources/:org/:project/:schema/:id';
@@ -26,9 +27,9 @@ const at = (req: Request) => ({ ref: ref(req), schema: schemaOf(req), id: idOf(r
 const read = (handle: Handler): Endpoint => ({ guard: { permission: 'resources/read', on: onProject }, body: 'none', handle });
 const write = (handle: Handler, body: 'json' | 'none' = 'json'): Endpoint => ({ guard: { permission: 'resources/write', on: onProject }, body, handle });
 
-export const resourceRoutes = (routes: Routes, router: Router, { resources, queries, jsonld, baseUrl }: Deps): void => {
+export const resourceRoutes = (routes: Routes, router: Router, { resources, queries, jsonld, addresses }: Deps): void => {
   const h = itemHandlers(
-    { service: resources, queries, jsonld, baseUrl, kind: 'resources', render: { metadata: resourceMetadata, body: resourceBody, annotated: annotatedSource } },
+    { service: resources, queries, jsonld, addresses, kind: 'resources', render: { metadata: resourceMetadata, body: resourceBody, annotated: annotatedSource } },
     at,
   );
 

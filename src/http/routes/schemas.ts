@@ -6,12 +6,13 @@ import { annotatedSchema, schemaBody, schemaMetadata } from '../render/schemas.j
 import { onOrg, onProject, onRoot, projectOf, segment } from '../route.js';
 import type { Endpoint, Handler, Routes } from '../route.js';
 import { itemHandlers } from './itemHandlers.js';
+import type { Addresses } from '../../kernel/Addresses.js';
 
 interface Deps {
   schemas: ResourceService;
   queries: ResourceQueries;
   jsonld: JsonLdProcessor;
-  baseUrl: string;
+  addresses: Addresses;
 }
 
 const S = '/v1/schemas/:org/:project/:id';
@@ -25,9 +26,9 @@ const read = (handle: Handler): Endpoint => ({ guard: { permission: 'resources/r
 const write = (handle: Handler, body: 'json' | 'none' = 'json'): Endpoint => ({ guard: { permission: 'schemas/write', on: onProject }, body, handle });
 
 /** Spec 4.3: the schema lifecycle, listings at three scopes, and the link listings `_incoming`/`_outgoing` name. */
-export const schemaRoutes = (routes: Routes, router: Router, { schemas, queries, jsonld, baseUrl }: Deps): void => {
+export const schemaRoutes = (routes: Routes, router: Router, { schemas, queries, jsonld, addresses }: Deps): void => {
   const h = itemHandlers(
-    { service: schemas, queries, jsonld, baseUrl, kind: 'schemas', render: { metadata: schemaMetadata, body: schemaBody, annotated: annotatedSchema } },
+    { service: schemas, queries, jsonld, addresses, kind: 'schemas', render: { metadata: schemaMetadata, body: schemaBody, annotated: annotatedSchema } },
     at,
   );
   routes.add(router, '/v1/schemas', { get: { guard: { permission: 'resources/read', within: onRoot }, body: 'none', handle: h.list(() => ({ kind: 'schemas' })) } });
