@@ -1,4 +1,4 @@
-import type { ProjectRef } from '../domain/labels.js';
+import type { ProjectRef } from '../kernel/labels.js';
 import type { ProjectAccess } from '../kernel/ProjectAccess.js';
 import type { Caller } from '../kernel/Caller.js';
 import type { Permission } from './permissions.js';

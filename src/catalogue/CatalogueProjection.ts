@@ -1,5 +1,5 @@
 import type { KindDefinition, Listed } from '../domain/KindDefinition.js';
-import type { ProjectRef } from '../domain/labels.js';
+import type { ProjectRef } from '../kernel/labels.js';
 import type { Change, Projection } from '../projection/Projection.js';
 import type { GraphStore } from '../store/GraphStore.js';
 import { CATALOGUE, revisionGraph } from '../store/graphNames.js';

@@ -1,4 +1,4 @@
-import type { ProjectRef } from '../domain/labels.js';
+import type { ProjectRef } from '../kernel/labels.js';
 import type { Binding, GraphStore, Row } from '../store/GraphStore.js';
 import type { Bucket, ItemRef, LinkRow, ListedItem, OutgoingRow } from './catalogueModel.js';
 

@@ -1,5 +1,5 @@
 import type { ProjectAccess } from '../kernel/ProjectAccess.js';
-import type { ProjectRef } from '../domain/labels.js';
+import type { ProjectRef } from '../kernel/labels.js';
 import { rejections } from '../domain/rejections.js';
 import type { ProjectState } from '../domain/projects/Project.js';
 import { DEFAULT_MAPPINGS, effectiveMappings, expandMapping, isIri } from '../domain/projects/apiMappings.js';

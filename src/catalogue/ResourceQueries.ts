@@ -1,4 +1,4 @@
-import type { ProjectRef } from '../domain/labels.js';
+import type { ProjectRef } from '../kernel/labels.js';
 import type { Aggregations, ListingRequest, Listings } from './Listings.js';
 import type { Binding } from '../store/GraphStore.js';
 import type { CatalogueQueries } from './CatalogueQueries.js';

@@ -1,6 +1,6 @@
-import type { ProjectRef } from '../domain/labels.js';
+import type { ProjectRef } from '../kernel/labels.js';
 import type { Link } from '../domain/resources/links.js';
-import { NXV, RDF_TYPE } from '../domain/vocabulary.js';
+import { NXV, RDF_TYPE } from '../kernel/vocabulary.js';
 import { CATALOGUE, itemNode } from '../store/graphNames.js';
 import { boolean, dateTime, integer, iri, literal, quad } from '../rdf/terms.js';
 

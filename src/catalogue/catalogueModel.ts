@@ -1,4 +1,4 @@
-import type { ProjectRef } from '../domain/labels.js';
+import type { ProjectRef } from '../kernel/labels.js';
 import type { Binding } from '../store/GraphStore.js';
 
 /** The read model's rows: what listings and link queries answer with. */

@@ -1,6 +1,6 @@
 import type { EventDraft, EventLog, LogEvent } from '../events/EventLog.js';
 import { RevisionConflict } from '../events/EventLog.js';
-import type { Rejection } from './Rejection.js';
+import type { Rejection } from '../kernel/Rejection.js';
 
 /**
  * Appends an evaluated event and waits until this process has projected it, so the caller reads

@@ -1,10 +1,10 @@
 import type { Kind, LogEvent } from '../events/EventLog.js';
 import type { RenderLookups } from '../kernel/RenderLookups.js';
-import type { ProjectRef } from './labels.js';
-import type { Rejection } from './Rejection.js';
+import type { ProjectRef } from '../kernel/labels.js';
+import type { Rejection } from '../kernel/Rejection.js';
 import type { Link } from './resources/links.js';
 import type { JsonObject } from './resources/ResourceEvent.js';
-import type { SubjectPath } from './Subject.js';
+import type { SubjectPath } from '../kernel/Subject.js';
 
 /** A kind's event as the log carries it. */
 export interface DomainEvent {

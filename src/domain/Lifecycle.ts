@@ -1,7 +1,7 @@
 import type { LogEvent } from '../events/EventLog.js';
 import type { CommandDefinition, DomainEvent } from './KindDefinition.js';
 import type { EventWriter } from './EventWriter.js';
-import { Rejection } from './Rejection.js';
+import { Rejection } from '../kernel/Rejection.js';
 
 /** Where an event goes in the log: the item's key and the scopes its streams filter on. */
 export interface Placement {

@@ -1,4 +1,4 @@
-import type { SubjectPath } from './Subject.js';
+import type { SubjectPath } from '../kernel/Subject.js';
 
 /** Audit fields every versioned item carries. */
 export interface Audit {

@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { rejections } from '../domain/rejections.js';
-import { Rejection } from '../domain/Rejection.js';
-import { context } from '../domain/vocabulary.js';
+import { Rejection } from '../kernel/Rejection.js';
+import { context } from '../kernel/vocabulary.js';
 import { statusOf } from './statusOf.js';
 
 /** Errors raised by express and its body parser, as rejections. */

@@ -2,8 +2,8 @@ import type { NextFunction, Request, RequestHandler, Response, Router } from 'ex
 import type { AclCheck, AclPath, ProjectAccess } from '../auth/AclCheck.js';
 import type { Caller } from '../kernel/Caller.js';
 import type { Permission } from '../auth/permissions.js';
-import { projectRef } from '../domain/labels.js';
-import type { ProjectRef } from '../domain/labels.js';
+import { projectRef } from '../kernel/labels.js';
+import type { ProjectRef } from '../kernel/labels.js';
 import { rejections } from '../domain/rejections.js';
 import type { BodyKind } from './bodyReader.js';
 import { callerOf } from './authenticate.js';

@@ -1,5 +1,5 @@
 import { rejections } from '../domain/rejections.js';
-import { Rejection } from '../domain/Rejection.js';
+import { Rejection } from '../kernel/Rejection.js';
 import type { JsonObject, RemoteContextRef } from '../domain/resources/ResourceEvent.js';
 import type { ContextSource, ResolvedContext } from './ContextResolver.js';
 import { loaderOf, resolveContexts } from './ContextResolver.js';

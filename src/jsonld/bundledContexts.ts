@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { assetPath } from '../assets.js';
-import { CONTEXTS } from '../domain/vocabulary.js';
+import { CONTEXTS } from '../kernel/vocabulary.js';
 
 /**
  * The service's own JSON-LD contexts, served from the copies under `src/jsonld/contexts/` and never

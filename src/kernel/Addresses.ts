@@ -1,5 +1,5 @@
-import type { ProjectRef } from '../domain/labels.js';
-import type { SubjectPath } from '../domain/Subject.js';
+import type { ProjectRef } from './labels.js';
+import type { SubjectPath } from './Subject.js';
 
 /** An id as ONE path segment: `/` becomes `%2F`, `%` becomes `%25` (what clients' encodeURIComponent sends). */
 export const idSegment = (id: string): string => encodeURIComponent(id);

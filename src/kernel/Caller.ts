@@ -1,5 +1,5 @@
-import type { SubjectPath } from '../domain/Subject.js';
-import { anonymous } from '../domain/Subject.js';
+import type { SubjectPath } from './Subject.js';
+import { anonymous } from './Subject.js';
 
 /** An identity a caller holds; ACLs grant permissions to identities (wire-iam.md, "Identities"). */
 export type Identity =

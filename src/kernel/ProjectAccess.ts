@@ -1,4 +1,4 @@
-import type { ProjectRef } from '../domain/labels.js';
+import type { ProjectRef } from './labels.js';
 
 /**
  * What a caller may see of a multi-project read (listings, aggregations, org and global streams).

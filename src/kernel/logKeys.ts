@@ -1,4 +1,4 @@
-import type { ProjectRef } from '../domain/labels.js';
+import type { ProjectRef } from './labels.js';
 
 /** Log keys: org and project labels cannot contain '/', so the id is everything after the project. */
 export const orgKey = (org: string) => `orgs/${org}`;

@@ -1,4 +1,4 @@
-import type { ProjectRef } from '../domain/labels.js';
+import type { ProjectRef } from '../kernel/labels.js';
 import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
 import { iri } from '../rdf/terms.js';
 import type { GraphStore } from '../store/GraphStore.js';

@@ -1,5 +1,5 @@
 import type { KindDefinition } from '../domain/KindDefinition.js';
-import type { ProjectRef } from '../domain/labels.js';
+import type { ProjectRef } from '../kernel/labels.js';
 import type { OrgState } from '../domain/orgs/Org.js';
 import type { ProjectState } from '../domain/projects/Project.js';
 import type { ResourceState } from '../domain/resources/Resource.js';

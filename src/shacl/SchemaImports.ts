@@ -1,5 +1,5 @@
 import { Parser } from 'n3';
-import type { ProjectRef } from '../domain/labels.js';
+import type { ProjectRef } from '../kernel/labels.js';
 import { rejections } from '../domain/rejections.js';
 import type { ImportRef } from '../domain/resources/ResourceEvent.js';
 import type { ResourceStates } from '../domain/resources/ResourceService.js';

@@ -1,9 +1,9 @@
-import type { ProjectRef } from '../domain/labels.js';
+import type { ProjectRef } from '../kernel/labels.js';
 import { rejections } from '../domain/rejections.js';
 import type { ImportRef, JsonObject } from '../domain/resources/ResourceEvent.js';
 import type { ResolvedSchema, SchemaResolver, ValidationReport } from '../domain/resources/SchemaResolver.js';
 import { schemaBase } from '../domain/schemas/schemaRef.js';
-import { SHACL_SCHEMA } from '../domain/vocabulary.js';
+import { SHACL_SCHEMA } from '../kernel/vocabulary.js';
 import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
 import type { SchemaImports } from './SchemaImports.js';
 import { shaclShacl } from './shaclShacl.js';

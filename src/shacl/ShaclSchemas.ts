@@ -1,4 +1,4 @@
-import type { ProjectRef } from '../domain/labels.js';
+import type { ProjectRef } from '../kernel/labels.js';
 import { rejections } from '../domain/rejections.js';
 import type { ResourceState } from '../domain/resources/Resource.js';
 import type { JsonObject } from '../domain/resources/ResourceEvent.js';
@@ -6,7 +6,7 @@ import type { ResourceStates } from '../domain/resources/ResourceService.js';
 import type { RevisionReader } from '../domain/resources/RevisionReader.js';
 import type { ResolvedSchema, SchemaResolver } from '../domain/resources/SchemaResolver.js';
 import { parseSchemaRef, pinnedSchema, schemaBase } from '../domain/schemas/schemaRef.js';
-import { UNCONSTRAINED } from '../domain/vocabulary.js';
+import { UNCONSTRAINED } from '../kernel/vocabulary.js';
 import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
 import { schemaKey } from '../kernel/logKeys.js';
 import { Lru } from '../util/Lru.js';

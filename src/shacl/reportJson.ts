@@ -1,7 +1,7 @@
 import type { Term } from '@rdfjs/types';
 import type { ValidationResult } from 'rdf-validate-shacl/src/validation-report.js';
 import type { JsonObject } from '../domain/resources/ResourceEvent.js';
-import { context } from '../domain/vocabulary.js';
+import { context } from '../kernel/vocabulary.js';
 
 const SH = 'http://www.w3.org/ns/shacl#';
 

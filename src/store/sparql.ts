@@ -4,7 +4,7 @@ import oxigraph from 'oxigraph';
 import sparqljs from 'sparqljs';
 import type { Expression, IriTerm, LiteralTerm, Pattern, SparqlQuery, Triple, VariableTerm } from 'sparqljs';
 import { assetPath } from '../assets.js';
-import { NXV, RDF_TYPE } from '../domain/vocabulary.js';
+import { NXV, RDF_TYPE } from '../kernel/vocabulary.js';
 import { XSD } from '../rdf/terms.js';
 
 /**

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { bool, indexing, integer, many, requiredRev, selector, single, tagName, validTag } from '../../src/http/params.js';
-import { Rejection } from '../../src/domain/Rejection.js';
+import { Rejection } from '../../src/kernel/Rejection.js';
 
 type Query = Parameters<typeof single>[0];
 const q = (value: Record<string, unknown>) => value as Query;

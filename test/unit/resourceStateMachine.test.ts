@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { evaluateResource, nextResource } from '../../src/domain/resources/Resource.js';
 import type { ResourceCommand, ResourceState } from '../../src/domain/resources/Resource.js';
 import type { ResourceEvent } from '../../src/domain/resources/ResourceEvent.js';
-import { Rejection } from '../../src/domain/Rejection.js';
+import { Rejection } from '../../src/kernel/Rejection.js';
 
 const ID = 'http://example.com/r';
 const P = 'org/proj';

@@ -3,7 +3,7 @@ import { ShapesValidator } from '../../src/shacl/ShapesValidator.js';
 import { importsIn, SchemaImports } from '../../src/shacl/SchemaImports.js';
 import { shaclShacl } from '../../src/shacl/shaclShacl.js';
 import type { ResourceState } from '../../src/domain/resources/Resource.js';
-import { Rejection } from '../../src/domain/Rejection.js';
+import { Rejection } from '../../src/kernel/Rejection.js';
 
 const SH = 'http://www.w3.org/ns/shacl#';
 const EX = 'http://example.com/';

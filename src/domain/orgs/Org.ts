@@ -1,7 +1,7 @@
 import type { Audit, EventBase } from '../Metadata.js';
 import { created, touched } from '../Metadata.js';
 import { rejections } from '../rejections.js';
-import type { Rejection } from '../Rejection.js';
+import type { Rejection } from '../../kernel/Rejection.js';
 
 export interface OrgState extends Audit {
   label: string;

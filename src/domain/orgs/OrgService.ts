@@ -1,7 +1,7 @@
 import type { Caller } from '../../kernel/Caller.js';
-import type { Clock } from '../Clock.js';
+import type { Clock } from '../../kernel/Clock.js';
 import type { Lifecycle } from '../Lifecycle.js';
-import { checkLabel } from '../labels.js';
+import { checkLabel } from '../checkLabel.js';
 import { rejections } from '../rejections.js';
 import type { OrgCommand, OrgState } from './Org.js';
 import { orgDefinition } from './orgDefinition.js';

@@ -1,7 +1,7 @@
 import type { LogEvent } from '../../events/EventLog.js';
 import type { CommandDefinition, KindDefinition } from '../KindDefinition.js';
 import { rejections } from '../rejections.js';
-import { context } from '../vocabulary.js';
+import { context } from '../../kernel/vocabulary.js';
 import type { OrgCommand, OrgEvent, OrgState } from './Org.js';
 import { evaluateOrg, nextOrg } from './Org.js';
 

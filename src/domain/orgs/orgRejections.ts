@@ -1,5 +1,5 @@
-import { Rejection } from '../Rejection.js';
-import type { RejectionTypes } from '../Rejection.js';
+import { Rejection } from '../../kernel/Rejection.js';
+import type { RejectionTypes } from '../../kernel/Rejection.js';
 
 /** Organizations: the rejections they raise, named as existing clients expect them (wire-format.md). */
 export const orgRejections = {

@@ -1,9 +1,10 @@
 import type { Addresses } from '../../kernel/Addresses.js';
 import type { Caller } from '../../kernel/Caller.js';
-import type { Clock } from '../Clock.js';
+import type { Clock } from '../../kernel/Clock.js';
 import type { Lifecycle } from '../Lifecycle.js';
-import type { ProjectRef } from '../labels.js';
-import { checkLabel, projectRef } from '../labels.js';
+import type { ProjectRef } from '../../kernel/labels.js';
+import { checkLabel } from '../checkLabel.js';
+import { projectRef } from '../../kernel/labels.js';
 import { rejections } from '../rejections.js';
 import type { OrgService } from '../orgs/OrgService.js';
 import type { ApiMapping, ProjectCommand, ProjectFields, ProjectState } from './Project.js';

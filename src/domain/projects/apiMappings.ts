@@ -1,4 +1,4 @@
-import { DEFAULT_STORAGE, NXV, SHACL_SCHEMA, UNCONSTRAINED } from '../vocabulary.js';
+import { DEFAULT_STORAGE, NXV, SHACL_SCHEMA, UNCONSTRAINED } from '../../kernel/vocabulary.js';
 import type { ApiMapping, ProjectState } from './Project.js';
 
 /** Aliases every project has besides its own api mappings (wire-format.md, "Addresses"). */

@@ -1,7 +1,7 @@
 import type { LogEvent } from '../../events/EventLog.js';
 import type { CommandDefinition, KindDefinition } from '../KindDefinition.js';
 import { rejections } from '../rejections.js';
-import { context } from '../vocabulary.js';
+import { context } from '../../kernel/vocabulary.js';
 import type { ProjectCommand, ProjectEvent, ProjectState } from './Project.js';
 import { evaluateProject, nextProject } from './Project.js';
 

@@ -1,8 +1,8 @@
 import type { Kind } from '../../events/EventLog.js';
 import type { Expansion } from '../../jsonld/JsonLdProcessor.js';
 import { resourceKey } from '../../kernel/logKeys.js';
-import type { ProjectRef } from '../labels.js';
-import { UNCONSTRAINED } from '../vocabulary.js';
+import type { ProjectRef } from '../../kernel/labels.js';
+import { UNCONSTRAINED } from '../../kernel/vocabulary.js';
 import type { ResourceEvent } from './ResourceEvent.js';
 import { checkTypes } from './sourceChecks.js';
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Audit } from '../Metadata.js';
 import { created, touched } from '../Metadata.js';
-import type { ProjectRef } from '../labels.js';
+import type { ProjectRef } from '../../kernel/labels.js';
 import { rejections } from '../rejections.js';
-import type { Rejection } from '../Rejection.js';
+import type { Rejection } from '../../kernel/Rejection.js';
 import type { Content, ResourceEvent } from './ResourceEvent.js';
 import { isContentEvent } from './ResourceEvent.js';
 import type { Link } from './links.js';

@@ -1,7 +1,9 @@
 import type { EventBase } from '../Metadata.js';
-import type { ProjectRef } from '../labels.js';
+import type { ProjectRef } from '../../kernel/labels.js';
 
-export type JsonObject = { [key: string]: unknown };
+import type { JsonObject } from '../../kernel/json.js';
+
+export type { JsonObject };
 
 /** A remote context a revision was expanded with, pinned so later reads reproduce it exactly. */
 export type RemoteContextRef =

@@ -1,4 +1,4 @@
-import type { ProjectRef } from '../labels.js';
+import type { ProjectRef } from '../../kernel/labels.js';
 import type { ImportRef, JsonObject } from './ResourceEvent.js';
 
 /** The outcome of validating a payload against a schema: the `sh:ValidationReport` of spec 2.8. */

@@ -3,7 +3,7 @@ import type { RenderLookups } from '../../kernel/RenderLookups.js';
 import type { CommandDefinition, KindDefinition } from '../KindDefinition.js';
 import { rejections } from '../rejections.js';
 import { schemaBase } from '../schemas/schemaRef.js';
-import { context, SHACL_SCHEMA } from '../vocabulary.js';
+import { context, SHACL_SCHEMA } from '../../kernel/vocabulary.js';
 import type { ItemKind } from './ItemKind.js';
 import { loggedEvent, resourceEventOf } from './ItemKind.js';
 import type { ResourceCommand, ResourceState } from './Resource.js';

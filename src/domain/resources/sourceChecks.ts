@@ -1,5 +1,5 @@
 import { rejections } from '../rejections.js';
-import { NXV } from '../vocabulary.js';
+import { NXV } from '../../kernel/vocabulary.js';
 import type { JsonObject } from './ResourceEvent.js';
 
 /** A payload must be one JSON object whose root fields do not use the reserved `_` prefix. */

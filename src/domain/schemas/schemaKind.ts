@@ -1,6 +1,6 @@
 import { schemaKey } from '../../kernel/logKeys.js';
 import type { ItemKind } from '../resources/ItemKind.js';
-import { context, NXV, SHACL_SCHEMA } from '../vocabulary.js';
+import { context, NXV, SHACL_SCHEMA } from '../../kernel/vocabulary.js';
 
 export const SCHEMA_TYPE = `${NXV}Schema`;
 

@@ -1,5 +1,5 @@
 import type { KindDefinition } from '../../domain/KindDefinition.js';
-import { context } from '../../domain/vocabulary.js';
+import { context } from '../../kernel/vocabulary.js';
 import type { RenderLookups } from '../../kernel/RenderLookups.js';
 import type { LogEvent } from '../EventLog.js';
 

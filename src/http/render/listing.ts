@@ -1,4 +1,4 @@
-import { context } from '../../domain/vocabulary.js';
+import { context } from '../../kernel/vocabulary.js';
 import type { Aggregations } from '../../catalogue/Listings.js';
 
 export const LISTING_CONTEXT = [context('metadata'), context('search'), context('search-metadata')];

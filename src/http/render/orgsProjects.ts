@@ -1,7 +1,7 @@
 import type { OrgState } from '../../domain/orgs/Org.js';
 import type { ProjectState } from '../../domain/projects/Project.js';
 import { effectiveMappings } from '../../domain/projects/apiMappings.js';
-import { context } from '../../domain/vocabulary.js';
+import { context } from '../../kernel/vocabulary.js';
 import type { Addresses } from '../../kernel/Addresses.js';
 import type { Audit } from '../../domain/Metadata.js';
 

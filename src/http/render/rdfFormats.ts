@@ -1,6 +1,6 @@
 import { Parser } from 'n3';
 import type { ResourceState } from '../../domain/resources/Resource.js';
-import { NXV, RDF_TYPE } from '../../domain/vocabulary.js';
+import { NXV, RDF_TYPE } from '../../kernel/vocabulary.js';
 import { boolean, dateTime, integer, iri, spelledIri } from '../../rdf/terms.js';
 import type { Addresses } from '../../kernel/Addresses.js';
 

@@ -1,6 +1,6 @@
 import type { ResourceState } from '../../domain/resources/Resource.js';
 import type { JsonObject } from '../../domain/resources/ResourceEvent.js';
-import { context } from '../../domain/vocabulary.js';
+import { context } from '../../kernel/vocabulary.js';
 import type { Addresses } from '../../kernel/Addresses.js';
 
 const METADATA = context('metadata');

@@ -1,7 +1,7 @@
 import type { ResourceState } from '../../domain/resources/Resource.js';
 import type { JsonObject } from '../../domain/resources/ResourceEvent.js';
 import { SCHEMA_KIND, SCHEMA_TYPE } from '../../domain/schemas/schemaKind.js';
-import { context } from '../../domain/vocabulary.js';
+import { context } from '../../kernel/vocabulary.js';
 import type { Addresses } from '../../kernel/Addresses.js';
 import { resourceMetadataFields, withContext } from './resources.js';
 

@@ -1,12 +1,12 @@
 import type { Request, Response } from 'express';
-import type { ProjectRef } from '../../domain/labels.js';
+import type { ProjectRef } from '../../kernel/labels.js';
 import { rejections } from '../../domain/rejections.js';
 import type { ResourceState } from '../../domain/resources/Resource.js';
 import type { JsonObject } from '../../domain/resources/ResourceEvent.js';
 import type { LinkEntry, ResourceQueries } from '../../catalogue/ResourceQueries.js';
 import type { ResourceService } from '../../domain/resources/ResourceService.js';
 import type { Selector } from '../../domain/resources/ResourceService.js';
-import { context } from '../../domain/vocabulary.js';
+import { context } from '../../kernel/vocabulary.js';
 import type { JsonLdProcessor } from '../../jsonld/JsonLdProcessor.js';
 import { revisionGraph } from '../../store/graphNames.js';
 import { listingRequest, nextAddress } from '../listingParams.js';

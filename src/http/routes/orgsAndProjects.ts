@@ -3,7 +3,7 @@ import type { ProjectAccess } from '../../auth/AclCheck.js';
 import type { OrgService } from '../../domain/orgs/OrgService.js';
 import type { ProjectService } from '../../domain/projects/ProjectService.js';
 import { rejections } from '../../domain/rejections.js';
-import { context } from '../../domain/vocabulary.js';
+import { context } from '../../kernel/vocabulary.js';
 import { bool, integer, requiredRev, single } from '../params.js';
 import { orgBody, projectBody } from '../render/orgsProjects.js';
 import { onOrg, onProject, onRoot, projectOf } from '../route.js';

@@ -1,11 +1,7 @@
-import { rejections } from './rejections.js';
-
 const LABEL = /^[a-zA-Z0-9_-]{1,64}$/;
 
-export const checkLabel = (label: string): string => {
-  if (!LABEL.test(label)) throw rejections.invalidLabel(label);
-  return label;
-};
+/** Organization and project labels: 1-64 of `[a-zA-Z0-9_-]`. */
+export const isLabel = (label: string): boolean => LABEL.test(label);
 
 /** A project reference, `org/project`. */
 export type ProjectRef = string;
