@@ -21,6 +21,7 @@ import { SCHEMA_KIND } from './domain/schemas/schemaKind.js';
 import { SchemaImports } from './shacl/SchemaImports.js';
 import { SchemaPayloads } from './shacl/SchemaPayloads.js';
 import { ShaclSchemas } from './shacl/ShaclSchemas.js';
+import { pinnedRevisionTriples } from './shacl/pinnedRevisionTriples.js';
 import { schemaRoutes } from './http/routes/schemas.js';
 import type { EventLog } from './events/EventLog.js';
 import { JournalEventLog } from './events/JournalEventLog.js';
@@ -97,8 +98,8 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const projects = new ProjectService(kinds.projects, orgs, lifecycle, clock, addresses);
   const capacity = capacityGuard(() => graphStore.size(), () => graphStore.quadsLoaded(), config.maxStoreQuads);
   const reader = new RevisionReader(log);
-  // Schemas and their imports are read back from their revision graphs.
-  const revisionTriples = revisions.triplesOf.bind(revisions);
+  // Schemas and their imports are read back from the pinned revisions in the log.
+  const revisionTriples = pinnedRevisionTriples(kinds, reader, jsonld);
   const imports = new SchemaImports(kinds.schemas, kinds.resources, revisionTriples);
   const shacl = new ShaclSchemas(kinds.schemas, reader, revisionTriples, imports, jsonld);
   const resources = new ResourceService(kinds.resources, projects, shacl, jsonld, lifecycle, writer, reader, clock, capacity, resourceKind);

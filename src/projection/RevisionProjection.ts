@@ -60,10 +60,6 @@ export class RevisionProjection implements Projection {
     for (const chunk of this.file.chunks()) await this.store.load(chunk);
   }
 
-  /** The triples of one revision. */
-  triplesOf(kind: string, project: string, id: string, rev: number): Promise<string> {
-    return this.store.graph(revisionGraph(kind, project, id, rev));
-  }
 }
 
 /** Puts every triple of N-Triples text into graph `g`. */
