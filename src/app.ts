@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { assetPath } from './assets.js';
 import type { Config } from './config/Config.js';
 import { Addresses } from './kernel/Addresses.js';
+import { resourceKey, schemaKey } from './kernel/logKeys.js';
+import { DEFAULT_STORAGE } from './kernel/vocabulary.js';
+import { storableRevision } from './projection/storableRevision.js';
 import { systemClock } from './kernel/Clock.js';
 import type { Clock } from './kernel/Clock.js';
 import { EventWriter } from './domain/EventWriter.js';
@@ -102,8 +105,12 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const revisionTriples = pinnedRevisionTriples(kinds, reader, jsonld);
   const imports = new SchemaImports(kinds.schemas, kinds.resources, revisionTriples);
   const shacl = new ShaclSchemas(kinds.schemas, reader, revisionTriples, imports, jsonld);
-  const resources = new ResourceService(kinds.resources, projects, shacl, jsonld, lifecycle, writer, reader, clock, capacity, resourceKind);
-  const schemas = new ResourceService(kinds.schemas, projects, new SchemaPayloads(imports, jsonld), jsonld, lifecycle, writer, reader, clock, capacity, schemaKind, SCHEMA_KIND, kinds.resources);
+  const storable = storableRevision(jsonld, graphStore);
+  // An id is unique in a project across kinds; the default storage's id is reserved.
+  const taken = (others: ReadonlyMap<string, unknown>, key: (ref: string, id: string) => string) => (ref: string, id: string) =>
+    id === DEFAULT_STORAGE || others.has(key(ref, id));
+  const resources = new ResourceService(kinds.resources, projects, shacl, jsonld, lifecycle, writer, reader, clock, capacity, { storable, takenElsewhere: taken(kinds.schemas, schemaKey) }, resourceKind);
+  const schemas = new ResourceService(kinds.schemas, projects, new SchemaPayloads(imports, jsonld), jsonld, lifecycle, writer, reader, clock, capacity, { storable, takenElsewhere: taken(kinds.resources, resourceKey) }, schemaKind, SCHEMA_KIND, kinds.resources);
 
   const catalogue = new CatalogueQueries(graphStore, catalogueIndex, payloadSorts);
   const listings = new Listings(catalogue, listingScopes(orgs, projects, addresses, states.terms));
@@ -116,7 +123,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const router = express.Router();
   const routes = new Routes(allowAll, bodyReaders({ json: config.maxPayloadBytes }));
   const version = (JSON.parse(readFileSync(assetPath('package.json'), 'utf8')) as { version: string }).version;
-  versionRoutes(routes, router, { version, storeSize: () => graphStore.size(), maxStoreQuads: config.maxStoreQuads, eventLog: logName });
+  versionRoutes(routes, router, { version, storeSize: () => graphStore.size(), maxStoreQuads: config.maxStoreQuads, eventLog: logName, quarantined: () => projector.quarantined });
   orgAndProjectRoutes(routes, router, { orgs, projects, addresses });
   // Before the resource routes: `/v1/resources/{org}/events` must not read as a project named `events`.
   const streams = new EventStreams(log, states, stateLookups(kinds.projects, kinds.resources, addresses), (seq) => projector.catchUp(seq), { keepAliveMillis: config.sseKeepAliveMillis ?? 20_000 });

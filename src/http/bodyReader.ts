@@ -4,6 +4,23 @@ import { rejections } from '../domain/rejections.js';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$|^application\/ld\+json$/i;
 
+/** Deeper JSON is refused: every step that reads a payload (expansion, RDF, links) stays far from the stack's limit. */
+export const MAX_NESTING = 100;
+
+/** How deep objects and arrays nest in a parsed JSON value (a scalar is 0), counted without recursion. */
+export const nesting = (value: unknown): number => {
+  let deepest = 0;
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [v, depth] = next;
+    if (v === null || typeof v !== 'object') continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > MAX_NESTING) return deepest;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+  }
+  return deepest;
+};
+
 /** What a route reads from the request body; each kind has its own size limit. */
 export type BodyKind = 'json' | 'none';
 
@@ -27,11 +44,15 @@ const jsonBody = (limit: number): RequestHandler[] => [
     }
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
     if (!JSON_TYPE.test(type)) return next(rejections.unsupportedContentType(type || 'none'));
+    let body: unknown;
     try {
-      req.body = JSON.parse(raw.toString('utf8'));
+      body = JSON.parse(raw.toString('utf8'));
     } catch (error) {
       return next(rejections.malformedContent(`The request content was malformed: ${(error as Error).message}`));
     }
+    if (nesting(body) > MAX_NESTING)
+      return next(rejections.malformedContent(`The request content nests objects and arrays more than ${MAX_NESTING} levels deep; flatten it (JSON-LD nodes can refer to each other by @id).`));
+    req.body = body;
     next();
   },
 ];

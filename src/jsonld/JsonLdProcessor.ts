@@ -3,6 +3,7 @@ import { Rejection } from '../kernel/Rejection.js';
 import type { JsonObject, RemoteContextRef } from '../domain/resources/ResourceEvent.js';
 import type { ContextSource, ResolvedContext } from './ContextResolver.js';
 import { loaderOf, resolveContexts } from './ContextResolver.js';
+import { DataFactory, Parser, Writer } from 'n3';
 import { jsonld } from './jsonldLib.js';
 import { spelledIri } from '../rdf/terms.js';
 import type { DocumentLoader } from './jsonldLib.js';
@@ -73,11 +74,35 @@ export class JsonLdProcessor {
     return guard(() => jsonld.compact(expanded, context, { documentLoader: loaderOf(resolved, base) }));
   }
 
-  toNQuads(expanded: JsonObject[]): Promise<string> {
+  /**
+   * The revision as N-Triples: named graphs inside a payload (`@graph` with an `@id`, a
+   * `@container: @graph` term) have their triples kept in the revision's own graph, without their
+   * graph name, since a revision is exactly one named graph of the store.
+   */
+  async toNQuads(expanded: JsonObject[]): Promise<string> {
     // Copying the document to respell its IRIs is needed only when one of them cannot be spelled.
-    return jsonld.toRDF(unspellable(expanded) ? spellIris(expanded) : expanded, { format: 'application/n-quads', skipExpansion: true });
+    const nquads: string = await jsonld.toRDF(unspellable(expanded) ? spellIris(expanded) : expanded, { format: 'application/n-quads', skipExpansion: true });
+    return hasGraph(expanded) ? intoDefaultGraph(nquads) : nquads;
   }
 }
+
+/** Whether a named graph appears anywhere in the expanded document. */
+const hasGraph = (value: unknown): boolean => {
+  const pending: unknown[] = [value];
+  for (let next = pending.pop(); next !== undefined || pending.length; next = pending.pop()) {
+    if (Array.isArray(next)) pending.push(...next);
+    else if (next && typeof next === 'object') {
+      if ('@graph' in next) return true;
+      for (const [key, v] of Object.entries(next)) if (key !== '@value' && typeof v === 'object') pending.push(v);
+    }
+  }
+  return false;
+};
+
+const intoDefaultGraph = (nquads: string): string => {
+  const quads = new Parser({ format: 'N-Quads' }).parse(nquads).map((q) => DataFactory.quad(q.subject, q.predicate, q.object));
+  return new Writer({ format: 'N-Triples' }).quadsToString(quads);
+};
 
 /** Whether an IRI of the expanded document (id, type or property) needs respelling. */
 const unspellable = (value: unknown, key?: string): boolean => {

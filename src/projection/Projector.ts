@@ -101,7 +101,7 @@ export class Projector {
         break;
       }
       for (const event of events) {
-        await this.apply(event);
+        await this.applyOrQuarantine(event);
         this.applied = event.seq;
         this.sinceSnapshot++;
       }
@@ -113,7 +113,26 @@ export class Projector {
     }
   }
 
-  /** Folds one event into its kind's states, then hands the change to every projection. */
+  /** Events whose projection failed: skipped, logged and counted, so one bad event never stops the process. */
+  get quarantined(): number {
+    return this.quarantine;
+  }
+
+  private quarantine = 0;
+
+  private async applyOrQuarantine(logged: LogEvent): Promise<void> {
+    try {
+      await this.apply(logged);
+    } catch (error) {
+      this.quarantine++;
+      const id = (logged.event as { id?: unknown; label?: unknown }).id ?? (logged.event as { label?: unknown }).label;
+      console.error(
+        `event ${logged.seq} quarantined: ${logged.kind} ${logged.key}${id === undefined ? '' : ` (id ${JSON.stringify(id)})`} ${logged.event.type} could not be projected and is skipped: ${(error as Error).message ?? String(error)}`,
+      );
+    }
+  }
+
+  /** Folds one event into its kind's states, then hands the change to every projection; on failure the state is left as it was. */
   private async apply(logged: LogEvent): Promise<void> {
     const definition = this.states.definitionOf(logged.kind);
     if (!definition) return;
@@ -121,12 +140,17 @@ export class Projector {
     const key = definition.stateKey(logged);
     const previous = states.get(key);
     const next = definition.next(previous, logged);
-    if (next === undefined) states.delete(key);
-    else states.set(key, next);
     if (next === undefined && previous === undefined) return;
     const change: Change = { definition, logged, previous, next };
-    await this.revisions.apply(change);
-    for (const projection of this.projections) await projection.apply(change);
+    const keep = (state: unknown) => (state === undefined ? states.delete(key) : states.set(key, state));
+    keep(next);
+    try {
+      await this.revisions.apply(change);
+      for (const projection of this.projections) await projection.apply(change);
+    } catch (error) {
+      keep(previous);
+      throw error;
+    }
     if (next === undefined && definition.listed) {
       // A permanent deletion rewrote the revision file: the old snapshot no longer matches it.
       this.applied = logged.seq;

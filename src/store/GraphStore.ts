@@ -30,6 +30,12 @@ export interface GraphStore {
   /** Adds quads given as N-Quads text (or its UTF-8 bytes). */
   load(nquads: string | Uint8Array): Promise<void>;
   update(sparql: string): Promise<void>;
+  /**
+   * Whether the store can keep these triples (N-Triples text) as a revision graph: undefined when
+   * it can, else the line it refuses. Checked before an event is appended, so whatever the log
+   * holds can be projected.
+   */
+  refusedLine(ntriples: string): string | undefined;
   /** A SELECT over the whole store, or over `dataset` only. */
   select(sparql: string, dataset?: Dataset): Promise<Row[]>;
   /** The quads of one graph as N-Triples text. */

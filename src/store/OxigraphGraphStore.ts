@@ -93,6 +93,17 @@ export class OxigraphGraphStore implements GraphStore {
     }
   }
 
+  refusedLine(ntriples: string): string | undefined {
+    try {
+      // The store's own parser decides, in the mode the store loads with; the text is not kept.
+      oxigraph.parse(ntriples, { format: 'application/n-triples', lenient: true });
+      return undefined;
+    } catch (error) {
+      const line = /line (\d+)/.exec(String((error as Error).message))?.[1];
+      return ntriples.split('\n')[line === undefined ? 0 : Number(line) - 1] ?? ntriples.slice(0, 200);
+    }
+  }
+
   async select(sparql: string, dataset?: Dataset): Promise<Row[]> {
     const restriction = dataset && {
       default_graph: dataset.defaultGraphs.map((g) => oxigraph.namedNode(g)),

@@ -18,7 +18,7 @@ import type { JsonObject, RemoteContextRef, ResourceEvent } from './ResourceEven
 import { isContentEvent } from './ResourceEvent.js';
 import type { Revision, RevisionReader } from './RevisionReader.js';
 import type { Pins, SchemaResolver, ValidationReport } from './SchemaResolver.js';
-import { checkSource } from './sourceChecks.js';
+import { addressableId, checkSource } from './sourceChecks.js';
 import { Lru } from '../../util/Lru.js';
 
 export interface ResourceStates {
@@ -33,6 +33,14 @@ export interface Selector {
 
 /** Refuses writes before the embedded store reaches its capacity. */
 export type CapacityGuard = () => Promise<void>;
+
+/** Checks a write must pass before its event is appended, so that whatever the log holds can be projected. */
+export interface WriteGuards {
+  /** Rejects an expanded payload the triple store could not keep as a revision graph. */
+  storable(expanded: JsonObject[]): Promise<void>;
+  /** Whether an item of another kind (or a reserved one) has this id in the project: ids are unique across kinds. */
+  takenElsewhere(project: ProjectRef, id: string): boolean;
+}
 
 /**
  * Orchestrates the resource operations: resolves project, ids and schema, expands JSON-LD, evaluates
@@ -52,6 +60,7 @@ export class ResourceService {
     private readonly reader: RevisionReader,
     private readonly clock: Clock,
     private readonly capacity: CapacityGuard,
+    private readonly guards: WriteGuards,
     private readonly definition: CommandDefinition<ResourceState, ResourceCommand, ResourceEvent>,
     private readonly kind: ItemKind = RESOURCE_KIND,
     private readonly contextStates: ResourceStates = states,
@@ -65,6 +74,7 @@ export class ResourceService {
     const expansion = await this.expand(project, source, pathId);
     const schema = await this.schemas.resolve(ref, this.schemaIri(project, schemaSegment));
     const pins = await schema.validate(expansion.id, expansion.expanded);
+    if (this.guards.takenElsewhere(ref, expansion.id)) throw rejections.alreadyExists(expansion.id, ref);
     return this.run(undefined, {
       type: 'Create',
       ...this.target(ref, expansion.id, caller),
@@ -223,7 +233,10 @@ export class ResourceService {
       ...(pathId === undefined ? {} : { pathId }),
     };
     const expansion = await this.jsonld.expand(source, options);
-    return { ...expansion, types: this.kind.admitTypes(expansion) };
+    const admitted = { ...expansion, types: this.kind.admitTypes(expansion) };
+    if (!addressableId(admitted.id)) throw rejections.invalidResourceId(admitted.id);
+    await this.guards.storable(admitted.expanded);
+    return admitted;
   }
 
   /** On update the schema segment is `_` (keep the current schema) or names the current one. */

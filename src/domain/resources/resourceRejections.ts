@@ -38,7 +38,10 @@ export const resourceRejections = {
   unexpectedId: (id: string, payloadId: string) =>
     new Rejection('UnexpectedId', `Id '${id}' does not match the payload id '${payloadId}'.`),
   invalidResourceId: (id: string) =>
-    new Rejection('InvalidResourceId', `Resource identifier '${id}' cannot be expanded to an Iri.`),
+    new Rejection(
+      'InvalidResourceId',
+      `Resource identifier '${id}' cannot be expanded to an Iri that can be addressed: use an absolute IRI (or a name the project's base, vocab or api mappings expand) of well-formed Unicode, without control characters or any of <>"{}|\\^\``,
+    ),
   reservedTypes: (types: string[]) =>
     new Rejection(
       'ReservedResourceTypes',

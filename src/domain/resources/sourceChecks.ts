@@ -1,6 +1,7 @@
 import { rejections } from '../rejections.js';
 import { NXV } from '../../kernel/vocabulary.js';
 import type { JsonObject } from './ResourceEvent.js';
+import { isIri } from '../projects/apiMappings.js';
 
 /** A payload must be one JSON object whose root fields do not use the reserved `_` prefix. */
 export const checkSource = (source: unknown): JsonObject => {
@@ -17,3 +18,11 @@ export const checkTypes = (types: string[]): void => {
   const reserved = types.filter((t) => t.startsWith(NXV));
   if (reserved.length) throw rejections.reservedTypes(reserved);
 };
+
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * An id that fetch, update and deprecate can address afterwards: an absolute IRI of well-formed
+ * Unicode (no lone surrogate) without the characters IRIs forbid (`<>"{}|\^`` and controls).
+ */
+export const addressableId = (id: string): boolean => !LONE_SURROGATE.test(id) && isIri(id);

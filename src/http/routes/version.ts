@@ -7,6 +7,8 @@ interface Deps {
   storeSize: () => Promise<number>;
   maxStoreQuads: number;
   eventLog: string;
+  /** Events whose projection failed and were skipped (see the log for their positions and ids). */
+  quarantined: () => number;
 }
 
 /** `GET /v1/version` (`version/read` on `/`): answers once the server is ready (projections restored). */
@@ -23,6 +25,7 @@ export const versionRoutes = (routes: Routes, router: Router, deps: Deps): void 
           plugins: {},
           environment: process.env['NODE_ENV'] ?? 'dev',
           store: { quads: await deps.storeSize(), maxQuads: deps.maxStoreQuads },
+          projection: { quarantinedEvents: deps.quarantined() },
         });
       },
     },
