@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { createRegistry } from './app.js';
 import { ConfigError, loadConfig } from './config/Config.js';
 import { DataDirLocked, lockDataDir } from './config/DataDirLock.js';
+import { JournalDamaged } from './events/journalRecords.js';
 
 /** `npm start`: one process serving the API with the embedded defaults unless configured otherwise. */
 const main = async () => {
@@ -31,7 +32,7 @@ const main = async () => {
 };
 
 main().catch((error) => {
-  if (error instanceof ConfigError || error instanceof DataDirLocked) {
+  if (error instanceof ConfigError || error instanceof DataDirLocked || error instanceof JournalDamaged) {
     console.error(error.message);
     process.exit(2);
   }

@@ -2,6 +2,9 @@ import { closeSync, existsSync, fdatasyncSync, ftruncateSync, fstatSync, mkdirSy
 import type { FileHandle } from 'node:fs/promises';
 import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { eachLine, readHead, record } from './journalRecords.js';
+import type { Damage } from './journalRecords.js';
+import { JournalDamaged } from './journalRecords.js';
 import type { EventDraft, EventLog, LogEvent } from './EventLog.js';
 import { RevisionConflict } from './EventLog.js';
 
@@ -13,11 +16,10 @@ interface Pending {
 }
 
 const TAIL = 1_000;
-const CHUNK = 16 * 1024 * 1024;
-const NL = 0x0a;
 
 /**
- * The embedded event log: one append-only file of lines `seq \t key \t rev \t json`. Appends are
+ * The embedded event log: one append-only file of records `seq \t key \t rev \t json \t crc32`
+ * (see journalRecords.ts). Appends are
  * group-committed: every append waiting while a write is in flight goes into the next single
  * write + fdatasync, and no append resolves before its bytes are on disk. Pruning overwrites the
  * item's lines with spaces in place, so positions stay valid and nothing of the item remains.
@@ -37,7 +39,10 @@ export class JournalEventLog implements EventLog {
   private failed: unknown;
   private waiters: Array<() => void> = [];
 
-  private constructor(private readonly file: FileHandle) {
+  private constructor(
+    private readonly file: FileHandle,
+    private readonly path: string,
+  ) {
     this.fd = file.fd;
     this.size = fstatSync(this.fd).size;
     this.scan();
@@ -47,47 +52,46 @@ export class JournalEventLog implements EventLog {
   static async open(path: string): Promise<JournalEventLog> {
     mkdirSync(dirname(path), { recursive: true });
     if (!existsSync(path)) closeSync(openSync(path, 'w'));
-    return new JournalEventLog(await open(path, 'r+'));
+    const file = await open(path, 'r+');
+    try {
+      return new JournalEventLog(file, path);
+    } catch (error) {
+      await file.close();
+      throw error;
+    }
   }
 
-  /** Rebuilds positions and revisions; a torn last line (a crash mid-write, never acknowledged) is cut off. */
+  /**
+   * Rebuilds positions and revisions, checking every record. Damage after the last sound record
+   * (a torn or partly written tail: never acknowledged) is cut off and logged; damage followed by
+   * sound records stops the start with where it is and what to do.
+   */
   private scan(): void {
-    const buffer = Buffer.allocUnsafe(CHUNK);
-    let position = 0;
-    let carry = Buffer.alloc(0);
-    let lineStart = 0;
-    while (position < this.size) {
-      const read = readSync(this.fd, buffer, 0, Math.min(CHUNK, this.size - position), position);
-      const data = carry.length ? Buffer.concat([carry, buffer.subarray(0, read)]) : buffer.subarray(0, read);
-      let from = 0;
-      for (let nl = data.indexOf(NL, from); nl !== -1; nl = data.indexOf(NL, from)) {
-        this.index(data, from, nl, lineStart);
-        lineStart += nl - from + 1;
-        from = nl + 1;
+    const damaged: Damage[] = [];
+    let soundEnd = 0;
+    eachLine(this.fd, this.size, (data, from, end, offset) => {
+      if (data[from] === 0x20) return; // pruned line
+      const head = readHead(data, from, end);
+      if (!head || head.seq <= this.last) {
+        damaged.push({ offset, length: end - from + 1, after: this.last });
+        return;
       }
-      carry = Buffer.from(data.subarray(from));
-      position += read;
-    }
-    if (carry.length) {
-      ftruncateSync(this.fd, lineStart);
+      if (damaged.length) throw new JournalDamaged(this.path, damaged[0]!);
+      this.offsets[head.seq] = offset;
+      this.lengths[head.seq] = end - from;
+      this.revs.set(head.key, head.rev);
+      this.seqsOf(head.key).push(head.seq);
+      this.last = head.seq;
+      soundEnd = offset + end - from + 1;
+    });
+    if (soundEnd < this.size) {
+      console.error(
+        `journal ${this.path}: bytes ${soundEnd}-${this.size} after event ${this.last} are ${damaged.length ? 'damaged' : 'an unfinished record'} (a write interrupted by a crash, never acknowledged): cut off`,
+      );
+      ftruncateSync(this.fd, soundEnd);
       fdatasyncSync(this.fd);
-      this.size = lineStart;
+      this.size = soundEnd;
     }
-  }
-
-  private index(data: Buffer, from: number, end: number, offset: number): void {
-    if (data[from] === 0x20) return; // pruned line
-    const t1 = data.indexOf(9, from);
-    const t2 = data.indexOf(9, t1 + 1);
-    const t3 = data.indexOf(9, t2 + 1);
-    const seq = Number(data.toString('latin1', from, t1));
-    const key = JSON.parse(data.toString('utf8', t1 + 1, t2)) as string;
-    const rev = Number(data.toString('latin1', t2 + 1, t3));
-    this.offsets[seq] = offset;
-    this.lengths[seq] = end - from;
-    this.revs.set(key, rev);
-    this.seqsOf(key).push(seq);
-    if (seq > this.last) this.last = seq;
   }
 
   private seqsOf(key: string): number[] {
@@ -103,7 +107,7 @@ export class JournalEventLog implements EventLog {
     const event: LogEvent = { ...draft, seq: ++this.enqueued };
     this.revs.set(draft.key, draft.rev);
     const { key, rev, seq, ...rest } = event;
-    const line = Buffer.from(`${seq}\t${JSON.stringify(key)}\t${rev}\t${JSON.stringify(rest)}\n`);
+    const line = record(seq, key, rev, rest);
     return new Promise<LogEvent>((resolve, reject) => {
       this.pending.push({ event, line, resolve, reject });
       if (!this.flushing) void this.flush();
@@ -257,7 +261,8 @@ const parseLine = (line: Buffer): LogEvent | undefined => {
   const t1 = line.indexOf(9);
   const t2 = line.indexOf(9, t1 + 1);
   const t3 = line.indexOf(9, t2 + 1);
-  const rest = JSON.parse(line.toString('utf8', t3 + 1)) as Omit<LogEvent, 'seq' | 'key' | 'rev'>;
+  const t4 = line.indexOf(9, t3 + 1);
+  const rest = JSON.parse(line.toString('utf8', t3 + 1, t4 === -1 ? line.length : t4)) as Omit<LogEvent, 'seq' | 'key' | 'rev'>;
   return {
     ...rest,
     seq: Number(line.toString('latin1', 0, t1)),

@@ -48,6 +48,13 @@ export class Projector {
       mark = now;
     };
     let snapshot = this.snapshots.load();
+    const logEnd = await this.log.lastSeq();
+    if (snapshot && snapshot.seq > logEnd) {
+      // The log lost its tail after the snapshot was taken (a restored backup, a cut file): the
+      // snapshot describes events the log no longer has, so it cannot be trusted.
+      console.error(`snapshot ignored: it records events up to ${snapshot.seq} but the log ends at ${logEnd}; replaying the whole log`);
+      snapshot = undefined;
+    }
     if (snapshot && !this.revisionBytes.truncate(snapshot.revisionBytes)) {
       // The revision graphs it refers to did not all reach the disk: rebuild everything from the log.
       console.error('snapshot ignored: the revision file is shorter than it records; replaying the whole log');
@@ -65,8 +72,16 @@ export class Projector {
       this.applied = snapshot.seq;
     }
     step('snapshot');
-    // About 1.5 KB of catalogue text per listed item is loaded after the revision graphs.
-    await this.revisions.load(items * 1_500);
+    try {
+      // About 1.5 KB of catalogue text per listed item is loaded after the revision graphs.
+      await this.revisions.load(items * 1_500);
+    } catch (error) {
+      console.error(`revision file ignored (${(error as Error).message}): replaying the whole log`);
+      await this.revisions.reset();
+      this.revisionBytes.truncate(0);
+      this.states.clear();
+      this.applied = 0;
+    }
     step('revisions');
     for (const projection of this.projections) await projection.restore?.(this.states.all());
     step('catalogue');

@@ -54,6 +54,11 @@ export class RevisionProjection implements Projection {
     await this.file.remove(`${itemNode(kind, project, id)}/rev/`);
   }
 
+  /** Empties the store (a restart falling back to a full replay after a failed load). */
+  async reset(): Promise<void> {
+    await this.store.update('CLEAR ALL');
+  }
+
   /** Restart: the persisted revision graphs, with room made for `extraBytes` of text loaded after them. */
   async load(extraBytes: number): Promise<void> {
     await this.store.prepareLoad(this.file.flush() + extraBytes);

@@ -25,8 +25,15 @@ export class Snapshots {
 
   load(): Snapshot | undefined {
     if (!existsSync(this.path)) return undefined;
-    const stored = JSON.parse(readFileSync(this.path, 'utf8')) as Record<string, unknown>;
-    if (stored['version'] !== 1) throw new Error(`unknown snapshot version in ${this.path}`);
+    let stored: Record<string, unknown>;
+    try {
+      stored = JSON.parse(readFileSync(this.path, 'utf8')) as Record<string, unknown>;
+      if (stored['version'] !== 1 || typeof stored['seq'] !== 'number' || typeof stored['revisionBytes'] !== 'number') throw new Error('not a snapshot of this version');
+    } catch (error) {
+      // The log is the source of truth: a snapshot that cannot be read only costs a full replay.
+      console.error(`snapshot ${this.path} ignored (${(error as Error).message}): replaying the whole log`);
+      return undefined;
+    }
     // States are stored as top-level arrays named after their kind.
     const states = Object.fromEntries(Object.entries(stored).filter(([key, value]) => !HEADER.has(key) && Array.isArray(value))) as Record<string, unknown[]>;
     return { version: 1, seq: stored['seq'] as number, revisionBytes: stored['revisionBytes'] as number, states, ...(stored['terms'] ? { terms: stored['terms'] as Terms } : {}) };

@@ -30,6 +30,12 @@ export class States {
     return this.definitions.find((d) => d.kind === kind);
   }
 
+  /** Forgets every state (a restart that falls back to a full replay). */
+  clear(): void {
+    for (const map of this.maps.values()) map.clear();
+    this.terms.replace({});
+  }
+
   all(): ReadonlyMap<KindDefinition, ReadonlyMap<string, unknown>> {
     return this.maps;
   }
