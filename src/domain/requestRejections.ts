@@ -34,6 +34,8 @@ export const requestRejections = {
       'StoreCapacityReached',
       `The embedded triple store holds ${quads} quads and refuses writes beyond ${limit}; move to an external SPARQL server (see the README).`,
     ),
+  eventLogUnavailable: () =>
+    new Rejection('EventLogUnavailable', 'The event log cannot be reached for the moment: current data can still be read, writes are refused. Retry shortly.'),
   unexpected: () => new Rejection('UnexpectedError', 'The system experienced an unexpected error, please try again later.'),
 };
 
@@ -51,5 +53,6 @@ export const requestStatuses = {
   InvalidLabel: 400,
   AuthorizationFailed: 403,
   StoreCapacityReached: 507,
+  EventLogUnavailable: 503,
   UnexpectedError: 500,
 } satisfies Record<RejectionTypes<typeof requestRejections>, number>;

@@ -23,6 +23,9 @@ export class RevisionConflict extends Error {
   }
 }
 
+/** The log cannot be reached for the moment (a Redis restart, a network blip): nothing was appended, or the outcome is unknown. */
+export class EventLogUnavailable extends Error {}
+
 /**
  * The source of truth. `append` is the only write: it checks the item's revision and appends in one
  * atomic step, and resolves only once the event is durable. Readers pull (`read`, `waitForNew`), which

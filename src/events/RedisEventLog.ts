@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import type { EventDraft, EventLog, LogEvent } from './EventLog.js';
-import { RevisionConflict } from './EventLog.js';
+import { EventLogUnavailable, RevisionConflict } from './EventLog.js';
 import { APPEND_SCRIPT, PRUNE_SCRIPT } from './redisScripts.js';
 
 type StreamEntry = [id: string, fields: string[]];
@@ -44,18 +44,39 @@ export class RedisEventLog implements EventLog {
     redis.defineCommand('registryPrune', { lua: PRUNE_SCRIPT, numberOfKeys: 2 });
   }
 
-  /** Connects (failing fast when Redis does not answer) and learns the current position. */
-  static async open(url: string, prefix: string): Promise<RedisEventLog> {
-    const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
-    reportErrors(redis, 'commands');
-    try {
-      await redis.connect();
-      await redis.ping();
-    } catch (error) {
-      redis.disconnect();
-      throw new Error(`the event log's Redis at ${url} does not answer: ${(error as Error).message}`);
+  /**
+   * Connects, waiting with backoff (and a log line per attempt) while Redis does not answer, and
+   * learns the current position. Afterwards the connections reconnect on their own; a command sent
+   * while Redis is away fails after one retry (writes answer 503) and is never resent blindly (an
+   * append whose answer was lost must not be appended twice).
+   */
+  static async open(url: string, prefix: string, signal?: AbortSignal): Promise<RedisEventLog> {
+    const connect = () =>
+      new Redis(url, {
+        lazyConnect: true,
+        maxRetriesPerRequest: 1,
+        autoResendUnfulfilledCommands: false,
+        retryStrategy: (times) => Math.min(100 * 2 ** times, 2_000),
+      });
+    let redis: Redis;
+    for (let attempt = 1; ; attempt++) {
+      // A fresh client per attempt: one given up on before it ever connected would not reconnect later.
+      redis = connect();
+      redis.on('error', () => undefined);
+      try {
+        await redis.connect();
+        await redis.ping();
+        break;
+      } catch (error) {
+        redis.disconnect();
+        if (signal?.aborted) throw new Error(`the event log's Redis at ${url} does not answer: ${(error as Error).message}`);
+        const wait = Math.min(250 * 2 ** (attempt - 1), 5_000);
+        console.error(`event log: waiting for Redis at ${url} (attempt ${attempt}: ${(error as Error).message}); next try in ${wait} ms`);
+        await new Promise((r) => setTimeout(r, wait));
+      }
     }
-    const blocking = redis.duplicate();
+    reportErrors(redis, 'commands');
+    const blocking = redis.duplicate({ maxRetriesPerRequest: null, autoResendUnfulfilledCommands: true });
     reportErrors(blocking, 'follower');
     const log = new RedisEventLog(redis, blocking, prefix);
     await log.lastSeq();
@@ -72,7 +93,7 @@ export class RedisEventLog implements EventLog {
 
   async append(draft: EventDraft, expectedRev: number): Promise<LogEvent> {
     const { keys } = this;
-    const [ok, value] = await this.scripted.registryAppend(keys.revs, keys.seq, keys.stream, keys.seqs, draft.key, expectedRev, draft.rev, JSON.stringify(draft));
+    const [ok, value] = await reachable(this.scripted.registryAppend(keys.revs, keys.seq, keys.stream, keys.seqs, draft.key, expectedRev, draft.rev, JSON.stringify(draft)));
     if (Number(ok) !== 1) throw new RevisionConflict(draft.key, expectedRev, Number(value));
     const seq = Number(value);
     this.bump(seq);
@@ -81,7 +102,7 @@ export class RedisEventLog implements EventLog {
 
   async read(after: number, limit: number): Promise<LogEvent[]> {
     if (limit <= 0) return [];
-    const entries = (await this.redis.xrange(this.keys.stream, `${Math.max(after, 0) + 1}-0`, '+', 'COUNT', limit)) as StreamEntry[];
+    const entries = (await reachable(this.redis.xrange(this.keys.stream, `${Math.max(after, 0) + 1}-0`, '+', 'COUNT', limit))) as StreamEntry[];
     const events = entries.map(toEvent);
     if (events.length) this.bump(events[events.length - 1]!.seq);
     return events;
@@ -89,12 +110,12 @@ export class RedisEventLog implements EventLog {
 
   async get(seq: number): Promise<LogEvent | undefined> {
     if (!Number.isInteger(seq) || seq < 1) return undefined;
-    const entries = (await this.redis.xrange(this.keys.stream, `${seq}-0`, `${seq}-0`)) as StreamEntry[];
+    const entries = (await reachable(this.redis.xrange(this.keys.stream, `${seq}-0`, `${seq}-0`))) as StreamEntry[];
     return entries[0] && toEvent(entries[0]);
   }
 
   async lastSeq(): Promise<number> {
-    const seq = Number((await this.redis.get(this.keys.seq)) ?? 0);
+    const seq = Number((await reachable(this.redis.get(this.keys.seq))) ?? 0);
     this.bump(seq);
     return seq;
   }
@@ -142,7 +163,7 @@ export class RedisEventLog implements EventLog {
   }
 
   async prune(key: string, beforeSeq: number): Promise<void> {
-    await this.scripted.registryPrune(this.keys.seqs, this.keys.stream, key, beforeSeq);
+    await reachable(this.scripted.registryPrune(this.keys.seqs, this.keys.stream, key, beforeSeq));
   }
 
   async close(): Promise<void> {
@@ -163,6 +184,15 @@ const reportErrors = (connection: Redis, name: string): void => {
     last = error.message;
     console.error(`event log: Redis ${name} connection: ${error.message}`);
   });
+};
+
+/** A command that failed because Redis is away, as the port's `EventLogUnavailable`. */
+const reachable = async <T>(command: Promise<T>): Promise<T> => {
+  try {
+    return await command;
+  } catch (error) {
+    throw new EventLogUnavailable(`the event log's Redis is unreachable: ${(error as Error).message}`);
+  }
 };
 
 const toEvent = ([id, fields]: StreamEntry): LogEvent => {

@@ -1,11 +1,13 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { rejections } from '../domain/rejections.js';
+import { EventLogUnavailable } from '../events/EventLog.js';
 import { Rejection } from '../kernel/Rejection.js';
 import { context } from '../kernel/vocabulary.js';
 import { statusOf } from './statusOf.js';
 
 /** Errors raised by express and its body parser, as rejections. */
 const fromFramework = (error: { type?: string; status?: number; limit?: number; message?: string }): Rejection | undefined => {
+  if (error instanceof EventLogUnavailable) return rejections.eventLogUnavailable();
   if (error.type === 'entity.too.large') return rejections.payloadTooLarge(error.limit ?? 0);
   if (error instanceof URIError || (error.status === 400 && /decode param/i.test(error.message ?? '')))
     return rejections.invalidResourceId(error.message ?? 'malformed percent-encoding');

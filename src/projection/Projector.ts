@@ -100,10 +100,20 @@ export class Projector {
 
   /** Applies writes appended by other processes as they arrive, until `close`. */
   async follow(): Promise<void> {
+    let failures = 0;
     while (!this.stop.signal.aborted) {
-      await this.log.waitForNew(this.applied, this.stop.signal);
-      if (this.stop.signal.aborted) break;
-      await this.catchUp(await this.log.lastSeq());
+      try {
+        await this.log.waitForNew(this.applied, this.stop.signal);
+        if (this.stop.signal.aborted) break;
+        await this.catchUp(await this.log.lastSeq());
+        if (failures) console.error(`projection: the event log answers again; following from event ${this.applied}`);
+        failures = 0;
+      } catch (error) {
+        // The log is away (a Redis restart): reads go on from the projections, following resumes when it answers.
+        const wait = Math.min(200 * 2 ** failures++, 5_000);
+        console.error(`projection: cannot read the event log (${(error as Error).message}); retrying in ${wait} ms`);
+        await new Promise((r) => setTimeout(r, wait));
+      }
     }
   }
 
