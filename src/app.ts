@@ -49,6 +49,7 @@ import { States } from './projection/States.js';
 import { OxigraphGraphStore } from './store/OxigraphGraphStore.js';
 import { RevisionFile } from './store/RevisionFile.js';
 import { RevisionProjection } from './projection/RevisionProjection.js';
+import type { Projection } from './projection/Projection.js';
 import { CatalogueProjection } from './catalogue/CatalogueProjection.js';
 import { Lifecycle } from './domain/Lifecycle.js';
 import { orgDefinition } from './domain/orgs/orgDefinition.js';
@@ -86,7 +87,10 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const kinds = { orgs: states.of(orgDefinition), projects: states.of(projectDefinition), resources: states.of(resourceKind), schemas: states.of(schemaKind) };
   const revisions = new RevisionProjection(graphStore, revisionFile, jsonld);
   const catalogueProjection = new CatalogueProjection(graphStore, catalogueIndex, payloadSorts, states.terms, addresses.subjects);
-  const projector = new Projector(log, states, revisions, [catalogueProjection], new Snapshots(join(config.dataDir, 'projection', 'snapshot.json')), revisionFile, {
+  const streams = new EventStreams(log, states, stateLookups(kinds.projects, kinds.resources, addresses), (seq) => projector.catchUp(seq), { keepAliveMillis: config.sseKeepAliveMillis ?? 20_000 });
+  // Pruned events must not outlive a permanent deletion in the streams' memory.
+  const forgetPruned: Projection = { apply: async (change) => void (change.next === undefined && streams.forget()) };
+  const projector = new Projector(log, states, revisions, [catalogueProjection, forgetPruned], new Snapshots(join(config.dataDir, 'projection', 'snapshot.json')), revisionFile, {
     snapshotEvents: config.snapshotEvents,
     snapshotMillis: config.snapshotMillis,
   });
@@ -126,7 +130,6 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   versionRoutes(routes, router, { version, storeSize: () => graphStore.size(), maxStoreQuads: config.maxStoreQuads, eventLog: logName, quarantined: () => projector.quarantined });
   orgAndProjectRoutes(routes, router, { orgs, projects, addresses });
   // Before the resource routes: `/v1/resources/{org}/events` must not read as a project named `events`.
-  const streams = new EventStreams(log, states, stateLookups(kinds.projects, kinds.resources, addresses), (seq) => projector.catchUp(seq), { keepAliveMillis: config.sseKeepAliveMillis ?? 20_000 });
   eventRoutes(routes, router, { streams, orgExists: (label) => kinds.orgs.has(label), projectExists: (ref) => kinds.projects.has(ref) });
   resourceRoutes(routes, router, { resources, queries, jsonld, addresses });
   schemaRoutes(routes, router, { schemas, queries: schemaQueries, jsonld, addresses });

@@ -22,4 +22,8 @@ export class Lru<K, V> {
   delete(key: K): void {
     this.map.delete(key);
   }
+
+  clear(): void {
+    this.map.clear();
+  }
 }

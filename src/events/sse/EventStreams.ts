@@ -1,10 +1,13 @@
 import type { ServerResponse } from 'node:http';
-import type { EventLog } from '../EventLog.js';
+import type { EventLog, LogEvent } from '../EventLog.js';
+import { Lru } from '../../util/Lru.js';
 import type { EventScope } from './EventScope.js';
 import { inScope } from './EventScope.js';
 import type { EventRenderers, RenderLookups } from './renderEvent.js';
 import { frame, renderEvent } from './renderEvent.js';
 import { SseWriter } from './SseWriter.js';
+
+const CHUNK = 64 * 1024;
 
 export interface EventStreamsOptions {
   keepAliveMillis: number;
@@ -20,6 +23,8 @@ export interface EventStreamsOptions {
  */
 export class EventStreams {
   private readonly streams = new Set<AbortController>();
+  private readonly pages = new Lru<number, Promise<LogEvent[]>>(64);
+  private readonly frames = new Lru<number, string>(20_000);
 
   constructor(
     private readonly log: EventLog,
@@ -54,22 +59,55 @@ export class EventStreams {
   }
 
   private async pump(writer: SseWriter, scope: EventScope, after: number, signal: AbortSignal): Promise<void> {
-    const batchSize = this.options.batchSize ?? 256;
     let cursor = after;
     while (!signal.aborted && writer.open) {
-      const batch = await this.log.read(cursor, batchSize);
+      const batch = await this.page(cursor);
       if (!batch.length) {
         cursor = await this.pastPruned(cursor);
         await this.log.waitForNew(cursor, signal);
         continue;
       }
       await this.projected(batch[batch.length - 1]!.seq);
+      // Frames go out in chunks of about 64 KB: one write per event costs more than the event itself.
+      let chunk = '';
       for (const event of batch) {
         if (signal.aborted || !writer.open) return;
-        if (inScope(scope, event)) await writer.write(frame(event.seq, renderEvent(event, this.renderers, this.lookups)));
+        if (inScope(scope, event)) chunk += this.frameOf(event);
+        if (chunk.length >= CHUNK) {
+          await writer.write(chunk);
+          chunk = '';
+        }
         cursor = event.seq;
       }
+      if (chunk) await writer.write(chunk);
+      // A replay of a long log must not hold the event loop: other requests run between pages.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
+  }
+
+  /** Streams replaying the same part of the log share its reads: full pages are kept a while, pages being read are shared. */
+  private page(after: number): Promise<LogEvent[]> {
+    const batchSize = this.options.batchSize ?? 256;
+    const kept = this.pages.get(after);
+    if (kept) return kept;
+    const read = this.log.read(after, batchSize);
+    this.pages.set(after, read);
+    // Only a full page is final; one that reached the end of the log grows later.
+    read.then(
+      (events) => events.length < batchSize && this.pages.delete(after),
+      () => this.pages.delete(after),
+    );
+    return read;
+  }
+
+  /** An event's frame is the same on every stream that carries it: rendered once, kept a while. */
+  private frameOf(event: LogEvent): string {
+    let framed = this.frames.get(event.seq);
+    if (framed === undefined) {
+      framed = frame(event.seq, renderEvent(event, this.renderers, this.lookups));
+      this.frames.set(event.seq, framed);
+    }
+    return framed;
   }
 
   /**
@@ -82,6 +120,12 @@ export class EventStreams {
     if (last <= cursor) return cursor;
     const again = await this.log.read(cursor, 1);
     return again.length ? cursor : last;
+  }
+
+  /** Forgets every kept page and frame: after a permanent deletion, pruned events must not be served from memory. */
+  forget(): void {
+    this.pages.clear();
+    this.frames.clear();
   }
 
   /** Ends every open stream (on shutdown). */

@@ -1,0 +1,71 @@
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { JournalEventLog } from '../../src/events/JournalEventLog.js';
+import { freePort, killStarted, ready, start } from '../support/process.js';
+import type { Proc } from '../support/process.js';
+import { rmSync } from 'node:fs';
+
+const EVENTS = 3_000;
+
+/** Opens N streams from the start and reads them; prints the bytes received when told to stop. */
+const CLIENTS = `
+const [url, n] = process.argv.slice(1);
+let bytes = 0;
+for (let i = 0; i < Number(n); i++)
+  fetch(url + '/v1/events').then(async (res) => { const r = res.body.getReader(); for (;;) { const { done, value } = await r.read(); if (done) break; bytes += value.length; } }).catch(() => {});
+process.on('SIGTERM', () => { console.log(bytes); process.exit(0); });
+`;
+const STREAMS = 200;
+
+describe('event-stream replays share the event loop', function () {
+  this.timeout(120_000);
+  let server: Proc;
+  let dir: string;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'sse-replay-'));
+    const log = await JournalEventLog.open(join(dir, 'journal', 'events.log'));
+    const at = { instant: '2026-01-01T00:00:00.000Z', subject: 'anonymous' };
+    await log.append({ key: 'orgs/o', kind: 'orgs', org: 'o', rev: 1, event: { type: 'OrganizationCreated', label: 'o', uuid: 'u1', rev: 1, ...at } as never }, 0);
+    const fields = { base: 'http://127.0.0.1/b/', vocab: 'http://127.0.0.1/v/', apiMappings: [] };
+    await log.append({ key: 'projects/o/p', kind: 'projects', org: 'o', project: 'o/p', rev: 1, event: { type: 'ProjectCreated', org: 'o', label: 'p', uuid: 'u2', orgUuid: 'u1', rev: 1, fields, ...at } as never }, 0);
+    for (let i = 0; i < EVENTS; i += 100)
+      await Promise.all(
+        Array.from({ length: 100 }, (_, j) => {
+          const id = `http://e/r${i + j}`;
+          const event = { type: 'ResourceCreated', id, project: 'o/p', rev: 1, schema: 'https://bluebrain.github.io/nexus/schemas/unconstrained.json', schemaProject: 'o/p', types: [], source: { '@id': id, 'http://x/text': 'x'.repeat(400) }, expanded: [{ '@id': id, 'http://x/text': [{ '@value': 'x'.repeat(400) }] }], remoteContexts: [], ...at };
+          return log.append({ key: `resources/o/p/${id}`, kind: 'resources', org: 'o', project: 'o/p', rev: 1, event: event as never }, 0);
+        }),
+      );
+    await log.close();
+    const port = await freePort();
+    server = start({ PORT: String(port), DATA_DIR: dir, BASE_URL: `http://127.0.0.1:${port}` });
+    await ready(server);
+  });
+  after(() => {
+    killStarted();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it(`answers other requests while ${STREAMS} streams replay ${EVENTS} events from the start`, async () => {
+    // The streams' clients run in a process of their own, so their reading competes with the server only.
+    const clients = spawn(process.execPath, ['--input-type=module', '-e', CLIENTS, server.url, String(STREAMS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let report = '';
+    clients.stdout!.on('data', (d) => (report += d));
+    await new Promise((r) => setTimeout(r, 300));
+    const latencies: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const started = performance.now();
+      expect((await fetch(`${server.url}/v1/version`)).status).to.equal(200);
+      latencies.push(performance.now() - started);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    clients.kill('SIGTERM');
+    await new Promise((r) => clients.once('exit', r));
+    expect(Number(report.trim() || 0), 'bytes the streams received meanwhile').to.be.greaterThan(STREAMS * 100_000);
+    expect(Math.max(...latencies), `latencies ${latencies.map(Math.round).join(', ')} ms`).to.be.lessThan(2_000);
+  });
+});
