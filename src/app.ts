@@ -1,4 +1,5 @@
 import express from 'express';
+import type { IncomingMessage } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assetPath } from './assets.js';
@@ -36,6 +37,7 @@ import { allowAll } from './auth/AclCheck.js';
 import { anonymousOnly, authenticate } from './http/authenticate.js';
 import { bodyReaders } from './http/bodyReader.js';
 import { Routes } from './http/route.js';
+import { plainQuery } from './http/plainQuery.js';
 import type { DeclaredRoute } from './http/route.js';
 import { errorMiddleware, notFound } from './http/errorMiddleware.js';
 import { orgAndProjectRoutes } from './http/routes/orgsAndProjects.js';
@@ -60,6 +62,10 @@ import { capacityGuard } from './store/capacityGuard.js';
 
 export interface Registry {
   app: express.Express;
+  /** Ends every open event stream (the first step of a shutdown). */
+  endStreams(): void;
+  /** The largest body a request may announce (checked before `100 Continue`). */
+  bodyLimit(req: IncomingMessage): number;
   /** Every route with what it declares (permission, ACL path, body kind). */
   routes: readonly DeclaredRoute[];
   /** Drains: stops following the log, takes a final snapshot, closes files and connections. */
@@ -133,6 +139,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   eventRoutes(routes, router, { streams, orgExists: (label) => kinds.orgs.has(label), projectExists: (ref) => kinds.projects.has(ref) });
   resourceRoutes(routes, router, { resources, queries, jsonld, addresses });
   schemaRoutes(routes, router, { schemas, queries: schemaQueries, jsonld, addresses });
+  app.use(plainQuery);
   app.use(authenticate(anonymousOnly));
   app.use(router);
   app.use(notFound);
@@ -141,6 +148,8 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   return {
     app,
     routes: routes.routes(),
+    endStreams: () => streams.closeAll(),
+    bodyLimit: () => config.maxPayloadBytes,
     close: async () => {
       streams.closeAll();
       projector.close();

@@ -1,31 +1,34 @@
-import type { Server } from 'node:http';
 import { createRegistry } from './app.js';
-import { ConfigError, loadConfig } from './config/Config.js';
+import { ConfigError, httpLimits, loadConfig } from './config/Config.js';
 import { DataDirLocked, lockDataDir } from './config/DataDirLock.js';
 import { JournalDamaged } from './events/journalRecords.js';
+import { serve } from './http/serve.js';
+
+/** In-flight requests get this long to finish after SIGTERM; the process exits within about two seconds. */
+const DRAIN_MILLIS = 1_500;
 
 /** `npm start`: one process serving the API with the embedded defaults unless configured otherwise. */
 const main = async () => {
   const config = loadConfig();
   const unlock = lockDataDir(config.dataDir);
   const registry = await createRegistry(config);
-  const server: Server = registry.app.listen(config.port, () => {
-    console.log(`registry listening on ${config.baseUrl} (port ${config.port}, data in ${config.dataDir})`);
-  });
-  server.keepAliveTimeout = 65_000;
+  const host = config.host ?? '127.0.0.1';
+  const server = await serve(registry.app, { ...httpLimits(config), host, port: config.port, bodyLimit: registry.bodyLimit, log: (line) => console.error(line) });
+  console.log(`registry listening on ${config.baseUrl} (${host}:${config.port}, data in ${config.dataDir})`);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: draining`);
-    // Stop accepting, let in-flight requests finish, then persist and release the data directory.
+    // Event streams never finish on their own: end them first, so closing waits only for requests.
+    registry.endStreams();
     server.close(async () => {
       await registry.close();
       unlock();
       process.exit(0);
     });
     server.closeIdleConnections();
-    setTimeout(() => server.closeAllConnections(), 10_000).unref();
+    setTimeout(() => server.closeAllConnections(), DRAIN_MILLIS).unref();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

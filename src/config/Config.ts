@@ -3,6 +3,10 @@ import { resolve } from 'node:path';
 
 export interface Config {
   port: number;
+  /** Interface to listen on (default 127.0.0.1: a fresh clone is not reachable from the network). */
+  host?: string;
+  /** Limits of the HTTP server (defaults in `httpLimits`). */
+  http?: Partial<HttpLimits>;
   baseUrl: string;
   dataDir: string;
   redisUrl?: string;
@@ -19,6 +23,26 @@ export interface Config {
   logStartup?: boolean;
   snapshotMillis: number;
 }
+
+/** What the HTTP server allows one client: slow or greedy clients are cut off, and told so. */
+export interface HttpLimits {
+  /** The whole request (headers and body) must arrive within this time; then 408. */
+  requestTimeoutMillis: number;
+  /** The headers must arrive within this time. */
+  headersTimeoutMillis: number;
+  /** Idle keep-alive connections are closed after this time. */
+  keepAliveTimeoutMillis: number;
+  /** Open connections beyond this are answered 503 and closed at once. */
+  maxConnections: number;
+}
+
+export const httpLimits = (config: Config): HttpLimits => ({
+  requestTimeoutMillis: 30_000,
+  headersTimeoutMillis: 10_000,
+  keepAliveTimeoutMillis: 65_000,
+  maxConnections: 1_000,
+  ...config.http,
+});
 
 /** A setting that cannot be used; start-up fails naming it. */
 export class ConfigError extends Error {
@@ -70,8 +94,17 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
   }
   const redisUrl = setting('REDIS_URL', 'events.redis-url');
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError('REDIS_URL', `expected redis://host:port, got '${redisUrl}'`);
+  const host = setting('HOST', 'http.host') ?? '127.0.0.1';
+  if (!/^[A-Za-z0-9.:-]{1,253}$/.test(host)) throw new ConfigError('HOST', `expected an address or host name to listen on, got '${host}'`);
   return {
     port,
+    host,
+    http: {
+      requestTimeoutMillis: integerSetting('REQUEST_TIMEOUT_MILLIS', setting('REQUEST_TIMEOUT_MILLIS', 'http.request-timeout-millis'), 30_000, 100, 3_600_000),
+      headersTimeoutMillis: integerSetting('HEADERS_TIMEOUT_MILLIS', setting('HEADERS_TIMEOUT_MILLIS', 'http.headers-timeout-millis'), 10_000, 100, 600_000),
+      keepAliveTimeoutMillis: integerSetting('KEEPALIVE_TIMEOUT_MILLIS', setting('KEEPALIVE_TIMEOUT_MILLIS', 'http.keep-alive-timeout-millis'), 65_000, 100, 3_600_000),
+      maxConnections: integerSetting('MAX_CONNECTIONS', setting('MAX_CONNECTIONS', 'http.max-connections'), 1_000, 1, 1_000_000),
+    },
     baseUrl,
     dataDir: resolve(setting('DATA_DIR', 'data-dir') ?? './data'),
     ...(redisUrl ? { redisUrl } : {}),

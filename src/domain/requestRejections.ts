@@ -34,6 +34,12 @@ export const requestRejections = {
       'StoreCapacityReached',
       `The embedded triple store holds ${quads} quads and refuses writes beyond ${limit}; move to an external SPARQL server (see the README).`,
     ),
+  expectationFailed: (expectation: string) =>
+    new Rejection('ExpectationFailed', `The expectation '${expectation}' is not supported: only '100-continue' is.`),
+  tooManyConnections: (limit: number) =>
+    new Rejection('TooManyConnections', `The server holds its maximum of ${limit} open connections: retry shortly, and reuse connections (keep-alive).`),
+  requestTimeout: (millis: number) =>
+    new Rejection('RequestTimeout', `The request did not arrive within ${millis} ms: send the headers and body without pausing.`),
   eventLogUnavailable: () =>
     new Rejection('EventLogUnavailable', 'The event log cannot be reached for the moment: current data can still be read, writes are refused. Retry shortly.'),
   unexpected: () => new Rejection('UnexpectedError', 'The system experienced an unexpected error, please try again later.'),
@@ -54,5 +60,8 @@ export const requestStatuses = {
   AuthorizationFailed: 403,
   StoreCapacityReached: 507,
   EventLogUnavailable: 503,
+  ExpectationFailed: 417,
+  TooManyConnections: 503,
+  RequestTimeout: 408,
   UnexpectedError: 500,
 } satisfies Record<RejectionTypes<typeof requestRejections>, number>;

@@ -50,4 +50,19 @@ describe('hardening: ids and payloads', () => {
     expect(deep.status).to.equal(400);
     expect(deep.body.reason).to.not.match(/call stack/i);
   });
+
+  it('refuses bracketed and repeated single-valued query parameters with 400 naming them', async () => {
+    const p = await freshProject(api);
+    expect((await api.put(`/v1/resources/${p}/_/r`, { 'http://x/n': 1 })).status).to.equal(201);
+    const bracketed = await api.put(`/v1/resources/${p}/_/r?rev[]=1`, { 'http://x/n': 2 });
+    expect(bracketed.status).to.equal(400);
+    expect(bracketed.body['@type']).to.equal('MalformedQueryParamRejection');
+    expect(bracketed.body.reason).to.include("'rev[]'");
+    const nested = await api.get(`/v1/resources/${p}?a[b]=c`);
+    expect(nested.status).to.equal(400);
+    const repeated = await api.put(`/v1/resources/${p}/_/r?rev=1&rev=2`, { 'http://x/n': 2 });
+    expect(repeated.status).to.equal(400);
+    expect(repeated.body.reason).to.include("'rev'");
+    expect((await api.get(`/v1/resources/${p}/_/r`)).body._rev).to.equal(1);
+  });
 });

@@ -8,6 +8,8 @@ import { createRegistry } from '../../src/app.js';
 import type { Registry } from '../../src/app.js';
 import type { Config } from '../../src/config/Config.js';
 import { client } from './client.js';
+import { httpLimits } from '../../src/config/Config.js';
+import { serve as listen } from '../../src/http/serve.js';
 
 export interface TestServer {
   url: string;
@@ -39,9 +41,7 @@ export const startServer = async (overrides: Partial<Config> = {}, dataDir?: str
   await new Promise((r) => probe.close(r));
   const base = overrides.baseUrl ?? `http://127.0.0.1:${port}`;
   const registry = await createRegistry({ ...config, port, baseUrl: base });
-  const server: Server = await new Promise((resolve) => {
-    const s = registry.app.listen(port, '127.0.0.1', () => resolve(s));
-  });
+  const server: Server = await listen(registry.app, { ...httpLimits(config), host: '127.0.0.1', port, bodyLimit: registry.bodyLimit, log: () => undefined });
   return {
     url: base,
     dataDir: dir,

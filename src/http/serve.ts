@@ -1,0 +1,94 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { HttpLimits } from '../config/Config.js';
+import { rejections } from '../domain/rejections.js';
+import type { Rejection } from '../kernel/Rejection.js';
+import { context } from '../kernel/vocabulary.js';
+import { statusOf } from './statusOf.js';
+
+export interface ServeOptions extends HttpLimits {
+  host: string;
+  port: number;
+  /** The largest body the route of a request accepts, known before its body is read. */
+  bodyLimit(req: IncomingMessage): number;
+  /** Where refusals are reported. */
+  log(line: string): void;
+}
+
+const errorBody = (rejection: Rejection) =>
+  JSON.stringify({ '@context': context('error'), '@type': rejection.type, reason: rejection.reason, ...rejection.fields });
+
+const refuse = (res: ServerResponse, rejection: Rejection) => {
+  res.writeHead(statusOf(rejection.type) ?? 400, { 'Content-Type': 'application/ld+json', Connection: 'close' });
+  res.end(errorBody(rejection));
+};
+
+/** A whole HTTP response written on a raw socket, for connections refused before HTTP parsing starts. */
+const rawResponse = (socket: Socket, rejection: Rejection): void => {
+  const body = errorBody(rejection);
+  const status = statusOf(rejection.type) ?? 400;
+  socket.end(`HTTP/1.1 ${status} ${rejection.type}\r\nContent-Type: application/ld+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+};
+
+/**
+ * The HTTP server with its limits: the whole request within a time (a body trickling forever is cut
+ * off with 408), `Expect: 100-continue` answered 413 before `100 Continue` when the announced body is
+ * too large and 417 for any other expectation, and a cap on open connections (beyond it: 503 at
+ * once, instead of silence at the file-descriptor limit). Every refusal is logged.
+ */
+export const serve = (app: RequestListener, options: ServeOptions): Promise<Server> => {
+  const server = createServer(
+    {
+      requestTimeout: options.requestTimeoutMillis,
+      headersTimeout: Math.min(options.headersTimeoutMillis, options.requestTimeoutMillis),
+      keepAliveTimeout: options.keepAliveTimeoutMillis,
+      // Node checks these timeouts on an interval (30 s by default): often enough to hold them.
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(options.requestTimeoutMillis / 4))),
+    },
+    app,
+  );
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    const length = Number(req.headers['content-length']);
+    const limit = options.bodyLimit(req);
+    if (Number.isFinite(length) && length > limit) {
+      options.log(`refused ${req.method} ${req.url}: announced body of ${length} bytes over the limit of ${limit} (413 before 100 Continue)`);
+      return refuse(res, rejections.payloadTooLarge(limit));
+    }
+    res.writeContinue();
+    app(req, res);
+  });
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const expectation = String(req.headers['expect']);
+    options.log(`refused ${req.method} ${req.url}: unsupported expectation '${expectation}' (417)`);
+    refuse(res, rejections.expectationFailed(expectation));
+  });
+  let open = 0;
+  // Before the HTTP parser sees the connection: a refused one is answered and never parsed.
+  server.prependListener('connection', (socket: Socket) => {
+    if (open >= options.maxConnections) {
+      options.log(`refused a connection from ${socket.remoteAddress}: ${open} connections open, the limit is ${options.maxConnections} (503)`);
+      socket.pause();
+      rawResponse(socket, rejections.tooManyConnections(options.maxConnections));
+      return;
+    }
+    open++;
+    socket.once('close', () => open--);
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable) return;
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      options.log(`refused a request from ${socket.remoteAddress}: not received within ${options.requestTimeoutMillis} ms (408)`);
+      rawResponse(socket, rejections.requestTimeout(options.requestTimeoutMillis));
+      return;
+    }
+    socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
+};
