@@ -9,6 +9,7 @@ import { aggregationQuery, countQuery, pageQuery } from './ListingQuery.js';
 import { n, Statement, str } from '../store/sparql.js';
 import { CatalogueIndex } from './CatalogueIndex.js';
 import { PayloadSortIndexes } from './PayloadSortIndexes.js';
+import { MISSING_DATATYPE } from './SortValue.js';
 
 const incoming = new Statement('incoming');
 const incomingCount = new Statement('incoming-count');
@@ -53,7 +54,7 @@ export class CatalogueQueries {
       seen.add(node);
       const r = ref(row);
       if (!r) continue;
-      out.push({ ...r, cursor: [...sort.map((_, i) => row[`s${i}`] ?? ({ type: 'literal', value: '' } as Binding)), row['item']!] });
+      out.push({ ...r, cursor: [...sort.map((_, i) => row[`s${i}`] ?? ({ type: 'literal', value: '', datatype: MISSING_DATATYPE } as Binding)), row['item']!] });
     }
     return out;
   }

@@ -1,6 +1,7 @@
 import type { Expression, Ordering, Pattern, SelectQuery, Triple, VariableTerm } from 'sparqljs';
 import { CATALOGUE } from '../store/graphNames.js';
 import type { Binding } from '../store/GraphStore.js';
+import { MISSING_DATATYPE } from './SortValue.js';
 import { and, bgp, bind, bool, dateTime, filter, graph, int, n, nxvTerm, op, optional, or, rdfType, str, stringify, triple, typed, v, values } from '../store/sparql.js';
 
 /** The catalogue field a listing sorts on: a metadata field, or a payload property of the current revision. */
@@ -86,14 +87,22 @@ export const pageQuery = (f: ListingFilter, sort: SortKey[], page: { offset: num
       if (!extra.some((t) => (t.object as VariableTerm).value === 'head')) extra.push(triple(item, nxvTerm('head'), v('head')));
       const raw = v(`raw${i}`);
       payload.push(optional([graph(v('head'), [bgp(triple(v('id'), n(key.field.predicate), raw))])]));
-      payload.push(bind(sv, op('coalesce', raw, str('')) as Expression));
+      payload.push(bind(sv, op('coalesce', raw, typed('', MISSING_DATATYPE)) as Expression));
+      return { variable: sv, descending: key.descending, raw };
     }
     return { variable: sv, descending: key.descending };
   });
   extra.push(triple(item, nxvTerm('id'), v('id')));
   const where = [...selection(f, extra), ...payload];
   if (page.after) where.push(filter(afterFilter(keys, page.after)));
-  const order: Ordering[] = [...keys.map((k) => ({ expression: k.variable, descending: k.descending })), { expression: item }];
+  // Items without a payload value come last in both directions: `!BOUND` orders them after the others.
+  const order: Ordering[] = [
+    ...keys.flatMap((k): Ordering[] => [
+      ...(k.raw ? [{ expression: op('!', op('bound', k.raw)) }] : []),
+      { expression: k.variable, descending: k.descending },
+    ]),
+    { expression: item },
+  ];
   const query: SelectQuery = {
     type: 'query',
     queryType: 'SELECT',
@@ -111,8 +120,8 @@ export const pageQuery = (f: ListingFilter, sort: SortKey[], page: { offset: num
 const NUMERIC = new Set(['integer', 'decimal', 'double', 'float'].map((t) => `http://www.w3.org/2001/XMLSchema#${t}`));
 
 /** Rows strictly after the cursor in the listing's order (the cursor ends with the item node). */
-const afterFilter = (keys: { variable: VariableTerm; descending: boolean }[], after: Binding[]): Expression => {
-  const all = [...keys, { variable: item, descending: false }];
+const afterFilter = (keys: { variable: VariableTerm; descending: boolean; raw?: VariableTerm }[], after: Binding[]): Expression => {
+  const all: { variable: VariableTerm; descending: boolean; raw?: VariableTerm }[] = [...keys, { variable: item, descending: false }];
   const term = (b: Binding) => (b.type === 'uri' ? n(b.value) : b.datatype ? typed(b.value, b.datatype) : str(b.value));
   const cmp = (k: (typeof all)[number], b: Binding): Expression => {
     const left = b.type === 'uri' ? (op('str', k.variable) as Expression) : (k.variable as Expression);
@@ -126,7 +135,14 @@ const afterFilter = (keys: { variable: VariableTerm; descending: boolean }[], af
   };
   const eq = (k: (typeof all)[number], b: Binding): Expression =>
     b.type === 'uri' ? op('=', op('str', k.variable), str(b.value)) : op('=', k.variable, term(b) as Expression);
-  const disjuncts = all.map((k, i) => and(...all.slice(0, i).map((p, j) => eq(p, after[j]!)), cmp(k, after[i]!)));
+  // A payload key orders items without a value after all others: a cursor on one of them is passed
+  // only by the next keys; any other cursor is passed by every item without a value.
+  const isMissing = (b: Binding) => b.type === 'literal' && b.datatype === MISSING_DATATYPE;
+  const past = (k: (typeof all)[number], b: Binding): Expression =>
+    !k.raw ? cmp(k, b) : isMissing(b) ? bool(false) : or(op('!', op('bound', k.raw)), cmp(k, b));
+  const same = (k: (typeof all)[number], b: Binding): Expression =>
+    !k.raw ? eq(k, b) : isMissing(b) ? op('!', op('bound', k.raw)) : and(op('bound', k.raw), eq(k, b));
+  const disjuncts = all.map((k, i) => and(...all.slice(0, i).map((p, j) => same(p, after[j]!)), past(k, after[i]!)));
   return or(...disjuncts);
 };
 

@@ -1,16 +1,20 @@
 import type { SortValue } from './SortValue.js';
-import { bindingOf, compareSortValues, compareText, EMPTY, SortKind } from './SortValue.js';
+import { bindingOf, compareSortValues, compareText, MISSING, SortKind } from './SortValue.js';
 
 export interface SortPair {
   node: string;
   value: SortValue;
 }
 
-/** The SPARQL listing's order: the value (descending when asked), then the item node ascending. */
+const missing = (p: SortPair) => p.value.kind === SortKind.Missing;
+
+/** The SPARQL listing's order: items without the value last, then the value (descending when asked), then the item node ascending. */
 export const listingOrder =
   (descending: boolean) =>
   (a: SortPair, b: SortPair): number =>
-    (descending ? -compareSortValues(a.value, b.value) : compareSortValues(a.value, b.value)) || compareText(a.node, b.node);
+    Number(missing(a)) - Number(missing(b)) ||
+    (descending ? -compareSortValues(a.value, b.value) : compareSortValues(a.value, b.value)) ||
+    compareText(a.node, b.node);
 
 const ascending = listingOrder(false);
 
@@ -22,7 +26,7 @@ const ascending = listingOrder(false);
 export class PayloadSortIndex {
   private readonly list: SortPair[] = [];
   private readonly nodes = new Map<string, { head: string; pairs: SortPair[] }>();
-  private readonly counts = [0, 0, 0, 0, 0];
+  private readonly counts = [0, 0, 0, 0, 0, 0];
   /** Nodes written while the fill query ran: what was written is newer than what it read. */
   private touched: Set<string> | undefined = new Set();
   /** Set when a write could not be followed: the index must not answer any more. */
@@ -91,13 +95,15 @@ export class PayloadSortIndex {
   /** The pairs in listing order, strictly after the cursor pair when there is one. */
   *walk(descending: boolean, after?: SortPair): Generator<SortPair> {
     const list = this.list;
-    if (!descending) {
+    // Missing values sort last in the list (their kind is the highest): ascending needs nothing more.
+    if (!descending || (after && missing(after))) {
       for (let i = after ? this.pairBound(after, true) : 0; i < list.length; i++) yield list[i]!;
       return;
     }
     // Descending values, but item nodes still ascending within equal values: walk the groups of
-    // equal values from the end, each from its start.
-    let end = list.length;
+    // equal values from the end of the present ones, each from its start; then the missing ones.
+    const present = this.valueBound(MISSING, list.length, false);
+    let end = present;
     if (after) {
       const groupEnd = this.valueBound(after.value, list.length, true);
       for (let i = this.pairBound(after, true); i < groupEnd; i++) yield list[i]!;
@@ -108,6 +114,7 @@ export class PayloadSortIndex {
       for (let i = start; i < end; i++) yield list[i]!;
       end = start;
     }
+    for (let i = present; i < list.length; i++) yield list[i]!;
   }
 
   /** First index (below `hi`) whose value is not below `value` (or, `past`, is above it). */
@@ -136,9 +143,9 @@ export class PayloadSortIndex {
   }
 }
 
-/** One value per distinct term (SELECT DISTINCT); none means the empty string of COALESCE. */
+/** One value per distinct term (SELECT DISTINCT); none means the item has no value. */
 const unique = (values: SortValue[]): SortValue[] => {
-  if (values.length === 0) return [EMPTY];
+  if (values.length === 0) return [MISSING];
   const seen = new Map<string, SortValue>();
   for (const v of values) seen.set(`${v.kind}:${bindingOf(v).value}`, v);
   return [...seen.values()];

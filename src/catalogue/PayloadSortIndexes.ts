@@ -52,7 +52,7 @@ export class PayloadSortIndexes {
     let after: SortPair | undefined;
     if (page.after) {
       after = { value: sortValueOfBinding(page.after[0]), node: page.after[page.after.length - 1]!.value };
-      if (after.value.kind !== SortKind.Empty) kinds.add(after.value.kind);
+      if (after.value.kind !== SortKind.Empty && after.value.kind !== SortKind.Missing) kinds.add(after.value.kind);
     }
     if (kinds.size > 1 || kinds.has(SortKind.Other)) return undefined;
     const wanted = page.offset + page.limit;

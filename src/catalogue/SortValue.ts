@@ -8,7 +8,7 @@ import { XSD } from '../rdf/terms.js';
  * different kinds (string against number, integer against double, dates, IRIs, language-tagged
  * strings) it orders in ways an index cannot reproduce cheaply, so an index holding them declines.
  */
-export const SortKind = { Empty: 0, Integer: 1, Double: 2, String: 3, Other: 4 } as const;
+export const SortKind = { Empty: 0, Integer: 1, Double: 2, String: 3, Other: 4, Missing: 5 } as const;
 export type SortKind = (typeof SortKind)[keyof typeof SortKind];
 
 export interface SortValue {
@@ -24,11 +24,19 @@ const DOUBLE_LEXICAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 export const EMPTY: SortValue = { kind: SortKind.Empty, key: '' };
 
+/**
+ * An item without the property: last in both directions (as Elasticsearch sorts missing values),
+ * and in cursors a literal of this datatype, so a real empty string stays apart from it.
+ */
+export const MISSING_DATATYPE = 'urn:registry:missing';
+export const MISSING: SortValue = { kind: SortKind.Missing, key: '' };
+
 const other = (text: string): SortValue => ({ kind: SortKind.Other, key: text });
 
 /** The sort value of a literal (value, datatype, language), normalised as Oxigraph stores it. */
 export const sortValueOf = (value: string, datatype: string | undefined, language: string | undefined): SortValue => {
   if (language) return other(`${value}@${language}`);
+  if (datatype === MISSING_DATATYPE) return MISSING;
   if (datatype === undefined || datatype === STRING) return value === '' ? EMPTY : { kind: SortKind.String, key: value };
   if (datatype === INTEGER) {
     // Oxigraph keeps integers as i64 and writes them canonically ("007" → "7"); past 2^53 JS numbers lose digits.
@@ -45,10 +53,11 @@ export const sortValueOf = (value: string, datatype: string | undefined, languag
 
 /** The sort value of a SPARQL-JSON binding (a cursor, or a row of the fill query). */
 export const sortValueOfBinding = (b: Binding | undefined): SortValue =>
-  !b ? EMPTY : b.type === 'literal' ? sortValueOf(b.value, b.datatype, b['xml:lang']) : other(`${b.type}:${b.value}`);
+  !b ? MISSING : b.type === 'literal' ? sortValueOf(b.value, b.datatype, b['xml:lang']) : other(`${b.type}:${b.value}`);
 
 /** The binding Oxigraph gives for this value in SPARQL-JSON (the cursor's first element). */
 export const bindingOf = (s: SortValue): Binding => {
+  if (s.kind === SortKind.Missing) return { type: 'literal', value: '', datatype: MISSING_DATATYPE };
   if (s.kind === SortKind.Integer) return { type: 'literal', value: String(s.key), datatype: INTEGER };
   if (s.kind === SortKind.Double) return { type: 'literal', value: doubleText(s.key as number), datatype: DOUBLE };
   return { type: 'literal', value: s.key as string };

@@ -179,11 +179,13 @@ describe('resources: listings over HTTP', () => {
     await create(p, 'd', { other: 1 });
     const byName = enc(`${S}name`);
     const order = async (q: string) => ids((await api.get(`/v1/resources/${p}?${q}`)).body['_results']).map((id) => id.slice(base.length));
-    // A resource without the field sorts first (as the empty string).
-    expect(await order(`sort=${byName}`)).to.deep.equal(['d', 'b', 'c', 'a']);
+    // A resource without the field sorts last in both directions (as the search engine sorts missing values).
+    expect(await order(`sort=${byName}`)).to.deep.equal(['b', 'c', 'a', 'd']);
     expect((await api.put(`/v1/resources/${p}/_/a?rev=1`, { '@context': { '@vocab': S }, name: 'alpha' })).status).to.equal(200);
-    expect(await order(`sort=${byName}`)).to.deep.equal(['d', 'a', 'b', 'c']);
+    expect(await order(`sort=${byName}`)).to.deep.equal(['a', 'b', 'c', 'd']);
     expect(await order(`sort=-${byName}`)).to.deep.equal(['c', 'b', 'a', 'd']);
+    const { items: walked } = await walk(`/v1/resources/${p}?size=1&sort=${byName}`);
+    expect(ids(walked).map((id) => id.slice(base.length))).to.deep.equal(['a', 'b', 'c', 'd']);
     expect((await api.put(`/v1/resources/${p}/_/d?rev=1`, { '@context': { '@vocab': S }, name: 'zulu' })).status).to.equal(200);
     await api.delete(`/v1/resources/${p}/_/b?rev=1`);
     await create(p, 'e', { name: 'echo' });
