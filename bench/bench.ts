@@ -1,6 +1,7 @@
 import { benchEvents } from './events.js';
 import { benchResources } from './resources.js';
 import { benchSchemas } from './schemas.js';
+import { benchWorkers } from './workers.js';
 
 /**
  * `npm run bench [-- N]`: prints ops/s and p50/p99 per operation. Not part of `npm test`.
@@ -10,3 +11,4 @@ const count = Number(process.argv[2] ?? process.env['BENCH_N'] ?? 10_000);
 await benchResources(count);
 await benchSchemas();
 await benchEvents();
+await benchWorkers(Math.min(count, 5_000));

@@ -8,6 +8,9 @@ import { Addresses } from './kernel/Addresses.js';
 import { resourceKey, schemaKey } from './kernel/logKeys.js';
 import { DEFAULT_STORAGE } from './kernel/vocabulary.js';
 import { storableRevision } from './projection/storableRevision.js';
+import { availableParallelism } from 'node:os';
+import { inlineExecutor } from './workers/Executor.js';
+import { WorkerPool } from './workers/WorkerPool.js';
 import { systemClock } from './kernel/Clock.js';
 import type { Clock } from './kernel/Clock.js';
 import { EventWriter } from './domain/EventWriter.js';
@@ -85,7 +88,9 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const revisionFile = new RevisionFile(join(config.dataDir, 'projection', 'revisions.nq'));
   const catalogueIndex = new CatalogueIndex();
   const payloadSorts = new PayloadSortIndexes(graphStore, catalogueIndex);
-  const jsonld = new JsonLdProcessor(loadBundledContexts());
+  // JSON-LD and SHACL run in worker threads with a time budget: no request holds the event loop.
+  const executor = config.workers === 0 ? inlineExecutor() : new WorkerPool(config.workers ?? availableParallelism(), config.workBudgetMillis ?? 10_000);
+  const jsonld = new JsonLdProcessor(loadBundledContexts(), executor);
   // Every kind is registered here once; the projector, snapshots and event streams loop over them.
   const resourceKind = itemDefinition(RESOURCE_KIND);
   const schemaKind = itemDefinition(SCHEMA_KIND);
@@ -114,13 +119,13 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   // Schemas and their imports are read back from the pinned revisions in the log.
   const revisionTriples = pinnedRevisionTriples(kinds, reader, jsonld);
   const imports = new SchemaImports(kinds.schemas, kinds.resources, revisionTriples);
-  const shacl = new ShaclSchemas(kinds.schemas, reader, revisionTriples, imports, jsonld);
+  const shacl = new ShaclSchemas(kinds.schemas, reader, revisionTriples, imports, executor);
   const storable = storableRevision(jsonld, graphStore);
   // An id is unique in a project across kinds; the default storage's id is reserved.
   const taken = (others: ReadonlyMap<string, unknown>, key: (ref: string, id: string) => string) => (ref: string, id: string) =>
     id === DEFAULT_STORAGE || others.has(key(ref, id));
   const resources = new ResourceService(kinds.resources, projects, shacl, jsonld, lifecycle, writer, reader, clock, capacity, { storable, takenElsewhere: taken(kinds.schemas, schemaKey) }, resourceKind);
-  const schemas = new ResourceService(kinds.schemas, projects, new SchemaPayloads(imports, jsonld), jsonld, lifecycle, writer, reader, clock, capacity, { storable, takenElsewhere: taken(kinds.resources, resourceKey) }, schemaKind, SCHEMA_KIND, kinds.resources);
+  const schemas = new ResourceService(kinds.schemas, projects, new SchemaPayloads(imports, jsonld, executor), jsonld, lifecycle, writer, reader, clock, capacity, { storable, takenElsewhere: taken(kinds.resources, resourceKey) }, schemaKind, SCHEMA_KIND, kinds.resources);
 
   const catalogue = new CatalogueQueries(graphStore, catalogueIndex, payloadSorts);
   const listings = new Listings(catalogue, listingScopes(orgs, projects, addresses, states.terms));
@@ -157,6 +162,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
       await log.close();
       projector.snapshot();
       revisionFile.close();
+      await executor.close();
     },
   };
 };

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
 
 export interface Config {
   port: number;
@@ -19,6 +20,10 @@ export interface Config {
   /** Writes are refused once the embedded store holds this many quads (its hard ceiling is ~10 M). */
   maxStoreQuads: number;
   snapshotEvents: number;
+  /** Worker threads for JSON-LD and SHACL (default: the number of cores; 0 runs them on the main thread). */
+  workers?: number;
+  /** The time budget of one JSON-LD or SHACL step of a request, in ms (default 10 s). */
+  workBudgetMillis?: number;
   /** Print what a start-up restored and how long each step took (off in tests). */
   logStartup?: boolean;
   snapshotMillis: number;
@@ -112,6 +117,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     sseKeepAliveMillis: integerSetting('SSE_KEEPALIVE_MILLIS', setting('SSE_KEEPALIVE_MILLIS', 'events.keep-alive-millis'), 20_000, 10, 30_000),
     maxPayloadBytes: integerSetting('MAX_PAYLOAD_BYTES', setting('MAX_PAYLOAD_BYTES', 'http.max-payload-bytes'), 256 * 1024, 1024, 64 * 1024 * 1024),
     maxStoreQuads: integerSetting('MAX_STORE_QUADS', setting('MAX_STORE_QUADS', 'store.max-quads'), 8_000_000, 1000, 9_500_000),
+    workers: integerSetting('WORKERS', setting('WORKERS', 'workers.count'), availableParallelism(), 0, 64),
+    workBudgetMillis: integerSetting('WORK_BUDGET_MILLIS', setting('WORK_BUDGET_MILLIS', 'workers.budget-millis'), 10_000, 10, 600_000),
     snapshotEvents: integerSetting('SNAPSHOT_EVENTS', setting('SNAPSHOT_EVENTS', 'store.snapshot-events'), 20_000, 1, 10_000_000),
     snapshotMillis: integerSetting('SNAPSHOT_MILLIS', setting('SNAPSHOT_MILLIS', 'store.snapshot-millis'), 60_000, 0, 86_400_000),
   };

@@ -40,6 +40,11 @@ export const requestRejections = {
     new Rejection('TooManyConnections', `The server holds its maximum of ${limit} open connections: retry shortly, and reuse connections (keep-alive).`),
   requestTimeout: (millis: number) =>
     new Rejection('RequestTimeout', `The request did not arrive within ${millis} ms: send the headers and body without pausing.`),
+  processingTimeExceeded: (millis: number) =>
+    new Rejection(
+      'ProcessingTimeExceeded',
+      `Processing this request took longer than its budget of ${millis} ms and was stopped; nothing was written. Make the payload simpler (for instance fewer values in one property, or a list) or the schema's patterns cheaper.`,
+    ),
   eventLogUnavailable: () =>
     new Rejection('EventLogUnavailable', 'The event log cannot be reached for the moment: current data can still be read, writes are refused. Retry shortly.'),
   unexpected: () => new Rejection('UnexpectedError', 'The system experienced an unexpected error, please try again later.'),
@@ -60,6 +65,7 @@ export const requestStatuses = {
   AuthorizationFailed: 403,
   StoreCapacityReached: 507,
   EventLogUnavailable: 503,
+  ProcessingTimeExceeded: 400,
   ExpectationFailed: 417,
   TooManyConnections: 503,
   RequestTimeout: 408,

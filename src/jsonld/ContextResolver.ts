@@ -38,7 +38,7 @@ export const resolveContexts = async (payloadContext: unknown, base: string, sou
     }
   };
   await visit(payloadContext);
-  return { refs: [...resolved.values()].map((r) => r.ref), loader: loaderOf(resolved) };
+  return { refs: [...resolved.values()].map((r) => r.ref), resolved };
 };
 
 /**

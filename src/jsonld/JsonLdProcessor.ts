@@ -1,12 +1,9 @@
 import { rejections } from '../domain/rejections.js';
-import { Rejection } from '../kernel/Rejection.js';
 import type { JsonObject, RemoteContextRef } from '../domain/resources/ResourceEvent.js';
 import type { ContextSource, ResolvedContext } from './ContextResolver.js';
-import { loaderOf, resolveContexts } from './ContextResolver.js';
-import { DataFactory, Parser, Writer } from 'n3';
-import { jsonld } from './jsonldLib.js';
-import { spelledIri } from '../rdf/terms.js';
-import type { DocumentLoader } from './jsonldLib.js';
+import { resolveContexts } from './ContextResolver.js';
+import type { Executor } from '../workers/Executor.js';
+import { inlineExecutor } from '../workers/Executor.js';
 
 export interface Expansion {
   id: string;
@@ -34,7 +31,11 @@ export type PinnedContextSource = (ref: Extract<RemoteContextRef, { type: 'Proje
  * and RDF output at read time with exactly the contexts pinned then.
  */
 export class JsonLdProcessor {
-  constructor(private readonly bundled: Map<string, unknown>) {}
+  constructor(
+    private readonly bundled: Map<string, unknown>,
+    /** Where expansion, compaction and RDF conversion run (a worker pool in the service). */
+    private readonly executor: Executor = inlineExecutor(),
+  ) {}
 
   /** The context a payload is read with: its own, or the project's base and vocab when it has none; `injected` first. */
   contextOf(source: JsonObject, base: string, vocab: string, injected: string[] = []): unknown {
@@ -49,10 +50,11 @@ export class JsonLdProcessor {
 
   async expand(source: JsonObject, options: ExpandOptions): Promise<Expansion> {
     const context = this.contextOf(source, options.base, options.vocab, options.injected);
-    const { refs, loader } = await resolveContexts(context, options.base, async (iri) => this.staticContext(iri) ?? options.contexts(iri));
-    const expanded = await guard(() => jsonld.expand({ ...source, '@context': context }, { base: options.base, documentLoader: loader }));
+    const { refs, resolved } = await resolveContexts(context, options.base, async (iri) => this.staticContext(iri) ?? options.contexts(iri));
+    const contexts = [...resolved];
+    const expanded = await this.executor.run('expand', { document: { ...source, '@context': context }, base: options.base, contexts });
     // A node with nothing but an `@id` expands to nothing: keep its id (to use it, or to refuse it when it contradicts the path).
-    if (expanded.length === 0 && typeof source['@id'] === 'string') expanded.push({ '@id': await expandedId(source['@id'], context, options.base, loader) });
+    if (expanded.length === 0 && typeof source['@id'] === 'string') expanded.push({ '@id': await this.expandedId(source['@id'], context, options.base, contexts) });
     const root = rootNode(expanded, options.pathId);
     const payloadId = typeof root['@id'] === 'string' && !root['@id'].startsWith('_:') ? root['@id'] : undefined;
     if (options.pathId !== undefined && payloadId !== undefined && payloadId !== options.pathId)
@@ -71,7 +73,7 @@ export class JsonLdProcessor {
       const document = ref.type === 'StaticContextRef' ? this.bundled.get(ref.iri) : await pinned(ref);
       if (document !== undefined) resolved.set(ref.iri, { document, ref });
     }
-    return guard(() => jsonld.compact(expanded, context, { documentLoader: loaderOf(resolved, base) }));
+    return this.executor.run('compact', { expanded, context, contexts: [...resolved], ...(base === undefined ? {} : { base }) });
   }
 
   /**
@@ -79,51 +81,18 @@ export class JsonLdProcessor {
    * `@container: @graph` term) have their triples kept in the revision's own graph, without their
    * graph name, since a revision is exactly one named graph of the store.
    */
-  async toNQuads(expanded: JsonObject[]): Promise<string> {
-    // Copying the document to respell its IRIs is needed only when one of them cannot be spelled.
-    const nquads: string = await jsonld.toRDF(unspellable(expanded) ? spellIris(expanded) : expanded, { format: 'application/n-quads', skipExpansion: true });
-    return hasGraph(expanded) ? intoDefaultGraph(nquads) : nquads;
+  toNQuads(expanded: JsonObject[]): Promise<string> {
+    return this.executor.run('toNQuads', { expanded });
+  }
+
+  /** The `@id` value expanded with the payload's context, as a node reference that expansion keeps. */
+  private async expandedId(id: string, context: unknown, base: string, contexts: [string, ResolvedContext][]): Promise<string> {
+    const [probe] = await this.executor.run('expand', { document: { '@context': context, [ID_PROBE]: { '@id': id } } as JsonObject, base, contexts });
+    const value = (probe?.[ID_PROBE] as JsonObject[] | undefined)?.[0]?.['@id'];
+    if (typeof value !== 'string') throw rejections.invalidJsonLd(`the payload @id '${id}' cannot be expanded to an IRI`);
+    return value;
   }
 }
-
-/** Whether a named graph appears anywhere in the expanded document. */
-const hasGraph = (value: unknown): boolean => {
-  const pending: unknown[] = [value];
-  for (let next = pending.pop(); next !== undefined || pending.length; next = pending.pop()) {
-    if (Array.isArray(next)) pending.push(...next);
-    else if (next && typeof next === 'object') {
-      if ('@graph' in next) return true;
-      for (const [key, v] of Object.entries(next)) if (key !== '@value' && typeof v === 'object') pending.push(v);
-    }
-  }
-  return false;
-};
-
-const intoDefaultGraph = (nquads: string): string => {
-  const quads = new Parser({ format: 'N-Quads' }).parse(nquads).map((q) => DataFactory.quad(q.subject, q.predicate, q.object));
-  return new Writer({ format: 'N-Triples' }).quadsToString(quads);
-};
-
-/** Whether an IRI of the expanded document (id, type or property) needs respelling. */
-const unspellable = (value: unknown, key?: string): boolean => {
-  if (typeof value === 'string') return (key === '@id' || key === '@type') && spelledIri(value) !== value;
-  if (Array.isArray(value)) return value.some((v) => unspellable(v, key));
-  if (value && typeof value === 'object')
-    return Object.entries(value).some(([k, v]) => (!k.startsWith('@') && spelledIri(k) !== k) || (k !== '@value' && unspellable(v, k)));
-  return false;
-};
-
-/** The expanded document with its IRIs (ids, types, properties) spelled so that jsonld keeps their triples. */
-const spellIris = (value: unknown, key?: string): unknown => {
-  if (typeof value === 'string') return key === '@id' || key === '@type' ? spelledIri(value) : value;
-  if (Array.isArray(value)) return value.map((v) => spellIris(v, key));
-  if (value && typeof value === 'object') {
-    const out: JsonObject = {};
-    for (const [k, v] of Object.entries(value)) out[k.startsWith('@') ? k : spelledIri(k)] = k === '@value' ? v : spellIris(v, k);
-    return out;
-  }
-  return value;
-};
 
 const rootNode = (expanded: JsonObject[], pathId: string | undefined): JsonObject => {
   if (expanded.length === 0) return {};
@@ -134,22 +103,3 @@ const rootNode = (expanded: JsonObject[], pathId: string | undefined): JsonObjec
 };
 
 const ID_PROBE = 'urn:registry:probe';
-
-/** The `@id` value expanded with the payload's context, as a node reference that expansion keeps. */
-const expandedId = async (id: string, context: unknown, base: string, loader: DocumentLoader): Promise<string> => {
-  const [probe] = await guard(() => jsonld.expand({ '@context': context, [ID_PROBE]: { '@id': id } }, { base, documentLoader: loader }));
-  const value = (probe?.[ID_PROBE] as JsonObject[] | undefined)?.[0]?.['@id'];
-  if (typeof value !== 'string') throw rejections.invalidJsonLd(`the payload @id '${id}' cannot be expanded to an IRI`);
-  return value;
-};
-
-const guard = async <T>(work: () => Promise<T>): Promise<T> => {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof Rejection) throw error;
-    const cause = (error as { details?: { cause?: unknown } }).details?.cause;
-    if (cause instanceof Rejection) throw cause;
-    throw rejections.invalidJsonLd((error as Error).message ?? String(error));
-  }
-};

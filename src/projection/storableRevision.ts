@@ -1,4 +1,5 @@
 import { rejections } from '../domain/rejections.js';
+import { Rejection } from '../kernel/Rejection.js';
 import type { JsonObject } from '../kernel/json.js';
 import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
 import type { GraphStore } from '../store/GraphStore.js';
@@ -14,7 +15,8 @@ export const storableRevision =
     let triples: string;
     try {
       triples = await jsonld.toNQuads(expanded);
-    } catch {
+    } catch (error) {
+      if (error instanceof Rejection) throw error;
       throw rejections.invalidJsonLd('its triples cannot be written as RDF; check its IRIs, language tags and typed values');
     }
     const refused = store.refusedLine(triples);

@@ -6,7 +6,8 @@ import { schemaBase } from '../domain/schemas/schemaRef.js';
 import { SHACL_SCHEMA } from '../kernel/vocabulary.js';
 import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
 import type { SchemaImports } from './SchemaImports.js';
-import { shaclShacl } from './shaclShacl.js';
+import { SHACL_SHACL } from './shaclShacl.js';
+import type { Executor } from '../workers/Executor.js';
 
 /**
  * The resolver of the schemas service: every schema is constrained by the SHACL schema. Validating
@@ -17,6 +18,7 @@ export class SchemaPayloads implements SchemaResolver {
   constructor(
     private readonly imports: SchemaImports,
     private readonly jsonld: JsonLdProcessor,
+    private readonly executor: Executor,
   ) {}
 
   async resolve(project: ProjectRef, schemaIri: string): Promise<ResolvedSchema> {
@@ -40,6 +42,6 @@ export class SchemaPayloads implements SchemaResolver {
   private async check(project: ProjectRef, id: string, expanded: JsonObject[]): Promise<{ report: ValidationReport; imports: ImportRef[] }> {
     const own = await this.jsonld.toNQuads(expanded);
     const { imports, triples } = await this.imports.resolve(project, id, own);
-    return { report: await shaclShacl().validate(own + triples), imports };
+    return { report: await this.executor.run('validate', { shapes: SHACL_SHACL, data: { ntriples: own + triples } }), imports };
   }
 }

@@ -7,11 +7,10 @@ import type { RevisionReader } from '../domain/resources/RevisionReader.js';
 import type { ResolvedSchema, SchemaResolver } from '../domain/resources/SchemaResolver.js';
 import { parseSchemaRef, pinnedSchema, schemaBase } from '../domain/schemas/schemaRef.js';
 import { UNCONSTRAINED } from '../kernel/vocabulary.js';
-import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
+import type { Executor } from '../workers/Executor.js';
 import { schemaKey } from '../kernel/logKeys.js';
 import { Lru } from '../util/Lru.js';
 import type { RevisionTriples, SchemaImports } from './SchemaImports.js';
-import { ShapesValidator } from './ShapesValidator.js';
 
 const unconstrained = (project: ProjectRef): ResolvedSchema => ({
   iri: UNCONSTRAINED,
@@ -27,14 +26,14 @@ const unconstrained = (project: ProjectRef): ResolvedSchema => ({
  * once, keyed by the log position of its content, and reused by every validation against it.
  */
 export class ShaclSchemas implements SchemaResolver {
-  private readonly compiled = new Lru<number, Promise<ShapesValidator>>(500);
+  private readonly shapes = new Lru<number, Promise<string>>(500);
 
   constructor(
     private readonly schemas: ResourceStates,
     private readonly reader: RevisionReader,
     private readonly triples: RevisionTriples,
     private readonly imports: SchemaImports,
-    private readonly jsonld: JsonLdProcessor,
+    private readonly executor: Executor,
   ) {}
 
   async resolve(project: ProjectRef, schemaIri: string): Promise<ResolvedSchema> {
@@ -45,8 +44,10 @@ export class ShaclSchemas implements SchemaResolver {
     const state = await this.revision(current, ref.rev ?? (ref.tag === undefined ? current.rev : this.tagged(current, ref.tag)));
     if (state.deprecated) throw rejections.schemaIsDeprecated(ref.iri);
     const iri = pinnedSchema(ref.iri, state.rev);
-    const validator = await this.validator(state);
-    const report = async (_id: string, expanded: JsonObject[]) => validator.validate(await this.jsonld.toNQuads(expanded));
+    const text = await this.shapesOf(state);
+    // Compiled once per schema revision where validation runs: the text travels only to an executor that has not seen it.
+    const shapes = { key: `schema/${state.contentSeq}`, text, format: 'N-Triples' as const };
+    const report = (_id: string, expanded: JsonObject[]) => this.executor.run('validate', { shapes, data: { expanded } });
     return {
       iri,
       project,
@@ -74,19 +75,19 @@ export class ShaclSchemas implements SchemaResolver {
     return rev === current.rev ? current : (await this.reader.at(current, rev)).state;
   }
 
-  /** The compiled shapes of a schema revision; concurrent first uses share one compilation. */
-  private validator(state: ResourceState): Promise<ShapesValidator> {
-    const cached = this.compiled.get(state.contentSeq);
+  /** The shapes of a schema revision (its triples and its pinned imports'); concurrent first uses share one read. */
+  private shapesOf(state: ResourceState): Promise<string> {
+    const cached = this.shapes.get(state.contentSeq);
     if (cached) return cached;
-    const compiling = this.compile(state);
-    this.compiled.set(state.contentSeq, compiling);
-    compiling.catch(() => this.compiled.delete(state.contentSeq));
-    return compiling;
+    const reading = this.read(state);
+    this.shapes.set(state.contentSeq, reading);
+    reading.catch(() => this.shapes.delete(state.contentSeq));
+    return reading;
   }
 
-  private async compile(state: ResourceState): Promise<ShapesValidator> {
+  private async read(state: ResourceState): Promise<string> {
     const { content } = await this.reader.at(state, state.rev);
     const own = await this.triples('schemas', state.project, state.id, state.rev);
-    return new ShapesValidator(own + (await this.imports.pinned(content.imports ?? [])));
+    return own + (await this.imports.pinned(content.imports ?? []));
   }
 }

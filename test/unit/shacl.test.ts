@@ -1,7 +1,10 @@
 import { expect } from 'chai';
 import { ShapesValidator } from '../../src/shacl/ShapesValidator.js';
 import { importsIn, SchemaImports } from '../../src/shacl/SchemaImports.js';
-import { shaclShacl } from '../../src/shacl/shaclShacl.js';
+import { SHACL_SHACL } from '../../src/shacl/shaclShacl.js';
+import { ShapesValidator as SHACLShapes } from '../../src/shacl/ShapesValidator.js';
+
+const shaclShacl = () => new SHACLShapes(SHACL_SHACL.text, SHACL_SHACL.format);
 import type { ResourceState } from '../../src/domain/resources/Resource.js';
 import { Rejection } from '../../src/kernel/Rejection.js';
 

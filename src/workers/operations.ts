@@ -1,0 +1,107 @@
+import { DataFactory, Parser, Writer } from 'n3';
+import type { JsonObject } from '../kernel/json.js';
+import { Rejection } from '../kernel/Rejection.js';
+import { rejections } from '../domain/rejections.js';
+import type { ResolvedContext } from '../jsonld/ContextResolver.js';
+import { loaderOf } from '../jsonld/ContextResolver.js';
+import { jsonld } from '../jsonld/jsonldLib.js';
+import { spelledIri } from '../rdf/terms.js';
+import { ShapesValidator } from '../shacl/ShapesValidator.js';
+import type { ValidationReport } from '../domain/resources/SchemaResolver.js';
+import { Lru } from '../util/Lru.js';
+
+/**
+ * The CPU-heavy operations (JSON-LD expansion, compaction and RDF conversion, SHACL validation),
+ * written as plain functions of plain data so that they run the same in a worker thread or inline.
+ * Contexts are resolved by the caller beforehand and travel as documents.
+ */
+export interface Operations {
+  expand(args: { document: JsonObject; base: string; contexts: [string, ResolvedContext][] }): Promise<JsonObject[]>;
+  compact(args: { expanded: JsonObject[]; context: unknown; contexts: [string, ResolvedContext][]; base?: string }): Promise<JsonObject>;
+  toNQuads(args: { expanded: JsonObject[] }): Promise<string>;
+  /** Validates the N-Triples of `expanded` against a shape set known by `shapes.key` (its text sent when this executor has not seen it). */
+  validate(args: { shapes: { key: string; text?: string; format: 'N-Triples' | 'Turtle' }; data: { expanded: JsonObject[] } | { ntriples: string } }): Promise<ValidationReport>;
+}
+
+export type OperationName = keyof Operations;
+
+/** Asked to validate against shapes it no longer holds: the caller sends them again. */
+export class ShapesMissing extends Error {}
+
+const guard = async <T>(work: () => Promise<T>): Promise<T> => {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof Rejection || error instanceof ShapesMissing) throw error;
+    const cause = (error as { details?: { cause?: unknown } }).details?.cause;
+    if (cause instanceof Rejection) throw cause;
+    throw rejections.invalidJsonLd((error as Error).message ?? String(error));
+  }
+};
+
+/** The operations with their own cache of compiled shape sets. */
+export const operations = (): Operations => {
+  const validators = new Lru<string, ShapesValidator>(200);
+  const toNQuads = async ({ expanded }: { expanded: JsonObject[] }): Promise<string> => {
+    // Copying the document to respell its IRIs is needed only when one of them cannot be spelled.
+    const nquads: string = await guard(() => jsonld.toRDF(unspellable(expanded) ? spellIris(expanded) : expanded, { format: 'application/n-quads', skipExpansion: true }));
+    return hasGraph(expanded) ? intoDefaultGraph(nquads) : nquads;
+  };
+  return {
+    expand: ({ document, base, contexts }) => guard(() => jsonld.expand(document, { base, documentLoader: loaderOf(new Map(contexts)) })),
+    compact: ({ expanded, context, contexts, base }) => guard(() => jsonld.compact(expanded, context, { documentLoader: loaderOf(new Map(contexts), base) })),
+    toNQuads,
+    validate: async ({ shapes, data }) => {
+      let validator = validators.get(shapes.key);
+      if (!validator) {
+        if (shapes.text === undefined) throw new ShapesMissing(shapes.key);
+        validator = new ShapesValidator(shapes.text, shapes.format);
+        validators.set(shapes.key, validator);
+      }
+      return validator.validate('ntriples' in data ? data.ntriples : await toNQuads(data));
+    },
+  };
+};
+
+/** Whether an IRI of the expanded document (id, type or property) needs respelling. */
+const unspellable = (value: unknown, key?: string): boolean => {
+  if (typeof value === 'string') return (key === '@id' || key === '@type') && spelledIri(value) !== value;
+  if (Array.isArray(value)) return value.some((v) => unspellable(v, key));
+  if (value && typeof value === 'object')
+    return Object.entries(value).some(([k, v]) => (!k.startsWith('@') && spelledIri(k) !== k) || (k !== '@value' && unspellable(v, k)));
+  return false;
+};
+
+/** The expanded document with its IRIs (ids, types, properties) spelled so that jsonld keeps their triples. */
+const spellIris = (value: unknown, key?: string): unknown => {
+  if (typeof value === 'string') return key === '@id' || key === '@type' ? spelledIri(value) : value;
+  if (Array.isArray(value)) return value.map((v) => spellIris(v, key));
+  if (value && typeof value === 'object') {
+    const out: JsonObject = {};
+    for (const [k, v] of Object.entries(value)) out[k.startsWith('@') ? k : spelledIri(k)] = k === '@value' ? v : spellIris(v, k);
+    return out;
+  }
+  return value;
+};
+
+/** Whether a named graph appears anywhere in the expanded document. */
+const hasGraph = (value: unknown): boolean => {
+  const pending: unknown[] = [value];
+  for (let next = pending.pop(); next !== undefined || pending.length; next = pending.pop()) {
+    if (Array.isArray(next)) pending.push(...next);
+    else if (next && typeof next === 'object') {
+      if ('@graph' in next) return true;
+      for (const [key, v] of Object.entries(next)) if (key !== '@value' && typeof v === 'object') pending.push(v);
+    }
+  }
+  return false;
+};
+
+/**
+ * Named graphs inside a payload (`@graph` with an `@id`, a `@container: @graph` term) keep their
+ * triples in the revision's own graph, without their graph name: a revision is one named graph.
+ */
+const intoDefaultGraph = (nquads: string): string => {
+  const quads = new Parser({ format: 'N-Quads' }).parse(nquads).map((q) => DataFactory.quad(q.subject, q.predicate, q.object));
+  return new Writer({ format: 'N-Triples' }).quadsToString(quads);
+};
