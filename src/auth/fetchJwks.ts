@@ -42,8 +42,9 @@ const publicPart = ({ kty, kid, use, alg, n, e }: JWK): JWK =>
 
 export const describe = (e: unknown): string => {
   if (e instanceof Error) {
-    if (e.name === 'TimeoutError' || e.name === 'AbortError') return 'the provider did not answer in time';
     const cause = (e as { cause?: unknown }).cause;
+    const timedOut = (x: unknown) => x instanceof Error && (x.name === 'TimeoutError' || x.name === 'AbortError');
+    if (timedOut(e) || timedOut(cause)) return 'the provider did not answer in time';
     return cause instanceof Error ? `${e.message} (${cause.message})` : e.message;
   }
   return String(e);
