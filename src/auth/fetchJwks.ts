@@ -25,6 +25,8 @@ export const fetchJwks = async (jwksUri: string, timeoutMs: number): Promise<JWK
     if (key === null || typeof key !== 'object') throw authRejections.illegalJwkFormat(jwksUri, 'a key is not an object');
     const jwk = key as JWK;
     if (jwk.kty !== 'RSA' || (jwk.use !== undefined && jwk.use !== 'sig') || (jwk.alg !== undefined && jwk.alg !== 'RS256')) continue;
+    if (typeof jwk.n !== 'string' || jwk.n === '' || typeof jwk.e !== 'string' || jwk.e === '')
+      throw authRejections.illegalJwkFormat(jwksUri, `RSA key '${jwk.kid ?? ''}' has no modulus or exponent`);
     try {
       await importJWK(jwk, 'RS256');
     } catch (e) {

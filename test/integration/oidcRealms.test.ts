@@ -43,7 +43,11 @@ describe('Realms discovered from an OpenID provider, and bearer tokens verified 
     provider = await OidcIssuer.start();
   });
   after(() => provider.stop());
-  beforeEach(() => realms.clear());
+  beforeEach(() => {
+    realms.clear();
+    provider.documentOverrides = {};
+    provider.jwksOverride = undefined;
+  });
 
   it('creates a realm by discovery: issuer, endpoints, camelCase grant types and the provider keys', async () => {
     const event = await createRealm('local');
@@ -86,6 +90,28 @@ describe('Realms discovered from an OpenID provider, and bearer tokens verified 
   it('plain http is refused outside loopback, and a malformed address is refused', async () => {
     expect((await rejectionOf(discovery.discover('http://example.org/.well-known/openid-configuration'))).type).to.equal('UnsuccessfulOpenIdConfigResponse');
     expect((await rejectionOf(discovery.discover('not an address'))).type).to.equal('UnsuccessfulOpenIdConfigResponse');
+  });
+
+  it('a discovery document with a bad jwks_uri or a missing endpoint names what is wrong', async () => {
+    provider.documentOverrides = { jwks_uri: undefined };
+    expect((await rejectionOf(discovery.discover(provider.openIdConfig))).type).to.equal('IllegalJwksUriFormat');
+    provider.documentOverrides = { jwks_uri: 'http://example.org/jwks' };
+    expect((await rejectionOf(discovery.discover(provider.openIdConfig))).type).to.equal('IllegalJwksUriFormat');
+    provider.documentOverrides = { token_endpoint: undefined };
+    const r = await rejectionOf(discovery.discover(provider.openIdConfig));
+    expect(r.type).to.equal('IllegalEndpointFormat');
+    expect(r.fields['endpoint']).to.equal('token_endpoint');
+  });
+
+  it('a JWKS that fails, is malformed or holds no RSA signature key is refused by name', async () => {
+    provider.jwksOverride = { status: 500, body: {} };
+    expect((await rejectionOf(discovery.discover(provider.openIdConfig))).type).to.equal('UnsuccessfulJwksResponse');
+    provider.jwksOverride = { status: 200, body: { keys: 'none' } };
+    expect((await rejectionOf(discovery.discover(provider.openIdConfig))).type).to.equal('IllegalJwkFormat');
+    provider.jwksOverride = { status: 200, body: { keys: [{ kty: 'RSA', n: '', e: '' }] } };
+    expect((await rejectionOf(discovery.discover(provider.openIdConfig))).type).to.equal('IllegalJwkFormat');
+    provider.jwksOverride = { status: 200, body: { keys: [{ kty: 'EC', crv: 'P-256', x: 'x', y: 'y' }] } };
+    expect((await rejectionOf(discovery.discover(provider.openIdConfig))).type).to.equal('NoValidKeysFound');
   });
 
   it('two users of different groups get the identities of their claims, and only the granted group reaches the project', async () => {
@@ -177,6 +203,11 @@ describe('Realms discovered from an OpenID provider, and bearer tokens verified 
     const wrong = await rejectionOf(v.verify(await provider.sign({ sub: 'alice', aud: 'someone-else' })));
     expect(wrong.type).to.equal('InvalidAccessToken');
     expect((await rejectionOf(v.verify(await provider.sign({ sub: 'alice' })))).type).to.equal('InvalidAccessToken');
+  });
+
+  it('a token without an issuer is AccessTokenDoesNotContainAnIssuer', async () => {
+    await createRealm('local');
+    expect((await rejectionOf(verifier().verify(await provider.sign({ sub: 'alice' }, { noIssuer: true })))).type).to.equal('AccessTokenDoesNotContainAnIssuer');
   });
 
   it('a token without a subject is AccessTokenDoesNotContainSubject', async () => {

@@ -20,6 +20,8 @@ export interface SignOptions {
   expiresIn?: number;
   /** Sign with a key the JWKS does not publish. */
   unpublishedKey?: boolean;
+  /** Leave out the `iss` claim. */
+  noIssuer?: boolean;
 }
 
 /**
@@ -29,6 +31,10 @@ export interface SignOptions {
  */
 export class OidcIssuer {
   readonly jwksRequests: string[] = [];
+  /** Fields merged into the discovery document (undefined removes one), to break it on purpose. */
+  documentOverrides: Record<string, unknown> = {};
+  /** Served in place of the JWKS when set, with its status. */
+  jwksOverride: { status: number; body: unknown } | undefined;
   private key!: SigningKey;
   private stray!: SigningKey;
   private server!: Server;
@@ -69,9 +75,9 @@ export class OidcIssuer {
   async sign(claims: JWTPayload, options: SignOptions = {}): Promise<string> {
     const key = options.unpublishedKey ? this.stray : this.key;
     const now = Math.floor(Date.now() / 1000);
-    return new SignJWT({ ...claims })
-      .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' })
-      .setIssuer(this.issuer)
+    const jwt = new SignJWT({ ...claims }).setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' });
+    if (!options.noIssuer) jwt.setIssuer(this.issuer);
+    return jwt
       .setIssuedAt(now)
       .setExpirationTime(now + (options.expiresIn ?? 300))
       .sign(key.privateKey);
@@ -95,6 +101,7 @@ export class OidcIssuer {
       response_types_supported: ['code'],
       subject_types_supported: ['public'],
       id_token_signing_alg_values_supported: ['RS256'],
+      ...this.documentOverrides,
     };
   }
 
@@ -106,6 +113,7 @@ export class OidcIssuer {
           return json(this.discovery());
         case '/issuer/jwks':
           this.jwksRequests.push(new Date().toISOString());
+          if (this.jwksOverride) return res.writeHead(this.jwksOverride.status, { 'content-type': 'application/json' }).end(JSON.stringify(this.jwksOverride.body));
           return json({ keys: [this.key.publicJwk] });
         case '/not-discovery/.well-known/openid-configuration':
           return json({ hello: 'world' });
