@@ -24,6 +24,7 @@ const DEFAULTS: TokenVerifierOptions = { cacheSize: 10_000, timeoutMs: 5000, ref
 
 interface Verified {
   caller: Caller;
+  issuer: string;
   realm: string;
   realmRev: number;
   /** Milliseconds since the epoch; Infinity when the token has no `exp`. */
@@ -58,7 +59,7 @@ export class TokenVerifier {
     const now = this.now();
     const cached = this.cache.get(token);
     if (cached) {
-      const realm = this.realmByIssuer(decodeJwt(token).iss!);
+      const realm = this.realmByIssuer(cached.issuer);
       // A realm deprecated or updated since then (new audiences, new provider) re-verifies the token.
       if (cached.expiresAt > now && realm?.label === cached.realm && realm.rev === cached.realmRev) return cached.caller;
       this.cache.delete(token);
@@ -94,6 +95,7 @@ export class TokenVerifier {
     if (subject === undefined) throw authRejections.accessTokenDoesNotContainSubject();
     return {
       caller: callerFromClaims(realm.label, subject, groupsClaim(claims)),
+      issuer: claims.iss,
       realm: realm.label,
       realmRev: realm.rev,
       expiresAt: typeof claims.exp === 'number' ? claims.exp * 1000 : Infinity,

@@ -70,3 +70,18 @@ export const authRejections = {
   nothingToBeUpdated: (path: string) => new Rejection('NothingToBeUpdated', `Acl '${path}' would not change.`),
   permissionsNothingToBeUpdated: () => new Rejection('NothingToBeUpdated', 'The permissions would not change.'),
 };
+
+/**
+ * The statuses these rejections need in the status map (types not listed are 400, its default;
+ * IncorrectRev is already 409 there).
+ */
+export const authStatuses = {
+  AuthenticationFailed: 401,
+  InvalidAccessTokenFormat: 401,
+  AccessTokenDoesNotContainAnIssuer: 401,
+  AccessTokenDoesNotContainSubject: 401,
+  UnknownAccessTokenIssuer: 401,
+  InvalidAccessToken: 401,
+  RealmNotFound: 404,
+  AclNotFound: 404,
+} as const satisfies Record<string, number>;

@@ -90,3 +90,11 @@ describe('Identities', () => {
     expect(alice.subject).to.equal('realms/r/users/alice');
   });
 });
+
+describe('Status of the access-control rejections', () => {
+  it('every 401 and 404 type is one the factories raise', async () => {
+    const { authRejections, authStatuses } = await import('../../src/auth/authRejections.js');
+    const raised = new Set(Object.values(authRejections).map((f) => (f as (...a: string[][]) => Rejection)(['x'], ['y'], ['z']).type));
+    for (const type of Object.keys(authStatuses)) expect(raised, type).to.include(type);
+  });
+});
