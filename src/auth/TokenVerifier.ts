@@ -27,7 +27,7 @@ interface Verified {
   issuer: string;
   realm: string;
   realmRev: number;
-  /** Milliseconds since the epoch; Infinity when the token has no `exp`. */
+  /** Milliseconds since the epoch. */
   expiresAt: number;
 }
 
@@ -85,6 +85,7 @@ export class TokenVerifier {
       await jwtVerify(token, this.keysOf(realm).resolve, {
         issuer: realm.issuer,
         algorithms: ['RS256'],
+        requiredClaims: ['exp'],
         clockTolerance: this.options.clockToleranceS,
         currentDate: new Date(this.now()),
         ...(realm.acceptedAudiences?.length ? { audience: realm.acceptedAudiences } : {}),
@@ -98,7 +99,7 @@ export class TokenVerifier {
       issuer: claims.iss,
       realm: realm.label,
       realmRev: realm.rev,
-      expiresAt: typeof claims.exp === 'number' ? claims.exp * 1000 : Infinity,
+      expiresAt: (claims.exp as number) * 1000,
     };
   }
 

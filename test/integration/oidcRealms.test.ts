@@ -7,6 +7,7 @@ import { evaluateAcl, nextAcl, type AclState } from '../../src/domain/acls/Acl.j
 import { activeRealmByIssuer, evaluateRealm, nextRealm, type RealmCommand, type RealmFields, type RealmState } from '../../src/domain/realms/Realm.js';
 import { Rejection } from '../../src/domain/Rejection.js';
 import { MINIMUM_PERMISSIONS } from '../../src/auth/permissions.js';
+import { SignJWT } from 'jose';
 import { OidcIssuer, closedPortAddress } from '../support/oidcIssuer.js';
 
 const at = { instant: '2026-01-01T00:00:00.000Z', subject: 'anonymous' };
@@ -150,6 +151,22 @@ describe('Realms discovered from an OpenID provider, and bearer tokens verified 
     const r = await rejectionOf(verifier().callerOf(`Bearer ${await provider.sign({ sub: 'alice' }, { expiresIn: -60 })}`));
     expect(r.type).to.equal('InvalidAccessToken');
     expect(r.fields['details']).to.contain('expired');
+  });
+
+  it('a token not yet valid (nbf) is InvalidAccessToken', async () => {
+    await createRealm('local');
+    const r = await rejectionOf(verifier().verify(await provider.sign({ sub: 'alice' }, { notBefore: 120 })));
+    expect(r.type).to.equal('InvalidAccessToken');
+  });
+
+  it('an HMAC token keyed with the public key, or an unsigned one, is InvalidAccessToken (no algorithm confusion)', async () => {
+    await createRealm('local');
+    const publicKey = new TextEncoder().encode(JSON.stringify(realms.get('local')!.keys[0]));
+    const exp = Math.floor(Date.now() / 1000) + 60;
+    const hs = await new SignJWT({ sub: 'mallory', exp }).setProtectedHeader({ alg: 'HS256' }).setIssuer(provider.issuer).sign(publicKey);
+    expect((await rejectionOf(verifier().verify(hs))).type).to.equal('InvalidAccessToken');
+    const none = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: 'mallory', iss: provider.issuer, exp })).toString('base64url')}.`;
+    expect((await rejectionOf(verifier().verify(none))).type).to.equal('InvalidAccessToken');
   });
 
   it('a cached token stops working when it expires', async () => {

@@ -22,6 +22,8 @@ export interface SignOptions {
   unpublishedKey?: boolean;
   /** Leave out the `iss` claim. */
   noIssuer?: boolean;
+  /** Seconds from now before which the token is not valid. */
+  notBefore?: number;
 }
 
 /**
@@ -77,6 +79,7 @@ export class OidcIssuer {
     const now = Math.floor(Date.now() / 1000);
     const jwt = new SignJWT({ ...claims }).setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' });
     if (!options.noIssuer) jwt.setIssuer(this.issuer);
+    if (options.notBefore !== undefined) jwt.setNotBefore(now + options.notBefore);
     return jwt
       .setIssuedAt(now)
       .setExpirationTime(now + (options.expiresIn ?? 300))
