@@ -88,6 +88,11 @@ describe('Realms discovered from an OpenID provider, and bearer tokens verified 
     expect(r.type).to.equal('IllegalIssuerFormat');
   });
 
+  it('an address answering 404 is UnsuccessfulOpenIdConfigResponse', async () => {
+    const r = await rejectionOf(discovery.discover(`${provider.base}/nothing/.well-known/openid-configuration`));
+    expect(r.type).to.equal('UnsuccessfulOpenIdConfigResponse');
+  });
+
   it('plain http is refused outside loopback, and a malformed address is refused', async () => {
     expect((await rejectionOf(discovery.discover('http://example.org/.well-known/openid-configuration'))).type).to.equal('UnsuccessfulOpenIdConfigResponse');
     expect((await rejectionOf(discovery.discover('not an address'))).type).to.equal('UnsuccessfulOpenIdConfigResponse');
