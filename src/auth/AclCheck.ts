@@ -1,7 +1,7 @@
 import type { ProjectRef } from '../kernel/labels.js';
 import type { ProjectAccess } from '../kernel/ProjectAccess.js';
 import type { Caller } from '../kernel/Caller.js';
-import type { Permission } from './permissions.js';
+import type { CheckedPermission as Permission } from './permissions.js';
 
 export type { ProjectAccess };
 

@@ -1,25 +1,42 @@
-/** The permissions this service checks (spec §5, wire-iam.md); every route names one of them. */
-export const PERMISSIONS = [
-  'acls/read',
-  'acls/write',
-  'events/read',
-  'files/write',
-  'organizations/create',
-  'organizations/read',
-  'organizations/write',
-  'permissions/read',
-  'permissions/write',
-  'projects/create',
-  'projects/read',
-  'projects/write',
-  'realms/read',
-  'realms/write',
-  'resources/read',
-  'resources/write',
-  'schemas/write',
-  'storages/write',
-  'version/read',
-  'views/query',
-] as const;
+/** Every permission this service checks somewhere; each is part of the minimum set (wire-iam.md). */
+export const P = {
+  aclsRead: 'acls/read',
+  aclsWrite: 'acls/write',
+  permissionsRead: 'permissions/read',
+  permissionsWrite: 'permissions/write',
+  realmsRead: 'realms/read',
+  realmsWrite: 'realms/write',
+  eventsRead: 'events/read',
+  organizationsRead: 'organizations/read',
+  organizationsWrite: 'organizations/write',
+  organizationsCreate: 'organizations/create',
+  projectsRead: 'projects/read',
+  projectsWrite: 'projects/write',
+  projectsCreate: 'projects/create',
+  projectsDelete: 'projects/delete',
+  resourcesRead: 'resources/read',
+  resourcesWrite: 'resources/write',
+  resolversWrite: 'resolvers/write',
+  viewsQuery: 'views/query',
+  viewsWrite: 'views/write',
+  schemasWrite: 'schemas/write',
+  filesWrite: 'files/write',
+  storagesRead: 'storages/read',
+  storagesWrite: 'storages/write',
+  versionRead: 'version/read',
+  supervisionRead: 'supervision/read',
+} as const;
 
-export type Permission = (typeof PERMISSIONS)[number];
+export type Permission = string;
+
+/** The permissions that can never be removed; includes the storages' default read/write permissions. */
+export const MINIMUM_PERMISSIONS: readonly Permission[] = Object.freeze([...new Set(Object.values(P))].sort());
+
+const SYNTAX = /^[a-zA-Z][\w\-:\\/]{0,31}$/;
+
+export const isPermission = (value: string): boolean => SYNTAX.test(value);
+
+/** A permission this service checks: what a route declares. */
+export type CheckedPermission = (typeof P)[keyof typeof P];
+
+export const PERMISSIONS: readonly CheckedPermission[] = Object.values(P);
