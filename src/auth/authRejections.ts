@@ -1,4 +1,5 @@
 import { Rejection } from '../kernel/Rejection.js';
+import type { RejectionTypes } from '../kernel/Rejection.js';
 
 /**
  * Refusals of identity and access control, named as Delta names them (wire-iam.md). Statuses the
@@ -71,17 +72,38 @@ export const authRejections = {
   permissionsNothingToBeUpdated: () => new Rejection('NothingToBeUpdated', 'The permissions would not change.'),
 };
 
-/**
- * The statuses these rejections need in the status map (types not listed are 400, its default;
- * IncorrectRev is already 409 there).
- */
+/** Their HTTP statuses: every type of the family has one, or this does not compile (wire-iam.md). */
 export const authStatuses = {
-  AuthenticationFailed: 401,
-  InvalidAccessTokenFormat: 401,
   AccessTokenDoesNotContainAnIssuer: 401,
   AccessTokenDoesNotContainSubject: 401,
-  UnknownAccessTokenIssuer: 401,
-  InvalidAccessToken: 401,
-  RealmNotFound: 404,
+  AclCannotContainEmptyPermissionCollection: 400,
+  AclIsEmpty: 400,
   AclNotFound: 404,
-} as const satisfies Record<string, number>;
+  AuthenticationFailed: 401,
+  CannotAppendEmptyCollection: 400,
+  CannotDeleteMinimumCollection: 400,
+  CannotReplaceWithEmptyCollection: 400,
+  CannotSubtractEmptyCollection: 400,
+  CannotSubtractFromMinimumCollection: 400,
+  CannotSubtractUndefinedPermissions: 400,
+  IllegalEndpointFormat: 400,
+  IllegalIssuerFormat: 400,
+  IllegalJwkFormat: 400,
+  IllegalJwksUriFormat: 400,
+  IllegalPermissionFormat: 400,
+  InvalidAccessToken: 401,
+  InvalidAccessTokenFormat: 401,
+  InvalidAclPath: 400,
+  MalformedRequestContentRejection: 400,
+  NoValidKeysFound: 400,
+  NothingToBeUpdated: 400,
+  RealmAlreadyDeprecated: 400,
+  RealmAlreadyExists: 400,
+  RealmNotFound: 404,
+  RealmOpenIdConfigAlreadyExists: 400,
+  UnknownAccessTokenIssuer: 401,
+  UnknownPermissions: 400,
+  UnknownRealms: 400,
+  UnsuccessfulJwksResponse: 400,
+  UnsuccessfulOpenIdConfigResponse: 400,
+} satisfies Record<RejectionTypes<typeof authRejections>, number>;
