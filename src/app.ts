@@ -36,8 +36,8 @@ import { RedisEventLog } from './events/RedisEventLog.js';
 import { EventStreams } from './events/sse/EventStreams.js';
 import { stateLookups } from './events/sse/stateLookups.js';
 import { eventRoutes } from './http/routes/events.js';
-import { allowAll } from './auth/AclCheck.js';
-import { anonymousOnly, authenticate } from './http/authenticate.js';
+import { accessControl, accessControlKinds } from './auth/wireAccessControl.js';
+import { authenticate } from './http/authenticate.js';
 import { bodyReaders } from './http/bodyReader.js';
 import { Routes } from './http/route.js';
 import { plainQuery } from './http/plainQuery.js';
@@ -94,7 +94,9 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   // Every kind is registered here once; the projector, snapshots and event streams loop over them.
   const resourceKind = itemDefinition(RESOURCE_KIND);
   const schemaKind = itemDefinition(SCHEMA_KIND);
-  const states = new States([orgDefinition, projectDefinition, resourceKind, schemaKind]);
+  const accessSettings = { bootstrapIdentity: config.bootstrapIdentity ?? 'anonymous', providerTimeoutMillis: config.providerTimeoutMillis ?? 5_000 };
+  const iam = accessControlKinds(accessSettings);
+  const states = new States([orgDefinition, projectDefinition, resourceKind, schemaKind, iam.realms, iam.acls, iam.permissions]);
   const kinds = { orgs: states.of(orgDefinition), projects: states.of(projectDefinition), resources: states.of(resourceKind), schemas: states.of(schemaKind) };
   const revisions = new RevisionProjection(graphStore, revisionFile, jsonld);
   const catalogueProjection = new CatalogueProjection(graphStore, catalogueIndex, payloadSorts, states.terms, addresses.subjects);
@@ -112,6 +114,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
 
   const writer = new EventWriter(log, projector);
   const lifecycle = new Lifecycle(writer);
+  const access = accessControl(iam, states, { lifecycle, clock, addresses, projects: () => kinds.projects.keys(), settings: accessSettings });
   const orgs = new OrgService(kinds.orgs, lifecycle, clock);
   const projects = new ProjectService(kinds.projects, orgs, lifecycle, clock, addresses);
   const capacity = capacityGuard(() => graphStore.size(), () => graphStore.quadsLoaded(), config.maxStoreQuads);
@@ -136,16 +139,17 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   app.disable('x-powered-by');
   app.set('etag', false);
   const router = express.Router();
-  const routes = new Routes(allowAll, bodyReaders({ json: config.maxPayloadBytes }));
+  const routes = new Routes(access.check, bodyReaders({ json: config.maxPayloadBytes }));
   const version = (JSON.parse(readFileSync(assetPath('package.json'), 'utf8')) as { version: string }).version;
   versionRoutes(routes, router, { version, storeSize: () => graphStore.size(), maxStoreQuads: config.maxStoreQuads, eventLog: logName, quarantined: () => projector.quarantined });
+  access.routes(routes, router);
   orgAndProjectRoutes(routes, router, { orgs, projects, addresses });
   // Before the resource routes: `/v1/resources/{org}/events` must not read as a project named `events`.
   eventRoutes(routes, router, { streams, orgExists: (label) => kinds.orgs.has(label), projectExists: (ref) => kinds.projects.has(ref) });
   resourceRoutes(routes, router, { resources, queries, jsonld, addresses });
   schemaRoutes(routes, router, { schemas, queries: schemaQueries, jsonld, addresses });
   app.use(plainQuery);
-  app.use(authenticate(anonymousOnly));
+  app.use(authenticate(access.authenticator));
   app.use(router);
   app.use(notFound);
   app.use(errorMiddleware);

@@ -15,20 +15,24 @@ export interface AclQuery {
  * every request, so it answers from memory.
  */
 export class AclIndex implements AclLookup {
-  private readonly byPath = new Map<AclPath, AclState>();
+  /**
+   * `byPath` holds the ACLs written so far (in the service: the projected states of the ACL kind);
+   * the root is the bootstrap ACL until it is first written.
+   */
+  constructor(
+    private readonly bootstrapRoot: AclState,
+    private readonly byPath: Map<AclPath, AclState> = new Map(),
+  ) {}
 
-  constructor(bootstrapRoot: AclState) {
-    this.byPath.set(bootstrapRoot.path, bootstrapRoot);
-  }
-
+  /** Folds an event (tests and tools; the service folds through the projector). */
   apply(event: AclEvent): AclState {
-    const state = nextAcl(this.byPath.get(event.path), event);
+    const state = nextAcl(this.get(event.path), event);
     this.byPath.set(event.path, state);
     return state;
   }
 
   get(path: AclPath): AclState | undefined {
-    return this.byPath.get(path);
+    return this.byPath.get(path) ?? (path === '/' ? this.bootstrapRoot : undefined);
   }
 
   allows(caller: Caller, permission: string, path: AclPath): boolean {
@@ -50,10 +54,10 @@ export class AclIndex implements AclLookup {
       return own.length === segments.length && segments.every((s, i) => s === '*' || s === own[i]);
     };
     const found = new Set<AclPath>();
-    for (const path of this.byPath.keys()) if (matches(path)) for (const p of q.ancestors ? selfAndAncestors(path) : [path]) found.add(p);
+    for (const path of new Set(['/', ...this.byPath.keys()])) if (matches(path)) for (const p of q.ancestors ? selfAndAncestors(path) : [path]) found.add(p);
     if (q.ancestors && !pathOrPattern.includes('*')) for (const p of selfAndAncestors(pathOrPattern)) found.add(p);
     return [...found]
-      .map((p) => this.byPath.get(p))
+      .map((p) => this.get(p))
       .filter((s): s is AclState => s !== undefined)
       .sort((a, b) => depth(a.path) - depth(b.path) || (a.path < b.path ? -1 : 1))
       .map((s) => (q.self ? ownEntries(s, caller.identities) : s));

@@ -1,11 +1,9 @@
-import { anonymous, type SubjectPath } from '../kernel/Subject.js';
+import { anonymous } from '../kernel/Subject.js';
+import type { Caller, Identity } from '../kernel/Caller.js';
+import { anonymousCaller } from '../kernel/Caller.js';
 
-/** Who a caller is, as ACLs name it (wire-iam.md, Identities). */
-export type Identity =
-  | { type: 'Anonymous' }
-  | { type: 'Authenticated'; realm: string }
-  | { type: 'User'; realm: string; subject: string }
-  | { type: 'Group'; realm: string; group: string };
+export type { Caller, Identity };
+export { anonymousCaller };
 
 export const ANONYMOUS: Identity = Object.freeze({ type: 'Anonymous' });
 
@@ -30,13 +28,6 @@ export const identityAddress = (base: string, id: Identity): string => `${base}/
 
 export const realmOf = (id: Identity): string | undefined => (id.type === 'Anonymous' ? undefined : id.realm);
 
-/** The caller as routes see it: resolved once per request, before the router. */
-export interface Caller {
-  subject: SubjectPath;
-  identities: readonly Identity[];
-}
-
-export const anonymousCaller: Caller = Object.freeze({ subject: anonymous, identities: Object.freeze([ANONYMOUS]) });
 
 /** Verified claims → identities: Anonymous, Authenticated, User, then one Group per group (Delta's order of building). */
 export const callerFromClaims = (realm: string, subject: string, groups: readonly string[]): Caller => {

@@ -20,6 +20,10 @@ export interface Config {
   /** Writes are refused once the embedded store holds this many quads (its hard ceiling is ~10 M). */
   maxStoreQuads: number;
   snapshotEvents: number;
+  /** The identity `/` grants every permission to on a fresh service: `anonymous`, or `realms/{realm}/users/{subject}`, `.../groups/{group}`, `.../authenticated`. */
+  bootstrapIdentity?: string;
+  /** Bound of every request to an OpenID provider (discovery, JWKS), in ms. */
+  providerTimeoutMillis?: number;
   /** Worker threads for JSON-LD and SHACL (default: the number of cores; 0 runs them on the main thread). */
   workers?: number;
   /** The time budget of one JSON-LD or SHACL step of a request, in ms (default 10 s). */
@@ -65,6 +69,13 @@ const integerSetting = (name: string, raw: string | undefined, fallback: number,
 const redisPrefixSetting = (raw: string | undefined): string => {
   if (raw === undefined || raw === '') return 'registry';
   if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(raw)) throw new ConfigError('REDIS_PREFIX', `expected 1-100 characters of [A-Za-z0-9_.:-], got '${raw}'`);
+  return raw;
+};
+
+const bootstrapIdentitySetting = (raw: string | undefined): string => {
+  if (raw === undefined || raw === '') return 'anonymous';
+  if (!/^(anonymous|realms\/[A-Za-z0-9_-]+\/(authenticated|users\/[^/\s]+|groups\/[^/\s]+))$/.test(raw))
+    throw new ConfigError('BOOTSTRAP_IDENTITY', `expected 'anonymous' or 'realms/{realm}/users/{subject}', '.../groups/{group}', '.../authenticated', got '${raw}'`);
   return raw;
 };
 
@@ -117,6 +128,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     sseKeepAliveMillis: integerSetting('SSE_KEEPALIVE_MILLIS', setting('SSE_KEEPALIVE_MILLIS', 'events.keep-alive-millis'), 20_000, 10, 30_000),
     maxPayloadBytes: integerSetting('MAX_PAYLOAD_BYTES', setting('MAX_PAYLOAD_BYTES', 'http.max-payload-bytes'), 256 * 1024, 1024, 64 * 1024 * 1024),
     maxStoreQuads: integerSetting('MAX_STORE_QUADS', setting('MAX_STORE_QUADS', 'store.max-quads'), 8_000_000, 1000, 9_500_000),
+    bootstrapIdentity: bootstrapIdentitySetting(setting('BOOTSTRAP_IDENTITY', 'auth.bootstrap-identity')),
+    providerTimeoutMillis: integerSetting('PROVIDER_TIMEOUT_MILLIS', setting('PROVIDER_TIMEOUT_MILLIS', 'auth.provider-timeout-millis'), 5_000, 100, 60_000),
     workers: integerSetting('WORKERS', setting('WORKERS', 'workers.count'), availableParallelism(), 0, 64),
     workBudgetMillis: integerSetting('WORK_BUDGET_MILLIS', setting('WORK_BUDGET_MILLIS', 'workers.budget-millis'), 10_000, 10, 600_000),
     snapshotEvents: integerSetting('SNAPSHOT_EVENTS', setting('SNAPSHOT_EVENTS', 'store.snapshot-events'), 20_000, 1, 10_000_000),

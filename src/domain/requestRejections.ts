@@ -28,7 +28,12 @@ export const requestRejections = {
   malformedHeader: (header: string, reason: string) => new Rejection('MalformedHeaderRejection', `The value of the '${header}' header is invalid: ${reason}`, { header }),
   invalidLabel: (label: string) =>
     new Rejection('InvalidLabel', `Label '${label}' is invalid: it must match [a-zA-Z0-9_-]{1,64}.`),
-  authorizationFailed: () => new Rejection('AuthorizationFailed', 'The supplied authentication is not authorized to access this resource.'),
+  authorizationFailed: (permission?: string, path?: string) =>
+    new Rejection(
+      'AuthorizationFailed',
+      'The supplied authentication is not authorized to access this resource.',
+      permission === undefined ? {} : { details: `Permission '${permission}' is required on '${path}' or one of its ancestors.` },
+    ),
   storeFull: (quads: number, limit: number) =>
     new Rejection(
       'StoreCapacityReached',

@@ -1,12 +1,8 @@
 import type { RequestHandler, Response } from 'express';
-import { anonymousCaller } from '../kernel/Caller.js';
 import type { Caller } from '../kernel/Caller.js';
 
 /** Turns a request's credentials into a caller. */
 export type Authenticator = (credentials: { authorization?: string; accessToken?: string }) => Promise<Caller>;
-
-/** Until realms exist every caller is anonymous. */
-export const anonymousOnly: Authenticator = async () => anonymousCaller;
 
 /**
  * Resolves the caller once, before the router: routes and services never read credentials.

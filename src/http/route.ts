@@ -25,12 +25,16 @@ export const onProject: AclTarget = (req) => `/${param(req, 'org')}/${param(req,
 
 /**
  * How a route is authorized:
- * - `on`: the caller must hold the permission on that path (or an ancestor), else 403;
+ * - `on`: the caller must hold the permission on that path (or an ancestor), else 403 (only
+ *   `when` the request asks for it, where the permission depends on a parameter);
  * - `within`: a read across projects below that path: the handler gets the projects where the
  *   caller holds the permission (`ctx.access`) and filters inside its query;
  * - `public`: no permission at all, said explicitly.
  */
-export type Guard = { permission: Permission | Upsert; on: AclTarget } | { permission: Permission; within: AclTarget } | { public: true };
+export type Guard =
+  | { permission: Permission | Upsert; on: AclTarget; when?: (req: Request) => boolean }
+  | { permission: Permission; within: AclTarget }
+  | { public: true };
 
 /** A `PUT` that creates without `rev` and updates with it needs a different permission for each. */
 export interface Upsert {
@@ -105,7 +109,7 @@ export class Routes {
   }
 
   private async authorize(guard: Guard, caller: Caller, req: Request): Promise<ProjectAccess> {
-    if ('on' in guard) {
+    if ('on' in guard && (guard.when?.(req) ?? true)) {
       const permission = typeof guard.permission === 'string' ? guard.permission : req.query['rev'] === undefined ? guard.permission.create : guard.permission.update;
       await this.acl.authorize(caller, permission, guard.on(req));
     }

@@ -72,7 +72,7 @@ describe(`event streams (SSE) on the ${log.name} log`, () => {
     expect((await api.post(`/v1/resources/ev/p1/_/${enc(id)}/tags?rev=2`, { tag: 'v1', rev: 1 })).status).to.equal(201);
     expect((await api.delete(`/v1/resources/ev/p1/_/${enc(id)}?rev=3`)).status).to.equal(200);
 
-    const s = await stream('/v1/resources/ev/p1/events', { authorization: 'bearer whatever', 'content-type': 'application/json' });
+    const s = await stream('/v1/resources/ev/p1/events', { 'content-type': 'application/json' });
     expect(s.status).to.equal(200);
     expect(s.headers.get('content-type')).to.match(/^text\/event-stream/);
     const events = await s.take(4);
@@ -193,8 +193,11 @@ describe(`event streams (SSE) on the ${log.name} log`, () => {
     expect(project.error).to.include({ '@type': 'ProjectNotFound' });
   });
 
-  it('accepts an access_token query parameter and sends keep-alive comments', async () => {
-    const s = await stream('/v1/events?access_token=abc', { 'Last-Event-Id': '999999' });
+  it('reads an access_token query parameter (never a bad token as anonymous) and sends keep-alive comments', async () => {
+    const bad = await stream('/v1/events?access_token=abc');
+    expect(bad.status).to.equal(401);
+    expect(bad.error).to.include({ '@type': 'InvalidAccessTokenFormat' });
+    const s = await stream('/v1/events', { 'Last-Event-Id': '999999' });
     expect(s.status).to.equal(200);
     const deadline = Date.now() + 5_000;
     while (s.comments < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
