@@ -2,6 +2,7 @@ import { benchEvents } from './events.js';
 import { benchResources } from './resources.js';
 import { benchSchemas } from './schemas.js';
 import { benchWorkers } from './workers.js';
+import { benchAccessOverhead } from './accessOverhead.js';
 
 /**
  * `npm run bench [-- N]`: prints ops/s and p50/p99 per operation. Not part of `npm test`.
@@ -12,3 +13,4 @@ await benchResources(count);
 await benchSchemas();
 await benchEvents();
 await benchWorkers(Math.min(count, 5_000));
+await benchAccessOverhead(5_000);

@@ -1,4 +1,4 @@
-import { nextAcl, type AclEvent, type AclState } from '../domain/acls/Acl.js';
+import { aclAt, nextAcl, type AclEvent, type AclState } from '../domain/acls/Acl.js';
 import { selfAndAncestors, type AclPath } from './AclPath.js';
 import { aclAllows, listingAccess, ownEntries, type AclLookup, type ListingAccess } from './aclAllows.js';
 import type { Caller } from './Identity.js';
@@ -33,6 +33,13 @@ export class AclIndex implements AclLookup {
 
   get(path: AclPath): AclState | undefined {
     return this.byPath.get(path) ?? (path === '/' ? this.bootstrapRoot : undefined);
+  }
+
+  /** The ACL of `path` as it was at `rev` (own entries only when `self`). */
+  at(path: AclPath, rev: number, caller: Caller, self: boolean): AclState | undefined {
+    const current = this.get(path);
+    const then = current && aclAt(current, rev);
+    return then && (self ? ownEntries(then, caller.identities) : then);
   }
 
   allows(caller: Caller, permission: string, path: AclPath): boolean {

@@ -15,7 +15,16 @@ export interface AclEntry {
 export interface AclState extends Audit {
   path: AclPath;
   acl: AclEntry[];
+  /** Every earlier revision (index = rev; 0 is the bootstrap root, or empty), so `?rev=` reads any. */
+  earlier?: { acl: AclEntry[]; updatedAt: string; updatedBy: string }[];
 }
+
+/** The ACL as it was at `rev`, or undefined when it never had that revision. */
+export const aclAt = (state: AclState, rev: number): AclState | undefined => {
+  if (rev === state.rev) return state;
+  const earlier = state.earlier?.[rev];
+  return rev > state.rev || !earlier ? undefined : { ...state, ...earlier, rev, earlier: undefined };
+};
 
 /** What an ACL may name: the defined permissions and the known realm labels (supplied by the service). */
 export interface AclContext {
@@ -126,8 +135,9 @@ export const nextAcl = (state: AclState | undefined, event: AclEvent): AclState 
         return [];
     }
   })();
+  const earlier = [...(state?.earlier ?? []), ...(state ? [{ acl: state.acl, updatedAt: state.updatedAt, updatedBy: state.updatedBy }] : [{ acl: [], updatedAt: event.instant, updatedBy: event.subject }])];
   // A path whose only history is the bootstrap (rev 0) gets its creation audit from the first write.
-  return state && state.rev > 0 ? touched(state, event, { acl }) : { ...created(event), path: event.path, acl };
+  return state && state.rev > 0 ? touched(state, event, { acl, earlier }) : { ...created(event), path: event.path, acl, earlier };
 };
 
 /** The ACL of a fresh service: `/` grants every given permission to the bootstrap identity, at rev 0. */

@@ -107,9 +107,12 @@ export const iamRoutes = (routes: Routes, router: Router, { realms, acls, aclInd
         body: 'none',
         handle: (req, res, { caller }) => {
           const ancestors = bool(req.query, 'ancestors') ?? false;
-          if (ancestors && req.query['rev'] !== undefined) throw rejections.malformedQueryParam("Query parameters 'rev' and 'ancestors' cannot be used together.");
-          if (req.query['rev'] !== undefined) throw rejections.malformedQueryParam("Query parameter 'rev' is not supported on ACLs: the current ACLs are served.");
-          res.json(aclListing(base, aclIndex.query(pathOf(req), caller, { self: bool(req.query, 'self') ?? true, ancestors })));
+          const rev = integer(req.query, 'rev', 0);
+          if (ancestors && rev !== undefined) throw rejections.malformedQueryParam("Query parameters 'rev' and 'ancestors' cannot be used together.");
+          const found = aclIndex.query(pathOf(req), caller, { self: bool(req.query, 'self') ?? true, ancestors });
+          // `?rev=` reads the ACL as it was at that revision (a path that never had it lists nothing).
+          const selected = rev === undefined ? found : found.flatMap((acl) => aclIndex.at(acl.path, rev, caller, bool(req.query, 'self') ?? true) ?? []);
+          res.json(aclListing(base, selected));
         },
       },
       ...(path.includes('*')
