@@ -17,7 +17,11 @@ const provider = await OidcIssuer.start();
 try {
   const wellKnown = await new RealmDiscovery({ timeoutMs: 2000 }).discover(provider.openIdConfig);
   const at = { instant: new Date().toISOString(), subject: 'anonymous' };
-  const event = evaluateRealm(undefined, { ...at, type: 'Create', label: 'bench', fields: { name: 'b', openIdConfig: provider.openIdConfig }, wellKnown }, new Map());
+  const event = evaluateRealm(
+    undefined,
+    { ...at, type: 'Create', label: 'bench', fields: { name: 'b', openIdConfig: provider.openIdConfig }, wellKnown },
+    new Map(),
+  );
   const realms: RealmState[] = [nextRealm(undefined, event as never)!];
   const verifier = new TokenVerifier((iss) => activeRealmByIssuer(realms, iss));
   const tokens = await Promise.all(Array.from({ length: n }, (_, i) => provider.sign({ sub: `user${i}`, groups: ['g1', 'g2'] })));
@@ -30,10 +34,20 @@ try {
     for (let p = 0; p < 10; p++) {
       const path = `/org${o}/p${p}`;
       projects.push(path.slice(1));
-      acls.set(path, { ...bootstrapRootAcl(ANONYMOUS, [], at.instant, 'anonymous'), path, rev: 1, acl: normalizeAcl([{ identity: { type: 'Group', realm: 'bench', group: `g${p}` }, permissions: ['resources/read', 'resources/write'] }]) });
+      acls.set(path, {
+        ...bootstrapRootAcl(ANONYMOUS, [], at.instant, 'anonymous'),
+        path,
+        rev: 1,
+        acl: normalizeAcl([{ identity: { type: 'Group', realm: 'bench', group: `g${p}` }, permissions: ['resources/read', 'resources/write'] }]),
+      });
     }
   const caller = callerFromClaims('bench', 'alice', ['g1', 'g2']);
-  await measure('aclAllows (project path)', n * 10, 1, async (i) => void aclAllows(acls, caller.identities, 'resources/read', `/${projects[i % projects.length]}`));
+  await measure(
+    'aclAllows (project path)',
+    n * 10,
+    1,
+    async (i) => void aclAllows(acls, caller.identities, 'resources/read', `/${projects[i % projects.length]}`),
+  );
   await measure('listingAccess over 1000 projects', n / 10, 1, async () => void listingAccess(acls, caller.identities, 'resources/read', projects));
 } finally {
   await provider.stop();

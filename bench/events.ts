@@ -100,7 +100,9 @@ const fanOutDelay = async (name: string, env: Record<string, string>): Promise<v
 };
 
 const rssBytes = (pid: number): number => {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) * 1024;
 };
 
@@ -118,7 +120,11 @@ const idleStreamsMemory = async (): Promise<void> => {
     const before = rssBytes(server.child.pid!);
     const streams: Array<{ req: ClientRequest }> = [];
     for (let i = 0; i < IDLE_STREAMS; i += 50)
-      streams.push(...(await Promise.all(Array.from({ length: Math.min(50, IDLE_STREAMS - i) }, () => subscribe(`${server.url}/v1/resources/idle/p/events`, () => undefined)))));
+      streams.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(50, IDLE_STREAMS - i) }, () => subscribe(`${server.url}/v1/resources/idle/p/events`, () => undefined)),
+        )),
+      );
     await sleep(1_000);
     const after = rssBytes(server.child.pid!);
     const growth = (after - before) / 1024 / 1024;

@@ -43,17 +43,32 @@ export const benchResources = async (count: number): Promise<void> => {
     await measure('update (rev=1)', Math.min(count, 5_000), 8, async (i) => void (await json(`${path(i)}?rev=1`, 'PUT', payload(i, base, 1))));
     const listing = `${url}/v1/resources/bench/main`;
     await measure('list first page', 200, 4, async () => void (await json(listing)));
-    await measure('list filtered by type', 200, 4, async (i) => void (await json(`${listing}?type=${encodeURIComponent(`http://example.org/vocab/Kind${i % 5}`)}`)));
+    await measure(
+      'list filtered by type',
+      200,
+      4,
+      async (i) => void (await json(`${listing}?type=${encodeURIComponent(`http://example.org/vocab/Kind${i % 5}`)}`)),
+    );
     // The first listing by a property fills its sort index (one SPARQL pass over the head revisions): measured apart.
     await measure('list sorted by payload, first use', 1, 1, async () => void (await json(`${listing}?sort=${encodeURIComponent('http://schema.org/name')}`)));
     await measure('list sorted by payload field', 200, 4, async () => void (await json(`${listing}?sort=${encodeURIComponent('http://schema.org/name')}`)));
-    await measure('list sorted by payload, descending', 200, 4, async (i) => void (await json(`${listing}?sort=-${encodeURIComponent('http://schema.org/name')}&from=${(i % 10) * 20}`)));
+    await measure(
+      'list sorted by payload, descending',
+      200,
+      4,
+      async (i) => void (await json(`${listing}?sort=-${encodeURIComponent('http://schema.org/name')}&from=${(i % 10) * 20}`)),
+    );
     // Updates meanwhile: the index follows each write instead of being rebuilt.
     let writing = true;
     const writer = (async () => {
       for (let i = 0; writing && i < Math.min(count, 5000); i++) await json(`${path(i)}?rev=2`, 'PUT', payload(i, base, 2));
     })();
-    await measure('list sorted by payload, while updating', 200, 4, async () => void (await json(`${listing}?sort=${encodeURIComponent('http://schema.org/name')}`)));
+    await measure(
+      'list sorted by payload, while updating',
+      200,
+      4,
+      async () => void (await json(`${listing}?sort=${encodeURIComponent('http://schema.org/name')}`)),
+    );
     writing = false;
     await writer;
     await measure('list page at from=5000', 100, 4, async () => void (await json(`${listing}?from=${Math.min(5000, count - 20)}`)));

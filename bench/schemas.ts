@@ -52,7 +52,11 @@ const setup = async (url: string) => {
  */
 export const benchSchemas = async (count = 5_000): Promise<void> => {
   console.log(`\nschemas: ${count} creates per scenario (fresh store each), 10 property shapes, concurrency 8`);
-  for (const [name, segment] of [['validated, single schema', `${EX}flat`], ['validated, two levels of imports', `${EX}top`], ['unconstrained (baseline)', '_']] as const) {
+  for (const [name, segment] of [
+    ['validated, single schema', `${EX}flat`],
+    ['validated, two levels of imports', `${EX}top`],
+    ['unconstrained (baseline)', '_'],
+  ] as const) {
     const dataDir = mkdtempSync(join(tmpdir(), 'registry-bench-schemas-'));
     const server = await startProcess(dataDir, 19_000 + Math.floor(Math.random() * 1000));
     try {

@@ -14,7 +14,9 @@ const payload = (i: number, version = 0) => {
 
 /** Throughput of creates, fetches and updates with JSON-LD and SHACL on the main thread, then in the worker pool, in one run. */
 export const benchWorkers = async (count: number): Promise<void> => {
-  console.log(`\nworker pool: ${count} creates, fetches and updates at concurrency 16, main thread (WORKERS=0) against the pool (WORKERS=${availableParallelism()})`);
+  console.log(
+    `\nworker pool: ${count} creates, fetches and updates at concurrency 16, main thread (WORKERS=0) against the pool (WORKERS=${availableParallelism()})`,
+  );
   const rates: Record<string, number[]> = {};
   for (const workers of ['0', String(availableParallelism())]) {
     const dataDir = mkdtempSync(join(tmpdir(), 'registry-bench-workers-'));

@@ -100,16 +100,28 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const kinds = { orgs: states.of(orgDefinition), projects: states.of(projectDefinition), resources: states.of(resourceKind), schemas: states.of(schemaKind) };
   const revisions = new RevisionProjection(graphStore, revisionFile, jsonld);
   const catalogueProjection = new CatalogueProjection(graphStore, catalogueIndex, payloadSorts, states.terms, addresses.subjects);
-  const streams = new EventStreams(log, states, stateLookups(kinds.projects, kinds.resources, addresses), (seq) => projector.catchUp(seq), { keepAliveMillis: config.sseKeepAliveMillis ?? 20_000 });
+  const streams = new EventStreams(log, states, stateLookups(kinds.projects, kinds.resources, addresses), (seq) => projector.catchUp(seq), {
+    keepAliveMillis: config.sseKeepAliveMillis ?? 20_000,
+  });
   // Pruned events must not outlive a permanent deletion in the streams' memory.
   const forgetPruned: Projection = { apply: async (change) => void (change.next === undefined && streams.forget()) };
-  const projector = new Projector(log, states, revisions, [catalogueProjection, forgetPruned], new Snapshots(join(config.dataDir, 'projection', 'snapshot.json')), revisionFile, {
-    snapshotEvents: config.snapshotEvents,
-    snapshotMillis: config.snapshotMillis,
-  });
+  const projector = new Projector(
+    log,
+    states,
+    revisions,
+    [catalogueProjection, forgetPruned],
+    new Snapshots(join(config.dataDir, 'projection', 'snapshot.json')),
+    revisionFile,
+    {
+      snapshotEvents: config.snapshotEvents,
+      snapshotMillis: config.snapshotMillis,
+    },
+  );
   const restored = await projector.restore();
   if (config.logStartup ?? true)
-    console.log(`restored ${kinds.resources.size} resources, ${kinds.schemas.size} schemas up to event ${projector.position} (ms: ${JSON.stringify(restored)})`);
+    console.log(
+      `restored ${kinds.resources.size} resources, ${kinds.schemas.size} schemas up to event ${projector.position} (ms: ${JSON.stringify(restored)})`,
+    );
   const following = projector.follow();
 
   const writer = new EventWriter(log, projector);
@@ -117,7 +129,11 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const access = accessControl(iam, states, { lifecycle, clock, addresses, projects: () => kinds.projects.keys(), settings: accessSettings });
   const orgs = new OrgService(kinds.orgs, lifecycle, clock);
   const projects = new ProjectService(kinds.projects, orgs, lifecycle, clock, addresses);
-  const capacity = capacityGuard(() => graphStore.size(), () => graphStore.quadsLoaded(), config.maxStoreQuads);
+  const capacity = capacityGuard(
+    () => graphStore.size(),
+    () => graphStore.quadsLoaded(),
+    config.maxStoreQuads,
+  );
   const reader = new RevisionReader(log);
   // Schemas and their imports are read back from the pinned revisions in the log.
   const revisionTriples = pinnedRevisionTriples(kinds, reader, jsonld);
@@ -127,8 +143,34 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   // An id is unique in a project across kinds; the default storage's id is reserved.
   const taken = (others: ReadonlyMap<string, unknown>, key: (ref: string, id: string) => string) => (ref: string, id: string) =>
     id === DEFAULT_STORAGE || others.has(key(ref, id));
-  const resources = new ResourceService(kinds.resources, projects, shacl, jsonld, lifecycle, writer, reader, clock, capacity, { storable, takenElsewhere: taken(kinds.schemas, schemaKey) }, resourceKind);
-  const schemas = new ResourceService(kinds.schemas, projects, new SchemaPayloads(imports, jsonld, executor), jsonld, lifecycle, writer, reader, clock, capacity, { storable, takenElsewhere: taken(kinds.resources, resourceKey) }, schemaKind, SCHEMA_KIND, kinds.resources);
+  const resources = new ResourceService(
+    kinds.resources,
+    projects,
+    shacl,
+    jsonld,
+    lifecycle,
+    writer,
+    reader,
+    clock,
+    capacity,
+    { storable, takenElsewhere: taken(kinds.schemas, schemaKey) },
+    resourceKind,
+  );
+  const schemas = new ResourceService(
+    kinds.schemas,
+    projects,
+    new SchemaPayloads(imports, jsonld, executor),
+    jsonld,
+    lifecycle,
+    writer,
+    reader,
+    clock,
+    capacity,
+    { storable, takenElsewhere: taken(kinds.resources, resourceKey) },
+    schemaKind,
+    SCHEMA_KIND,
+    kinds.resources,
+  );
 
   const catalogue = new CatalogueQueries(graphStore, catalogueIndex, payloadSorts);
   const listings = new Listings(catalogue, listingScopes(orgs, projects, addresses, states.terms));
@@ -141,7 +183,13 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const router = express.Router();
   const routes = new Routes(access.check, bodyReaders({ json: config.maxPayloadBytes }));
   const version = (JSON.parse(readFileSync(assetPath('package.json'), 'utf8')) as { version: string }).version;
-  versionRoutes(routes, router, { version, storeSize: () => graphStore.size(), maxStoreQuads: config.maxStoreQuads, eventLog: logName, quarantined: () => projector.quarantined });
+  versionRoutes(routes, router, {
+    version,
+    storeSize: () => graphStore.size(),
+    maxStoreQuads: config.maxStoreQuads,
+    eventLog: logName,
+    quarantined: () => projector.quarantined,
+  });
   access.routes(routes, router);
   orgAndProjectRoutes(routes, router, { orgs, projects, addresses });
   // Before the resource routes: `/v1/resources/{org}/events` must not read as a project named `events`.

@@ -13,7 +13,13 @@ const main = async () => {
   const unlock = lockDataDir(config.dataDir);
   const registry = await createRegistry(config);
   const host = config.host ?? '127.0.0.1';
-  const server = await serve(registry.app, { ...httpLimits(config), host, port: config.port, bodyLimit: registry.bodyLimit, log: (line) => console.error(line) });
+  const server = await serve(registry.app, {
+    ...httpLimits(config),
+    host,
+    port: config.port,
+    bodyLimit: registry.bodyLimit,
+    log: (line) => console.error(line),
+  });
   console.log(`registry listening on ${config.baseUrl} (${host}:${config.port}, data in ${config.dataDir})`);
   let stopping = false;
   const stop = (signal: string) => {

@@ -28,7 +28,6 @@ export const identityAddress = (base: string, id: Identity): string => `${base}/
 
 export const realmOf = (id: Identity): string | undefined => (id.type === 'Anonymous' ? undefined : id.realm);
 
-
 /** Verified claims → identities: Anonymous, Authenticated, User, then one Group per group (Delta's order of building). */
 export const callerFromClaims = (realm: string, subject: string, groups: readonly string[]): Caller => {
   const user: Identity = { type: 'User', realm, subject };
@@ -50,7 +49,10 @@ export const subjectClaim = (claims: Record<string, unknown>): string | undefine
 export const groupsClaim = (claims: Record<string, unknown>): string[] => {
   const value = claims['groups'];
   const raw = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
-  return raw.filter((g): g is string => typeof g === 'string').map((g) => g.trim()).filter((g) => g !== '');
+  return raw
+    .filter((g): g is string => typeof g === 'string')
+    .map((g) => g.trim())
+    .filter((g) => g !== '');
 };
 
 /**

@@ -47,7 +47,8 @@ export class RealmDiscovery {
       throw authRejections.illegalIssuerFormat(openIdConfig, `'${issuer}' is not an address`);
     }
     const jwksUri = metadata.jwks_uri;
-    if (typeof jwksUri !== 'string' || !URL.canParse(jwksUri)) throw authRejections.illegalJwksUriFormat(openIdConfig, "'jwks_uri' is missing or not an address");
+    if (typeof jwksUri !== 'string' || !URL.canParse(jwksUri))
+      throw authRejections.illegalJwksUriFormat(openIdConfig, "'jwks_uri' is missing or not an address");
     const endpoint = (name: string, required: boolean): string | undefined => {
       const value = (metadata as Record<string, unknown>)[name];
       if (value === undefined && !required) return undefined;

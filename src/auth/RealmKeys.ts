@@ -18,7 +18,11 @@ export class RealmKeys {
   private lastFetch = -Infinity;
   private inflight: Promise<void> | undefined;
 
-  constructor(private readonly jwksUri: string, keys: readonly Record<string, unknown>[], private readonly options: RealmKeysOptions) {
+  constructor(
+    private readonly jwksUri: string,
+    keys: readonly Record<string, unknown>[],
+    private readonly options: RealmKeysOptions,
+  ) {
     this.keySet = createLocalJWKSet({ keys: keys as JWK[] });
   }
 

@@ -43,7 +43,10 @@ export class TokenVerifier {
   private readonly cache: Lru<string, Verified>;
   private readonly keys = new Map<string, { rev: number; keys: RealmKeys }>();
 
-  constructor(private readonly realmByIssuer: RealmByIssuer, options: Partial<TokenVerifierOptions> = {}) {
+  constructor(
+    private readonly realmByIssuer: RealmByIssuer,
+    options: Partial<TokenVerifierOptions> = {},
+  ) {
     this.options = { ...DEFAULTS, ...options };
     this.cache = new Lru(this.options.cacheSize);
   }

@@ -25,12 +25,7 @@ export type ListingAccess = { mode: 'all' } | { mode: 'limited'; projects: Set<s
  * Which of `projects` the caller may list with `permission`. Only a grant on `/` answers 'all': a
  * grant on every org in play still answers 'limited', which stays correct whatever the filter meets.
  */
-export const listingAccess = (
-  acls: AclLookup,
-  identities: readonly Identity[],
-  permission: string,
-  projects: Iterable<string>,
-): ListingAccess => {
+export const listingAccess = (acls: AclLookup, identities: readonly Identity[], permission: string, projects: Iterable<string>): ListingAccess => {
   const keys = keysOf(identities);
   if (grantsOn(acls, '/', keys, permission)) return { mode: 'all' };
   const orgGrant = new Map<string, boolean>();

@@ -8,16 +8,17 @@ import type { RejectionTypes } from '../kernel/Rejection.js';
  */
 export const authRejections = {
   // Credentials (401): a bad token is never read as anonymous.
-  authenticationFailed: () =>
-    new Rejection('AuthenticationFailed', 'The supplied authentication is invalid: only bearer tokens are accepted.'),
+  authenticationFailed: () => new Rejection('AuthenticationFailed', 'The supplied authentication is invalid: only bearer tokens are accepted.'),
   invalidAccessTokenFormat: (details: string) =>
-    new Rejection('InvalidAccessTokenFormat', `Access token is invalid; possible causes are: JWT not signed, encoded parts are not properly encoded or each part is not a valid json.`, { details }),
+    new Rejection(
+      'InvalidAccessTokenFormat',
+      `Access token is invalid; possible causes are: JWT not signed, encoded parts are not properly encoded or each part is not a valid json.`,
+      { details },
+    ),
   accessTokenDoesNotContainAnIssuer: () =>
     new Rejection('AccessTokenDoesNotContainAnIssuer', 'The token is invalid; possible causes are: incorrect issuer field.'),
-  accessTokenDoesNotContainSubject: () =>
-    new Rejection('AccessTokenDoesNotContainSubject', 'The token is invalid; it does not contain a subject.'),
-  unknownAccessTokenIssuer: () =>
-    new Rejection('UnknownAccessTokenIssuer', 'The issuer referenced in the token was not found.'),
+  accessTokenDoesNotContainSubject: () => new Rejection('AccessTokenDoesNotContainSubject', 'The token is invalid; it does not contain a subject.'),
+  unknownAccessTokenIssuer: () => new Rejection('UnknownAccessTokenIssuer', 'The issuer referenced in the token was not found.'),
   invalidAccessToken: (subject: string | undefined, issuer: string, details: string) =>
     new Rejection('InvalidAccessToken', `The provided token is invalid for user '${subject ?? ''}/${issuer}'.`, { details }),
 
@@ -37,10 +38,8 @@ export const authRejections = {
     new Rejection('IllegalEndpointFormat', `Failed to resolve the '${endpoint}' from the OpenId configuration '${document}': ${why}`, { document, endpoint }),
   unsuccessfulJwksResponse: (jwksUri: string, why: string) =>
     new Rejection('UnsuccessfulJwksResponse', `The request to the JWKS endpoint '${jwksUri}' failed: ${why}`, { jwksUri }),
-  illegalJwkFormat: (jwksUri: string, why: string) =>
-    new Rejection('IllegalJwkFormat', `The JWKS of '${jwksUri}' is not a valid key set: ${why}`, { jwksUri }),
-  noValidKeysFound: (jwksUri: string) =>
-    new Rejection('NoValidKeysFound', `The JWKS of '${jwksUri}' holds no RSA signature key.`, { jwksUri }),
+  illegalJwkFormat: (jwksUri: string, why: string) => new Rejection('IllegalJwkFormat', `The JWKS of '${jwksUri}' is not a valid key set: ${why}`, { jwksUri }),
+  noValidKeysFound: (jwksUri: string) => new Rejection('NoValidKeysFound', `The JWKS of '${jwksUri}' holds no RSA signature key.`, { jwksUri }),
 
   // Permissions (400).
   illegalPermissionFormat: (permission: string) =>
@@ -61,12 +60,10 @@ export const authRejections = {
   aclIsEmpty: (path: string) => new Rejection('AclIsEmpty', `Acl '${path}' is empty.`),
   aclCannotContainEmptyPermissionCollection: (path: string) =>
     new Rejection('AclCannotContainEmptyPermissionCollection', `Acl '${path}' cannot contain an empty permission collection for an identity.`),
-  unknownRealms: (realms: string[]) =>
-    new Rejection('UnknownRealms', `Realms '${realms.join(', ')}' are not known.`, { realms }),
+  unknownRealms: (realms: string[]) => new Rejection('UnknownRealms', `Realms '${realms.join(', ')}' are not known.`, { realms }),
   unknownPermissions: (permissions: string[]) =>
     new Rejection('UnknownPermissions', `Permissions '${permissions.join(', ')}' are not defined.`, { permissions }),
-  invalidAclPath: (path: string) =>
-    new Rejection('InvalidAclPath', `Acl path '${path}' is not '/', '/{org}' or '/{org}/{project}'.`),
+  invalidAclPath: (path: string) => new Rejection('InvalidAclPath', `Acl path '${path}' is not '/', '/{org}' or '/{org}/{project}'.`),
   malformedIdentity: (why: string) => new Rejection('MalformedRequestContentRejection', `The identity is malformed: ${why}`),
   nothingToBeUpdated: (path: string) => new Rejection('NothingToBeUpdated', `Acl '${path}' would not change.`),
   permissionsNothingToBeUpdated: () => new Rejection('NothingToBeUpdated', 'The permissions would not change.'),

@@ -38,8 +38,9 @@ export const realmFieldsFromJson = (body: unknown): RealmFields => {
 export const aclFromJson = (body: unknown, patch: boolean): { op: 'Replace' | 'Append' | 'Subtract'; acl: AclEntry[] } => {
   const o = object(body, 'ACL');
   const type = o['@type'];
-  const op = patch ? type : type ?? 'Replace';
-  if (patch ? op !== 'Append' && op !== 'Subtract' : op !== 'Replace') throw rejections.malformedContent(patch ? "'@type' must be 'Append' or 'Subtract'." : "'@type' may only be 'Replace'.");
+  const op = patch ? type : (type ?? 'Replace');
+  if (patch ? op !== 'Append' && op !== 'Subtract' : op !== 'Replace')
+    throw rejections.malformedContent(patch ? "'@type' must be 'Append' or 'Subtract'." : "'@type' may only be 'Replace'.");
   if (!Array.isArray(o['acl'])) throw rejections.malformedContent("'acl' must be an array.");
   const acl = o['acl'].map((entry) => {
     const e = object(entry, 'ACL entry');
@@ -52,7 +53,8 @@ export const aclFromJson = (body: unknown, patch: boolean): { op: 'Replace' | 'A
 export const permissionsFromJson = (body: unknown, patch: boolean): { op: 'Replace' | 'Append' | 'Subtract'; permissions: string[] } => {
   const o = object(body, 'permissions');
   const type = o['@type'];
-  const op = patch ? type : type ?? 'Replace';
-  if (patch ? op !== 'Append' && op !== 'Subtract' : op !== 'Replace') throw rejections.malformedContent(patch ? "'@type' must be 'Append' or 'Subtract'." : "'@type' may only be 'Replace'.");
+  const op = patch ? type : (type ?? 'Replace');
+  if (patch ? op !== 'Append' && op !== 'Subtract' : op !== 'Replace')
+    throw rejections.malformedContent(patch ? "'@type' must be 'Append' or 'Subtract'." : "'@type' may only be 'Replace'.");
   return { op: op as 'Replace' | 'Append' | 'Subtract', permissions: strings(o['permissions'], 'permissions') };
 };

@@ -67,7 +67,12 @@ export const accessControl = (
     accessToken !== undefined && authorization === undefined ? verifier.verify(accessToken) : verifier.callerOf(authorization);
   const check: AclCheck = aclsCheck(aclIndex, deps.projects);
   const realms = new RealmService(realmStates, deps.lifecycle, new RealmDiscovery({ timeoutMs: deps.settings.providerTimeoutMillis }), deps.clock);
-  const acls = new AclService(aclIndex, deps.lifecycle, () => ({ permissions: new Set(current().permissions), realms: new Set(realmStates.keys()) }), deps.clock);
+  const acls = new AclService(
+    aclIndex,
+    deps.lifecycle,
+    () => ({ permissions: new Set(current().permissions), realms: new Set(realmStates.keys()) }),
+    deps.clock,
+  );
   const permissions = new PermissionsService(current, MINIMUM_PERMISSIONS, deps.lifecycle, deps.clock);
   return {
     authenticator,

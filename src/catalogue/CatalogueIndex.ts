@@ -11,7 +11,19 @@ interface Entry {
 
 /** The listing order both paths share by default: `_createdBy`, `@id`, then the item node. */
 const before = (a: Entry, b: Entry): number =>
-  a.item.createdBy < b.item.createdBy ? -1 : a.item.createdBy > b.item.createdBy ? 1 : a.item.id < b.item.id ? -1 : a.item.id > b.item.id ? 1 : a.node < b.node ? -1 : a.node > b.node ? 1 : 0;
+  a.item.createdBy < b.item.createdBy
+    ? -1
+    : a.item.createdBy > b.item.createdBy
+      ? 1
+      : a.item.id < b.item.id
+        ? -1
+        : a.item.id > b.item.id
+          ? 1
+          : a.node < b.node
+            ? -1
+            : a.node > b.node
+              ? 1
+              : 0;
 
 /** Index of the first entry not before `probe` in a sorted list. */
 const lowerBound = (list: Entry[], probe: Entry): number => {
@@ -99,8 +111,12 @@ export class CatalogueIndex {
   static serves(sort: SortKey[]): boolean {
     return (
       sort.length === 2 &&
-      'metadata' in sort[0]!.field && sort[0]!.field.metadata === 'createdBy' && !sort[0]!.descending &&
-      'metadata' in sort[1]!.field && sort[1]!.field.metadata === 'id' && !sort[1]!.descending
+      'metadata' in sort[0]!.field &&
+      sort[0]!.field.metadata === 'createdBy' &&
+      !sort[0]!.descending &&
+      'metadata' in sort[1]!.field &&
+      sort[1]!.field.metadata === 'id' &&
+      !sort[1]!.descending
     );
   }
 
@@ -205,7 +221,9 @@ export class CatalogueIndex {
   }
 
   private scope(f: ListingFilter): Entry[][] {
-    return this.scopeKeys(f).map((key) => this.lists.get(key)!).filter((l) => l.length > 0);
+    return this.scopeKeys(f)
+      .map((key) => this.lists.get(key)!)
+      .filter((l) => l.length > 0);
   }
 
   private scopeKeys(f: ListingFilter): string[] {
@@ -230,7 +248,14 @@ export class CatalogueIndex {
 
   /** The total of the commonest listings (scope, `deprecated`, at most one type) from the tallies. */
   private tallied(f: ListingFilter): number | undefined {
-    const plain = f.id === undefined && f.rev === undefined && f.schema === undefined && f.createdBy === undefined && f.updatedBy === undefined && !f.createdAt && !f.updatedAt;
+    const plain =
+      f.id === undefined &&
+      f.rev === undefined &&
+      f.schema === undefined &&
+      f.createdBy === undefined &&
+      f.updatedBy === undefined &&
+      !f.createdAt &&
+      !f.updatedAt;
     if (!plain || f.types.length > 1) return undefined;
     let total = 0;
     for (const key of this.scopeKeys(f)) {

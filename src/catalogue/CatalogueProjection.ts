@@ -57,7 +57,8 @@ export class CatalogueProjection implements Projection {
   /** Restart: the catalogue is derived from the states, never persisted itself. */
   async restore(states: ReadonlyMap<KindDefinition, ReadonlyMap<string, unknown>>): Promise<void> {
     const items: CatalogueItem[] = [];
-    for (const [definition, map] of states) if (definition.listed) for (const state of map.values()) items.push(this.item(definition.kind, definition.listed(state)));
+    for (const [definition, map] of states)
+      if (definition.listed) for (const state of map.values()) items.push(this.item(definition.kind, definition.listed(state)));
     await this.load(items);
   }
 

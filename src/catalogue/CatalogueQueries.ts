@@ -54,7 +54,10 @@ export class CatalogueQueries {
       seen.add(node);
       const r = ref(row);
       if (!r) continue;
-      out.push({ ...r, cursor: [...sort.map((_, i) => row[`s${i}`] ?? ({ type: 'literal', value: '', datatype: MISSING_DATATYPE } as Binding)), row['item']!] });
+      out.push({
+        ...r,
+        cursor: [...sort.map((_, i) => row[`s${i}`] ?? ({ type: 'literal', value: '', datatype: MISSING_DATATYPE } as Binding)), row['item']!],
+      });
     }
     return out;
   }

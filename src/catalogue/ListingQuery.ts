@@ -2,10 +2,32 @@ import type { Expression, Ordering, Pattern, SelectQuery, Triple, VariableTerm }
 import { CATALOGUE } from '../store/graphNames.js';
 import type { Binding } from '../store/GraphStore.js';
 import { MISSING_DATATYPE } from './SortValue.js';
-import { and, bgp, bind, bool, dateTime, filter, graph, int, n, nxvTerm, op, optional, or, rdfType, str, stringify, triple, typed, v, values } from '../store/sparql.js';
+import {
+  and,
+  bgp,
+  bind,
+  bool,
+  dateTime,
+  filter,
+  graph,
+  int,
+  n,
+  nxvTerm,
+  op,
+  optional,
+  or,
+  rdfType,
+  str,
+  stringify,
+  triple,
+  typed,
+  v,
+  values,
+} from '../store/sparql.js';
 
 /** The catalogue field a listing sorts on: a metadata field, or a payload property of the current revision. */
-export type SortField = { metadata: 'createdAt' | 'createdBy' | 'updatedAt' | 'updatedBy' | 'rev' | 'deprecated' | 'id' | 'constrainedBy' | 'project' } | { predicate: string };
+export type SortField =
+  { metadata: 'createdAt' | 'createdBy' | 'updatedAt' | 'updatedBy' | 'rev' | 'deprecated' | 'id' | 'constrainedBy' | 'project' } | { predicate: string };
 
 export interface SortKey {
   field: SortField;
@@ -65,7 +87,10 @@ const selection = (f: ListingFilter, extra: Triple[] = []): Pattern[] => {
     triples.push(triple(item, rdfType, v('anyType')));
     filters.push(filter(op('in', v('anyType'), f.types.map(n) as unknown as Expression)));
   }
-  for (const [name, range] of [['createdAt', f.createdAt], ['updatedAt', f.updatedAt]] as const) {
+  for (const [name, range] of [
+    ['createdAt', f.createdAt],
+    ['updatedAt', f.updatedAt],
+  ] as const) {
     if (!range) continue;
     const at = v(`${name}Range`);
     triples.push(triple(item, nxvTerm(name), at));
@@ -97,10 +122,7 @@ export const pageQuery = (f: ListingFilter, sort: SortKey[], page: { offset: num
   if (page.after) where.push(filter(afterFilter(keys, page.after)));
   // Items without a payload value come last in both directions: `!BOUND` orders them after the others.
   const order: Ordering[] = [
-    ...keys.flatMap((k): Ordering[] => [
-      ...(k.raw ? [{ expression: op('!', op('bound', k.raw)) }] : []),
-      { expression: k.variable, descending: k.descending },
-    ]),
+    ...keys.flatMap((k): Ordering[] => [...(k.raw ? [{ expression: op('!', op('bound', k.raw)) }] : []), { expression: k.variable, descending: k.descending }]),
     { expression: item },
   ];
   const query: SelectQuery = {

@@ -81,7 +81,11 @@ export class Listings {
     // The cursor of `_next`: one value per sort key, then the item node.
     if (req.after && (req.after.length !== sort.length + 1 || req.after[sort.length]!.type !== 'uri'))
       throw rejections.malformedQueryParam("Query parameter 'after' does not match this listing's sort: use the cursor given in '_next'.");
-    const { total, rows } = await this.queries.listing(filter, sort, { offset: req.after ? 0 : req.from, limit: req.size + 1, ...(req.after ? { after: req.after } : {}) });
+    const { total, rows } = await this.queries.listing(filter, sort, {
+      offset: req.after ? 0 : req.from,
+      limit: req.size + 1,
+      ...(req.after ? { after: req.after } : {}),
+    });
     const items = rows.slice(0, req.size);
     const last = items[items.length - 1];
     return { total, items, ...(rows.length > req.size && last ? { next: last.cursor } : {}) };

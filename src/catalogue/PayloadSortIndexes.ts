@@ -36,7 +36,11 @@ export class PayloadSortIndexes {
   }
 
   /** A page and the total, or undefined when the indexes cannot answer this listing exactly. */
-  async listing(f: ListingFilter, key: SortKey, page: { offset: number; limit: number; after?: Binding[] }): Promise<{ total: number; rows: ListedItem[] } | undefined> {
+  async listing(
+    f: ListingFilter,
+    key: SortKey,
+    page: { offset: number; limit: number; after?: Binding[] },
+  ): Promise<{ total: number; rows: ListedItem[] } | undefined> {
     if (!('predicate' in key.field)) return undefined;
     const projects = this.catalogue.projects(f);
     if (projects.length > this.capacity) return undefined;

@@ -73,7 +73,11 @@ export const doubleText = (x: number): string => {
   const digits = mantissa.replace('-', '').replace('.', '');
   const e = Number(exponent);
   const text =
-    e >= digits.length - 1 ? digits + '0'.repeat(e - digits.length + 1) : e >= 0 ? `${digits.slice(0, e + 1)}.${digits.slice(e + 1)}` : `0.${'0'.repeat(-e - 1)}${digits}`;
+    e >= digits.length - 1
+      ? digits + '0'.repeat(e - digits.length + 1)
+      : e >= 0
+        ? `${digits.slice(0, e + 1)}.${digits.slice(e + 1)}`
+        : `0.${'0'.repeat(-e - 1)}${digits}`;
   return negative ? `-${text}` : text;
 };
 

@@ -12,7 +12,9 @@ export const listingScopes = (orgs: OrgService, projects: ProjectService, addres
   project: (ref) => projects.fetch(ref),
   org: (label) => void orgs.fetch(label),
   locate: (value, project) => {
-    const self = new RegExp(`^${addresses.base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/v1/(?:resources|schemas|storages)/([^/]+)/([^/]+)/(?:[^/]+/)?([^/?#]+)$`).exec(value);
+    const self = new RegExp(
+      `^${addresses.base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/v1/(?:resources|schemas|storages)/([^/]+)/([^/]+)/(?:[^/]+/)?([^/?#]+)$`,
+    ).exec(value);
     if (self) {
       const owner = projects.fetch(`${self[1]}/${self[2]}`);
       const id = resolveId(decodeURIComponent(self[3]!), owner);

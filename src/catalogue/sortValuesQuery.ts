@@ -18,7 +18,12 @@ export const sortValuesQuery = (kind: string, project: string, predicate: string
     variables: [item, head, v('raw')],
     where: [
       graph(n(CATALOGUE), [
-        bgp(triple(item, nxvTerm('kind'), str(kind)), triple(item, nxvTerm('project'), str(project)), triple(item, nxvTerm('head'), head), triple(item, nxvTerm('id'), id)),
+        bgp(
+          triple(item, nxvTerm('kind'), str(kind)),
+          triple(item, nxvTerm('project'), str(project)),
+          triple(item, nxvTerm('head'), head),
+          triple(item, nxvTerm('id'), id),
+        ),
       ]),
       optional([graph(head, [bgp(triple(id, n(predicate), v('raw')))])]),
     ],

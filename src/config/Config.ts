@@ -55,7 +55,10 @@ export const httpLimits = (config: Config): HttpLimits => ({
 
 /** A setting that cannot be used; start-up fails naming it. */
 export class ConfigError extends Error {
-  constructor(readonly setting: string, problem: string) {
+  constructor(
+    readonly setting: string,
+    problem: string,
+  ) {
     super(`Invalid configuration '${setting}': ${problem}`);
   }
 }
@@ -75,7 +78,10 @@ const redisPrefixSetting = (raw: string | undefined): string => {
 const bootstrapIdentitySetting = (raw: string | undefined): string => {
   if (raw === undefined || raw === '') return 'anonymous';
   if (!/^(anonymous|realms\/[A-Za-z0-9_-]+\/(authenticated|users\/[^/\s]+|groups\/[^/\s]+))$/.test(raw))
-    throw new ConfigError('BOOTSTRAP_IDENTITY', `expected 'anonymous' or 'realms/{realm}/users/{subject}', '.../groups/{group}', '.../authenticated', got '${raw}'`);
+    throw new ConfigError(
+      'BOOTSTRAP_IDENTITY',
+      `expected 'anonymous' or 'realms/{realm}/users/{subject}', '.../groups/{group}', '.../authenticated', got '${raw}'`,
+    );
   return raw;
 };
 
@@ -118,7 +124,13 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     http: {
       requestTimeoutMillis: integerSetting('REQUEST_TIMEOUT_MILLIS', setting('REQUEST_TIMEOUT_MILLIS', 'http.request-timeout-millis'), 30_000, 100, 3_600_000),
       headersTimeoutMillis: integerSetting('HEADERS_TIMEOUT_MILLIS', setting('HEADERS_TIMEOUT_MILLIS', 'http.headers-timeout-millis'), 10_000, 100, 600_000),
-      keepAliveTimeoutMillis: integerSetting('KEEPALIVE_TIMEOUT_MILLIS', setting('KEEPALIVE_TIMEOUT_MILLIS', 'http.keep-alive-timeout-millis'), 65_000, 100, 3_600_000),
+      keepAliveTimeoutMillis: integerSetting(
+        'KEEPALIVE_TIMEOUT_MILLIS',
+        setting('KEEPALIVE_TIMEOUT_MILLIS', 'http.keep-alive-timeout-millis'),
+        65_000,
+        100,
+        3_600_000,
+      ),
       maxConnections: integerSetting('MAX_CONNECTIONS', setting('MAX_CONNECTIONS', 'http.max-connections'), 1_000, 1, 1_000_000),
     },
     baseUrl,

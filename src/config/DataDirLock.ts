@@ -36,7 +36,9 @@ export const lockDataDir = (dataDir: string): (() => void) => {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const owner = Number(readFileSync(path, 'utf8').trim());
       if (owner && owner !== process.pid && alive(owner))
-        throw new DataDirLocked(`The data directory '${dataDir}' is in use by another registry process (pid ${owner}); stop it or set DATA_DIR to another directory.`);
+        throw new DataDirLocked(
+          `The data directory '${dataDir}' is in use by another registry process (pid ${owner}); stop it or set DATA_DIR to another directory.`,
+        );
       unlinkSync(path);
     }
   }

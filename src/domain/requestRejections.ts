@@ -4,15 +4,13 @@ import type { RejectionTypes } from '../kernel/Rejection.js';
 /** Requests of any kind (revisions, bodies, parameters, routes, access, capacity): the rejections they raise, named as existing clients expect them (wire-format.md). */
 export const requestRejections = {
   incorrectRev: (provided: number, expected: number) =>
-    new Rejection(
-      'IncorrectRev',
-      `Incorrect revision '${provided}' provided, expected '${expected}', the resource may have been updated since last seen.`,
-      { provided, expected },
-    ),
+    new Rejection('IncorrectRev', `Incorrect revision '${provided}' provided, expected '${expected}', the resource may have been updated since last seen.`, {
+      provided,
+      expected,
+    }),
   malformedContent: (reason: string) => new Rejection('MalformedRequestContentRejection', reason),
   malformedQueryParam: (reason: string) => new Rejection('MalformedQueryParamRejection', reason),
-  payloadTooLarge: (limit: number) =>
-    new Rejection('PayloadTooLarge', `The request payload exceeds the maximum allowed size of ${limit} bytes.`),
+  payloadTooLarge: (limit: number) => new Rejection('PayloadTooLarge', `The request payload exceeds the maximum allowed size of ${limit} bytes.`),
   unsupportedContentType: (contentType: string) =>
     new Rejection(
       'UnsupportedRequestContentTypeRejection',
@@ -25,9 +23,9 @@ export const requestRejections = {
   routeNotFound: () => new Rejection('ResourceNotFound', 'The requested resource could not be found.'),
   methodNotAllowed: (allowed: string[]) =>
     new Rejection('HttpMethodNotAllowed', `HTTP method not allowed, supported methods: ${allowed.join(', ')}.`, { allowed }),
-  malformedHeader: (header: string, reason: string) => new Rejection('MalformedHeaderRejection', `The value of the '${header}' header is invalid: ${reason}`, { header }),
-  invalidLabel: (label: string) =>
-    new Rejection('InvalidLabel', `Label '${label}' is invalid: it must match [a-zA-Z0-9_-]{1,64}.`),
+  malformedHeader: (header: string, reason: string) =>
+    new Rejection('MalformedHeaderRejection', `The value of the '${header}' header is invalid: ${reason}`, { header }),
+  invalidLabel: (label: string) => new Rejection('InvalidLabel', `Label '${label}' is invalid: it must match [a-zA-Z0-9_-]{1,64}.`),
   authorizationFailed: (permission?: string, path?: string) =>
     new Rejection(
       'AuthorizationFailed',
@@ -39,8 +37,7 @@ export const requestRejections = {
       'StoreCapacityReached',
       `The embedded triple store holds ${quads} quads and refuses writes beyond ${limit}; move to an external SPARQL server (see the README).`,
     ),
-  expectationFailed: (expectation: string) =>
-    new Rejection('ExpectationFailed', `The expectation '${expectation}' is not supported: only '100-continue' is.`),
+  expectationFailed: (expectation: string) => new Rejection('ExpectationFailed', `The expectation '${expectation}' is not supported: only '100-continue' is.`),
   tooManyConnections: (limit: number) =>
     new Rejection('TooManyConnections', `The server holds its maximum of ${limit} open connections: retry shortly, and reuse connections (keep-alive).`),
   requestTimeout: (millis: number) =>

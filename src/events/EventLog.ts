@@ -18,7 +18,11 @@ export interface LogEvent extends EventDraft {
 
 /** The item's revision in the log differs from the one the writer evaluated against. */
 export class RevisionConflict extends Error {
-  constructor(readonly key: string, readonly expected: number, readonly actual: number) {
+  constructor(
+    readonly key: string,
+    readonly expected: number,
+    readonly actual: number,
+  ) {
     super(`revision conflict on ${key}: expected ${expected}, log has ${actual}`);
   }
 }

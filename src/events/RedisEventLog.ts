@@ -7,7 +7,16 @@ type StreamEntry = [id: string, fields: string[]];
 
 /** The scripted commands, registered with `defineCommand` (ioredis sends EVALSHA, falling back to EVAL). */
 interface Scripted {
-  registryAppend(revs: string, seq: string, stream: string, seqs: string, key: string, expected: number, rev: number, payload: string): Promise<[number, number]>;
+  registryAppend(
+    revs: string,
+    seq: string,
+    stream: string,
+    seqs: string,
+    key: string,
+    expected: number,
+    rev: number,
+    payload: string,
+  ): Promise<[number, number]>;
   registryPrune(seqs: string, stream: string, key: string, beforeSeq: number): Promise<number>;
 }
 
@@ -93,7 +102,9 @@ export class RedisEventLog implements EventLog {
 
   async append(draft: EventDraft, expectedRev: number): Promise<LogEvent> {
     const { keys } = this;
-    const [ok, value] = await reachable(this.scripted.registryAppend(keys.revs, keys.seq, keys.stream, keys.seqs, draft.key, expectedRev, draft.rev, JSON.stringify(draft)));
+    const [ok, value] = await reachable(
+      this.scripted.registryAppend(keys.revs, keys.seq, keys.stream, keys.seqs, draft.key, expectedRev, draft.rev, JSON.stringify(draft)),
+    );
     if (Number(ok) !== 1) throw new RevisionConflict(draft.key, expectedRev, Number(value));
     const seq = Number(value);
     this.bump(seq);

@@ -51,7 +51,11 @@ const jsonBody = (limit: number): RequestHandler[] => [
       return next(rejections.malformedContent(`The request content was malformed: ${(error as Error).message}`));
     }
     if (nesting(body) > MAX_NESTING)
-      return next(rejections.malformedContent(`The request content nests objects and arrays more than ${MAX_NESTING} levels deep; flatten it (JSON-LD nodes can refer to each other by @id).`));
+      return next(
+        rejections.malformedContent(
+          `The request content nests objects and arrays more than ${MAX_NESTING} levels deep; flatten it (JSON-LD nodes can refer to each other by @id).`,
+        ),
+      );
     req.body = body;
     next();
   },

@@ -28,7 +28,10 @@ export const errorMiddleware: ErrorRequestHandler = (error, _req, res, _next) =>
     return;
   }
   const { allowed: _allowed, ...fields } = body.fields;
-  res.status(status).type('application/ld+json').send(JSON.stringify({ '@context': context('error'), '@type': body.type, reason: body.reason, ...fields }));
+  res
+    .status(status)
+    .type('application/ld+json')
+    .send(JSON.stringify({ '@context': context('error'), '@type': body.type, reason: body.reason, ...fields }));
 };
 
 export const notFound: RequestHandler = (_req, _res, next) => next(rejections.routeNotFound());

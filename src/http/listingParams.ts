@@ -17,7 +17,9 @@ const timeRange = (query: Request['query'], name: string): TimeRange | undefined
   const side = (s: string | undefined) => (s === '*' ? undefined : s !== undefined && INSTANT.test(s) && !Number.isNaN(Date.parse(s)) ? s : null);
   const [from, to] = [side(parts[0]), side(parts[1])];
   if (parts.length !== 2 || from === null || to === null)
-    throw rejections.malformedQueryParam(`Query parameter '${name}' must be a time range '<from>..<to>' of instants like 2024-01-01T00:00:00Z or '*', got '${value}'.`);
+    throw rejections.malformedQueryParam(
+      `Query parameter '${name}' must be a time range '<from>..<to>' of instants like 2024-01-01T00:00:00Z or '*', got '${value}'.`,
+    );
   if (from !== undefined && to !== undefined && from > to) throw rejections.malformedQueryParam(`Query parameter '${name}' has its start after its end.`);
   return { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
 };
@@ -31,7 +33,14 @@ const cursor = (query: Request['query']): Binding[] | undefined => {
     if (
       Array.isArray(parsed) &&
       parsed.length > 0 &&
-      parsed.every((b) => b && typeof b === 'object' && ['uri', 'literal'].includes(b.type) && typeof b.value === 'string' && (b.datatype === undefined || typeof b.datatype === 'string'))
+      parsed.every(
+        (b) =>
+          b &&
+          typeof b === 'object' &&
+          ['uri', 'literal'].includes(b.type) &&
+          typeof b.value === 'string' &&
+          (b.datatype === undefined || typeof b.datatype === 'string'),
+      )
     )
       return parsed as Binding[];
   } catch {
@@ -56,7 +65,8 @@ export const listingRequest = (req: Request, scope: Scope, access: ProjectAccess
   const fromParam = integer(q, 'from', 0, 10_000);
   if (after && fromParam !== undefined) throw rejections.malformedQueryParam("Query parameters 'from' and 'after' cannot be used together.");
   const typeOperator = single(q, 'typeOperator') ?? 'or';
-  if (typeOperator !== 'and' && typeOperator !== 'or') throw rejections.malformedQueryParam(`Query parameter 'typeOperator' must be 'and' or 'or', got '${typeOperator}'.`);
+  if (typeOperator !== 'and' && typeOperator !== 'or')
+    throw rejections.malformedQueryParam(`Query parameter 'typeOperator' must be 'and' or 'or', got '${typeOperator}'.`);
   if (scope.schemaSegment !== undefined) {
     for (const name of ['createdAt', 'updatedAt', 'schema', 'locate', 'typeOperator'])
       if (q[name] !== undefined) throw rejections.malformedQueryParam(`Query parameter '${name}' is not available on the listing filtered by schema.`);

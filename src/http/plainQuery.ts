@@ -9,6 +9,10 @@ import { rejections } from '../domain/rejections.js';
 export const plainQuery: RequestHandler = (req, _res, next) => {
   const bracketed = Object.keys(req.query).find((name) => /[[\]]/.test(name));
   if (bracketed !== undefined)
-    return next(rejections.malformedQueryParam(`Query parameter '${bracketed}' is not supported: parameters are plain names (repeat a name to give several values where a parameter takes several).`));
+    return next(
+      rejections.malformedQueryParam(
+        `Query parameter '${bracketed}' is not supported: parameters are plain names (repeat a name to give several values where a parameter takes several).`,
+      ),
+    );
   next();
 };

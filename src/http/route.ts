@@ -32,9 +32,7 @@ export const onProject: AclTarget = (req) => `/${param(req, 'org')}/${param(req,
  * - `public`: no permission at all, said explicitly.
  */
 export type Guard =
-  | { permission: Permission | Upsert; on: AclTarget; when?: (req: Request) => boolean }
-  | { permission: Permission; within: AclTarget }
-  | { public: true };
+  { permission: Permission | Upsert; on: AclTarget; when?: (req: Request) => boolean } | { permission: Permission; within: AclTarget } | { public: true };
 
 /** A `PUT` that creates without `rev` and updates with it needs a different permission for each. */
 export interface Upsert {
@@ -110,7 +108,8 @@ export class Routes {
 
   private async authorize(guard: Guard, caller: Caller, req: Request): Promise<ProjectAccess> {
     if ('on' in guard && (guard.when?.(req) ?? true)) {
-      const permission = typeof guard.permission === 'string' ? guard.permission : req.query['rev'] === undefined ? guard.permission.create : guard.permission.update;
+      const permission =
+        typeof guard.permission === 'string' ? guard.permission : req.query['rev'] === undefined ? guard.permission.create : guard.permission.update;
       await this.acl.authorize(caller, permission, guard.on(req));
     }
     if ('within' in guard) return this.acl.access(caller, guard.permission, guard.within(req));

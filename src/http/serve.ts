@@ -28,7 +28,9 @@ const refuse = (res: ServerResponse, rejection: Rejection) => {
 const rawResponse = (socket: Socket, rejection: Rejection): void => {
   const body = errorBody(rejection);
   const status = statusOf(rejection.type) ?? 400;
-  socket.end(`HTTP/1.1 ${status} ${rejection.type}\r\nContent-Type: application/ld+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${rejection.type}\r\nContent-Type: application/ld+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 };
 
 /**

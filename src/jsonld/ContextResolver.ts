@@ -45,19 +45,20 @@ export const resolveContexts = async (payloadContext: unknown, base: string, sou
  * A loader that serves exactly the given contexts; the service's own are cached by jsonld as static.
  * `base` resolves relative context references (`"@context": "my-context"`) as at expansion.
  */
-export const loaderOf = (resolved: Map<string, ResolvedContext>, base?: string): DocumentLoader => async (url) => {
-  const found = resolved.get(url) ?? (base === undefined ? undefined : resolved.get(absolute(url, base)));
-  if (!found) throw rejections.invalidJsonLd(`remote context '${url}' cannot be resolved`);
-  return {
-    contextUrl: null,
-    documentUrl: url,
-    document: found.document,
-    ...(found.ref.type === 'StaticContextRef' ? { tag: 'static' as const } : {}),
+export const loaderOf =
+  (resolved: Map<string, ResolvedContext>, base?: string): DocumentLoader =>
+  async (url) => {
+    const found = resolved.get(url) ?? (base === undefined ? undefined : resolved.get(absolute(url, base)));
+    if (!found) throw rejections.invalidJsonLd(`remote context '${url}' cannot be resolved`);
+    return {
+      contextUrl: null,
+      documentUrl: url,
+      document: found.document,
+      ...(found.ref.type === 'StaticContextRef' ? { tag: 'static' as const } : {}),
+    };
   };
-};
 
-const contextOf = (document: unknown): unknown =>
-  document && typeof document === 'object' ? (document as Record<string, unknown>)['@context'] : undefined;
+const contextOf = (document: unknown): unknown => (document && typeof document === 'object' ? (document as Record<string, unknown>)['@context'] : undefined);
 
 const absolute = (iri: string, base: string): string => {
   if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(iri)) return iri;

@@ -54,11 +54,11 @@ export class JsonLdProcessor {
     const contexts = [...resolved];
     const expanded = await this.executor.run('expand', { document: { ...source, '@context': context }, base: options.base, contexts });
     // A node with nothing but an `@id` expands to nothing: keep its id (to use it, or to refuse it when it contradicts the path).
-    if (expanded.length === 0 && typeof source['@id'] === 'string') expanded.push({ '@id': await this.expandedId(source['@id'], context, options.base, contexts) });
+    if (expanded.length === 0 && typeof source['@id'] === 'string')
+      expanded.push({ '@id': await this.expandedId(source['@id'], context, options.base, contexts) });
     const root = rootNode(expanded, options.pathId);
     const payloadId = typeof root['@id'] === 'string' && !root['@id'].startsWith('_:') ? root['@id'] : undefined;
-    if (options.pathId !== undefined && payloadId !== undefined && payloadId !== options.pathId)
-      throw rejections.unexpectedId(options.pathId, payloadId);
+    if (options.pathId !== undefined && payloadId !== undefined && payloadId !== options.pathId) throw rejections.unexpectedId(options.pathId, payloadId);
     const id = options.pathId ?? payloadId ?? options.generateId();
     root['@id'] = id;
     if (!expanded.includes(root)) expanded.unshift(root);

@@ -18,7 +18,6 @@ export class Rejection<T extends string = string> extends Error {
   }
 }
 
-
 /** The rejection types a family of rejection builders can raise. */
 export type RejectionTypes<Family> = {
   [K in keyof Family]: Family[K] extends (...args: never[]) => Rejection<infer T> ? T : never;

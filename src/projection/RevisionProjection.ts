@@ -64,7 +64,6 @@ export class RevisionProjection implements Projection {
     await this.store.prepareLoad(this.file.flush() + extraBytes);
     for (const chunk of this.file.chunks()) await this.store.load(chunk);
   }
-
 }
 
 /** Puts every triple of N-Triples text into graph `g`. */

@@ -28,7 +28,8 @@ export class Snapshots {
     let stored: Record<string, unknown>;
     try {
       stored = JSON.parse(readFileSync(this.path, 'utf8')) as Record<string, unknown>;
-      if (stored['version'] !== 1 || typeof stored['seq'] !== 'number' || typeof stored['revisionBytes'] !== 'number') throw new Error('not a snapshot of this version');
+      if (stored['version'] !== 1 || typeof stored['seq'] !== 'number' || typeof stored['revisionBytes'] !== 'number')
+        throw new Error('not a snapshot of this version');
     } catch (error) {
       // The log is the source of truth: a snapshot that cannot be read only costs a full replay.
       console.error(`snapshot ${this.path} ignored (${(error as Error).message}): replaying the whole log`);
@@ -36,7 +37,13 @@ export class Snapshots {
     }
     // States are stored as top-level arrays named after their kind.
     const states = Object.fromEntries(Object.entries(stored).filter(([key, value]) => !HEADER.has(key) && Array.isArray(value))) as Record<string, unknown[]>;
-    return { version: 1, seq: stored['seq'] as number, revisionBytes: stored['revisionBytes'] as number, states, ...(stored['terms'] ? { terms: stored['terms'] as Terms } : {}) };
+    return {
+      version: 1,
+      seq: stored['seq'] as number,
+      revisionBytes: stored['revisionBytes'] as number,
+      states,
+      ...(stored['terms'] ? { terms: stored['terms'] as Terms } : {}),
+    };
   }
 
   /** Writes the snapshot at once (shutdown, after a permanent deletion). */
@@ -94,7 +101,13 @@ export class Snapshots {
     for (const [field, items] of Object.entries(snapshot.states)) {
       write(`,${JSON.stringify(field)}:[`);
       for (let i = 0; i < items.length; i += 1000) {
-        write((i ? ',' : '') + items.slice(i, i + 1000).map((x) => JSON.stringify(x)).join(','));
+        write(
+          (i ? ',' : '') +
+            items
+              .slice(i, i + 1000)
+              .map((x) => JSON.stringify(x))
+              .join(','),
+        );
         yield;
       }
       write(']');

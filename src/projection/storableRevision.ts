@@ -21,5 +21,7 @@ export const storableRevision =
     }
     const refused = store.refusedLine(triples);
     if (refused !== undefined)
-      throw rejections.invalidJsonLd(`the triple '${refused.slice(0, 300)}' cannot be stored: check its language tag (BCP 47, e.g. 'en' or 'en-GB'), IRIs and typed value`);
+      throw rejections.invalidJsonLd(
+        `the triple '${refused.slice(0, 300)}' cannot be stored: check its language tag (BCP 47, e.g. 'en' or 'en-GB'), IRIs and typed value`,
+      );
   };

@@ -13,17 +13,14 @@ export const iri = (value: string): string => `<${value.replace(IRI_FORBIDDEN, u
  * An IRI with the characters RDF syntaxes cannot spell (an id with a space...) percent-encoded, for
  * RDF handed to other parsers (jsonld drops triples with such IRIs, N3 refuses even their escapes).
  */
-export const spelledIri = (value: string): string =>
-  value.replace(IRI_FORBIDDEN, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+export const spelledIri = (value: string): string => value.replace(IRI_FORBIDDEN, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 
-const quoted = (value: string) =>
-  `"${value.replace(/[\\"\n\r\t\b\f]|[\u0000-\u001f]/g, (c) => LITERAL_ESCAPES[c] ?? uchar(c))}"`;
+const quoted = (value: string) => `"${value.replace(/[\\"\n\r\t\b\f]|[\u0000-\u001f]/g, (c) => LITERAL_ESCAPES[c] ?? uchar(c))}"`;
 
 export const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
 export const literal = (value: string, datatype?: string): string =>
   datatype && datatype !== `${XSD}string` ? `${quoted(value)}^^${iri(datatype)}` : quoted(value);
-
 
 export const integer = (value: number): string => literal(String(Math.trunc(value)), `${XSD}integer`);
 export const boolean = (value: boolean): string => literal(String(value), `${XSD}boolean`);

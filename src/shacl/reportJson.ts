@@ -13,7 +13,9 @@ const node = (term: Term): unknown => {
   if (term.termType === 'Literal') {
     const literal = term as Term & { language: string; datatype: { value: string } };
     if (literal.language) return { '@value': literal.value, '@language': literal.language };
-    return literal.datatype.value === 'http://www.w3.org/2001/XMLSchema#string' ? { '@value': literal.value } : { '@value': literal.value, '@type': literal.datatype.value };
+    return literal.datatype.value === 'http://www.w3.org/2001/XMLSchema#string'
+      ? { '@value': literal.value }
+      : { '@value': literal.value, '@type': literal.datatype.value };
   }
   return term.termType === 'BlankNode' ? `_:${term.value}` : curie(term.value);
 };

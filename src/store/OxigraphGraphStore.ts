@@ -2,7 +2,6 @@ import oxigraph from 'oxigraph';
 import type { Dataset, GraphStore, Row } from './GraphStore.js';
 import { iri } from '../rdf/terms.js';
 
-
 /**
  * Oxigraph needs about 4 bytes of WASM memory per byte of N-Quads it loads (measured). Memory is
  * claimed 8x ahead of the text written since the last claim, in blocks of at least 256 MiB.
@@ -119,7 +118,12 @@ export class OxigraphGraphStore implements GraphStore {
 
   async dropGraphs(names: string[]): Promise<void> {
     for (let i = 0; i < names.length; i += 200) {
-      this.store.update(names.slice(i, i + 200).map((n) => `DROP SILENT GRAPH ${iri(n)}`).join(' ;\n'));
+      this.store.update(
+        names
+          .slice(i, i + 200)
+          .map((n) => `DROP SILENT GRAPH ${iri(n)}`)
+          .join(' ;\n'),
+      );
     }
   }
 

@@ -1,4 +1,17 @@
-import { closeSync, existsSync, fsync, mkdirSync, openSync, readSync, renameSync, statSync, truncateSync, writeSync, fsyncSync, createReadStream } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  statSync,
+  truncateSync,
+  writeSync,
+  fsyncSync,
+  createReadStream,
+} from 'node:fs';
 import { createInterface } from 'node:readline';
 import { dirname } from 'node:path';
 

@@ -7,13 +7,7 @@ import { rejections } from '../domain/rejections.js';
  * every quad loaded, none removed) are added to it. Once that estimate is within 10% of the limit
  * every write counts again, so the refusal stays exact and well before Oxigraph's ceiling.
  */
-export const capacityGuard = (
-  size: () => Promise<number>,
-  written: () => number,
-  limit: number,
-  maxAgeMillis = 60_000,
-  now = () => performance.now(),
-) => {
+export const capacityGuard = (size: () => Promise<number>, written: () => number, limit: number, maxAgeMillis = 60_000, now = () => performance.now()) => {
   let counted = 0;
   let writtenAtCount = written();
   let at = Number.NEGATIVE_INFINITY;

@@ -12,11 +12,9 @@ export const CATALOGUE = 'urn:registry:catalogue';
 
 const PREFIX = 'urn:registry:';
 
-export const itemNode = (kind: string, project: ProjectRef, id: string): string =>
-  `${PREFIX}${kind}/${project}/${encodeURIComponent(id)}`;
+export const itemNode = (kind: string, project: ProjectRef, id: string): string => `${PREFIX}${kind}/${project}/${encodeURIComponent(id)}`;
 
-export const revisionGraph = (kind: string, project: ProjectRef, id: string, rev: number): string =>
-  `${itemNode(kind, project, id)}/rev/${rev}`;
+export const revisionGraph = (kind: string, project: ProjectRef, id: string, rev: number): string => `${itemNode(kind, project, id)}/rev/${rev}`;
 
 export const parseItemNode = (node: string): { kind: string; project: ProjectRef; id: string } | undefined => {
   if (!node.startsWith(PREFIX)) return undefined;

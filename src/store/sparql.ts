@@ -24,8 +24,7 @@ export const bool = (value: boolean): LiteralTerm => literal(String(value), name
 export const dateTime = (value: string): LiteralTerm => literal(value, namedNode(`${XSD}dateTime`));
 
 type Node = Triple['subject'] | Triple['object'];
-export const triple = (subject: Node, predicate: IriTerm | VariableTerm, object: Node): Triple =>
-  ({ subject, predicate, object }) as Triple;
+export const triple = (subject: Node, predicate: IriTerm | VariableTerm, object: Node): Triple => ({ subject, predicate, object }) as Triple;
 export const bgp = (...triples: Triple[]): Pattern => ({ type: 'bgp', triples });
 export const graph = (name: IriTerm | VariableTerm, patterns: Pattern[]): Pattern => ({ type: 'graph', name, patterns }) as Pattern;
 export const optional = (patterns: Pattern[]): Pattern => ({ type: 'optional', patterns });
@@ -83,13 +82,16 @@ const writable = (query: SparqlQuery): unknown => {
       return variable as T;
     };
     for (const p of patterns) {
-      if (p.type === 'bgp') out.push({ ...p, triples: p.triples.map((t) => ({ subject: term(t.subject), predicate: term(t.predicate), object: term(t.object) }) as Triple) });
+      if (p.type === 'bgp')
+        out.push({ ...p, triples: p.triples.map((t) => ({ subject: term(t.subject), predicate: term(t.predicate), object: term(t.object) }) as Triple) });
       else if (p.type === 'filter') out.push({ ...p, expression: expression(p.expression) as Expression });
       else if (p.type === 'bind') out.push({ ...p, expression: expression(p.expression) as Expression });
       else if (p.type === 'graph' || p.type === 'optional' || p.type === 'group' || p.type === 'minus' || p.type === 'service')
         out.push({ ...p, ...(p.type === 'graph' && bad(p.name) ? { name: term(p.name) } : {}), patterns: group(p.patterns) } as Pattern);
-      else if (p.type === 'union') out.push({ ...p, patterns: p.patterns.map((q) => (q.type === 'group' ? { ...q, patterns: group(q.patterns) } : group([q])[0]!)) } as Pattern);
-      else if (p.type === 'values') out.push({ ...p, values: p.values.map((row) => Object.fromEntries(Object.entries(row).map(([k, t]) => [k, bad(t) ? undefined : t]))) } as Pattern);
+      else if (p.type === 'union')
+        out.push({ ...p, patterns: p.patterns.map((q) => (q.type === 'group' ? { ...q, patterns: group(q.patterns) } : group([q])[0]!)) } as Pattern);
+      else if (p.type === 'values')
+        out.push({ ...p, values: p.values.map((row) => Object.fromEntries(Object.entries(row).map(([k, t]) => [k, bad(t) ? undefined : t]))) } as Pattern);
       else out.push(p);
     }
     return [...out, ...filters];

@@ -138,4 +138,6 @@ export class WorkerPool implements Executor {
   }
 }
 
-type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; rejection?: { type: string; reason: string; fields: Record<string, unknown> }; shapesMissing?: boolean; message?: string };
+type Reply =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; rejection?: { type: string; reason: string; fields: Record<string, unknown> }; shapesMissing?: boolean; message?: string };

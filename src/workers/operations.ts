@@ -20,7 +20,10 @@ export interface Operations {
   compact(args: { expanded: JsonObject[]; context: unknown; contexts: [string, ResolvedContext][]; base?: string }): Promise<JsonObject>;
   toNQuads(args: { expanded: JsonObject[] }): Promise<string>;
   /** Validates the N-Triples of `expanded` against a shape set known by `shapes.key` (its text sent when this executor has not seen it). */
-  validate(args: { shapes: { key: string; text?: string; format: 'N-Triples' | 'Turtle' }; data: { expanded: JsonObject[] } | { ntriples: string } }): Promise<ValidationReport>;
+  validate(args: {
+    shapes: { key: string; text?: string; format: 'N-Triples' | 'Turtle' };
+    data: { expanded: JsonObject[] } | { ntriples: string };
+  }): Promise<ValidationReport>;
 }
 
 export type OperationName = keyof Operations;
@@ -44,7 +47,9 @@ export const operations = (): Operations => {
   const validators = new Lru<string, ShapesValidator>(200);
   const toNQuads = async ({ expanded }: { expanded: JsonObject[] }): Promise<string> => {
     // Copying the document to respell its IRIs is needed only when one of them cannot be spelled.
-    const nquads: string = await guard(() => jsonld.toRDF(unspellable(expanded) ? spellIris(expanded) : expanded, { format: 'application/n-quads', skipExpansion: true }));
+    const nquads: string = await guard(() =>
+      jsonld.toRDF(unspellable(expanded) ? spellIris(expanded) : expanded, { format: 'application/n-quads', skipExpansion: true }),
+    );
     return hasGraph(expanded) ? intoDefaultGraph(nquads) : nquads;
   };
   return {

@@ -41,7 +41,12 @@ describe('access control over HTTP: realms, tokens, ACLs, enforcement', function
     // A fresh service: anonymous may do everything, so the realm and the first ACL need no token.
     const realm = await call('PUT', '/v1/realms/r1', undefined, { name: 'r1', openIdConfig: provider.openIdConfig });
     expect(realm.status, JSON.stringify(realm.body)).to.equal(201);
-    for (const [name, groups] of [['admin', []], ['alice', ['g1']], ['bob', ['g2']], ['carol', []]] as const)
+    for (const [name, groups] of [
+      ['admin', []],
+      ['alice', ['g1']],
+      ['bob', ['g2']],
+      ['carol', []],
+    ] as const)
       tokens[name] = await provider.sign({ sub: name, groups: [...groups] });
     // Lock it down: the root ACL now grants everything to admin only.
     const locked = await call('PUT', '/v1/acls?rev=0', undefined, { acl: [{ identity: user('admin'), permissions: [...MINIMUM_PERMISSIONS] }] });
@@ -49,7 +54,9 @@ describe('access control over HTTP: realms, tokens, ACLs, enforcement', function
     for (const org of ['o1', 'o2']) expect((await call('PUT', `/v1/orgs/${org}`, 'admin', {})).status).to.equal(201);
     for (const p of ['o1/p1', 'o1/p2', 'o2/p3']) {
       expect((await call('PUT', `/v1/projects/${p}`, 'admin', {})).status).to.equal(201);
-      expect((await call('PUT', `/v1/resources/${p}/_/r1`, 'admin', { '@context': { '@vocab': 'http://x/' }, '@type': 'T', link: { '@id': 'http://x/t' } })).status).to.equal(201);
+      expect(
+        (await call('PUT', `/v1/resources/${p}/_/r1`, 'admin', { '@context': { '@vocab': 'http://x/' }, '@type': 'T', link: { '@id': 'http://x/t' } })).status,
+      ).to.equal(201);
     }
     await grant('/o1/p1', [{ identity: user('alice'), permissions: ['resources/read'] }]);
     await grant('/o1', [{ identity: { realm: 'r1', group: 'g2' }, permissions: ['resources/read', 'resources/write'] }]);
@@ -61,13 +68,7 @@ describe('access control over HTTP: realms, tokens, ACLs, enforcement', function
 
   /** A concrete path for a declared route, on project o1/p1. */
   const concrete = (route: DeclaredRoute) =>
-    route.path
-      .replace(':org', 'o1')
-      .replace(':project', 'p1')
-      .replace(':schema', '_')
-      .replace(':id', 'r1')
-      .replace(':tag', 't')
-      .replace(':realm', 'r1');
+    route.path.replace(':org', 'o1').replace(':project', 'p1').replace(':schema', '_').replace(':id', 'r1').replace(':tag', 't').replace(':realm', 'r1');
 
   it('records the user as the subject of writes, and GET /v1/identities lists the caller', async () => {
     const r = await call('GET', '/v1/resources/o1/p1/_/r1', 'admin');
@@ -152,8 +153,13 @@ describe('access control over HTTP: realms, tokens, ACLs, enforcement', function
     expect(perms.body['permissions']).to.include('resources/read');
     const appended = await call('PATCH', `/v1/permissions?rev=${perms.body['_rev']}`, 'admin', { '@type': 'Append', permissions: ['custom/thing'] });
     expect(appended.status).to.equal(200);
-    expect((await call('PATCH', `/v1/permissions?rev=${perms.body['_rev']}`, 'admin', { '@type': 'Append', permissions: ['custom/other'] })).status).to.equal(409);
-    const unknownRealm = await call('PATCH', '/v1/acls/o2?rev=0', 'admin', { '@type': 'Append', acl: [{ identity: { realm: 'nope', subject: 'x' }, permissions: ['resources/read'] }] });
+    expect((await call('PATCH', `/v1/permissions?rev=${perms.body['_rev']}`, 'admin', { '@type': 'Append', permissions: ['custom/other'] })).status).to.equal(
+      409,
+    );
+    const unknownRealm = await call('PATCH', '/v1/acls/o2?rev=0', 'admin', {
+      '@type': 'Append',
+      acl: [{ identity: { realm: 'nope', subject: 'x' }, permissions: ['resources/read'] }],
+    });
     expect(unknownRealm.body['@type']).to.equal('UnknownRealms');
     const unknownPermission = await call('PUT', '/v1/acls/o2?rev=0', 'admin', { acl: [{ identity: user('carol'), permissions: ['no/such'] }] });
     expect(unknownPermission.body['@type']).to.equal('UnknownPermissions');
@@ -163,7 +169,9 @@ describe('access control over HTTP: realms, tokens, ACLs, enforcement', function
     const own = await call('GET', '/v1/acls/o1/p1', 'alice');
     expect(own.status).to.equal(200);
     const first = await call('GET', '/v1/acls/o1/p1?rev=1&self=false', 'admin');
-    expect((first.body['_results'] as { _rev: number; acl: { permissions: string[] }[] }[]).map((a) => [a._rev, a.acl[0]!.permissions])).to.deep.equal([[1, ['resources/read']]]);
+    expect((first.body['_results'] as { _rev: number; acl: { permissions: string[] }[] }[]).map((a) => [a._rev, a.acl[0]!.permissions])).to.deep.equal([
+      [1, ['resources/read']],
+    ]);
     expect((await call('GET', '/v1/acls/o1/p1?rev=1&ancestors=true', 'admin')).status).to.equal(400);
 
     const realm = await call('GET', '/v1/realms/r1', 'admin');

@@ -38,7 +38,10 @@ describe('CPU-heavy work runs in workers with a time budget', function () {
     schema.shapes[0]!.property.push({ path: 'ex:word', pattern: '^(a+)+$' });
     expect((await api.post(`/v1/schemas/${p}`, schema)).status).to.equal(201);
     const started = performance.now();
-    const { result, probe } = await meanwhile(api, api.post(`/v1/resources/${p}/${encodeURIComponent(schemaId)}`, thing('Word', { word: `${'a'.repeat(29)}!` })));
+    const { result, probe } = await meanwhile(
+      api,
+      api.post(`/v1/resources/${p}/${encodeURIComponent(schemaId)}`, thing('Word', { word: `${'a'.repeat(29)}!` })),
+    );
     expect(result.status).to.equal(400);
     expect(result.body['@type']).to.equal('ProcessingTimeExceeded');
     expect(performance.now() - started).to.be.lessThan(5_000);

@@ -35,7 +35,11 @@ describe('hardening: ids and payloads', () => {
     const badId = await api.post(`/v1/schemas/${p}`, { '@id': 'http://e/\ud800', shapes: [] });
     expect(badId.status).to.equal(400);
     expect(badId.body['@type']).to.equal('InvalidResourceId');
-    const named = await api.put(`/v1/schemas/${p}/${enc('http://e/sg')}`, { '@id': 'http://e/sg', shapes: [], '@graph': [{ '@id': 'http://e/h', 'http://x/q': 1 }] });
+    const named = await api.put(`/v1/schemas/${p}/${enc('http://e/sg')}`, {
+      '@id': 'http://e/sg',
+      shapes: [],
+      '@graph': [{ '@id': 'http://e/h', 'http://x/q': 1 }],
+    });
     expect(named.status).to.be.oneOf([201, 400]);
     expect(named.status).to.not.equal(500);
   });

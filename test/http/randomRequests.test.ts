@@ -5,7 +5,7 @@ import { client } from '../support/client.js';
 
 /** Deterministic pseudo-random choices, so a failure reproduces. */
 const chooser = (seed: number) => {
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   return { rnd, pick: <T>(items: T[]): T => items[Math.floor(rnd() * items.length)]! };
 };
 
@@ -25,9 +25,87 @@ const HOSTILE = [
   `${'{"http://x/a":'.repeat(99)}1${'}'.repeat(99)}`,
   `{"http://x/a": [${Array.from({ length: 2_000 }, (_, i) => i).join(',')}]}`,
 ];
-const SEGMENTS = ['o', 'p', '_', 'r1', 'r2', 'ex:a', 'tags', 'source', 'incoming', 'outgoing', 'refresh', 'undeprecate', 'update-schema', 'validate', 'remote-contexts', '%2F', '%', '%zz', '..', 'schema', 'resource', 'nxv:x', 'http%3A%2F%2Fex.org%2Fa', 'a+b', '%20', 'x'.repeat(300), '%E2%82%AC', 'urn:x:y'];
-const QUERIES = ['rev=1', 'rev=0', 'rev=abc', 'rev=99999999999999999999', 'tag=v1', 'tag=', 'from=-1', 'size=0', 'size=1001', 'after=%5B%7B%7D%5D', 'after=x', 'sort=-name', 'sort=_x', 'sort=', 'type=Person', 'typeOperator=xor', 'createdAt=x..y', 'deprecated=maybe', 'locate=http%3A%2F%2Fx', 'aggregations=true', 'prune=true', 'annotate=true', 'indexing=now', 'q=x', 'rev=1&tag=a', 'rev=1&rev=2', 'includeExternalLinks=no'];
-const BODIES = [undefined, ...HOSTILE, '{', '[]', '"x"', 'null', '{}', '{"@context": 5}', '{"@context": "http://unknown/ctx"}', '{"_x": 1}', '{"@type": "https://bluebrain.github.io/nexus/vocabulary/Schema"}', '{"tag": "v", "rev": 1}', '{"tag": 1}', '{"@id": "r9"}', '{"@id": 5}', '{"@graph": [{"@id": "a"}, {"@id": "b"}]}', '{"@context": {"@base": 5}}', '{"apiMappings": 5}', '{"shapes": 5}', '{"@context": {"a": {"@id": "@type"}}, "a": "x"}'];
+const SEGMENTS = [
+  'o',
+  'p',
+  '_',
+  'r1',
+  'r2',
+  'ex:a',
+  'tags',
+  'source',
+  'incoming',
+  'outgoing',
+  'refresh',
+  'undeprecate',
+  'update-schema',
+  'validate',
+  'remote-contexts',
+  '%2F',
+  '%',
+  '%zz',
+  '..',
+  'schema',
+  'resource',
+  'nxv:x',
+  'http%3A%2F%2Fex.org%2Fa',
+  'a+b',
+  '%20',
+  'x'.repeat(300),
+  '%E2%82%AC',
+  'urn:x:y',
+];
+const QUERIES = [
+  'rev=1',
+  'rev=0',
+  'rev=abc',
+  'rev=99999999999999999999',
+  'tag=v1',
+  'tag=',
+  'from=-1',
+  'size=0',
+  'size=1001',
+  'after=%5B%7B%7D%5D',
+  'after=x',
+  'sort=-name',
+  'sort=_x',
+  'sort=',
+  'type=Person',
+  'typeOperator=xor',
+  'createdAt=x..y',
+  'deprecated=maybe',
+  'locate=http%3A%2F%2Fx',
+  'aggregations=true',
+  'prune=true',
+  'annotate=true',
+  'indexing=now',
+  'q=x',
+  'rev=1&tag=a',
+  'rev=1&rev=2',
+  'includeExternalLinks=no',
+];
+const BODIES = [
+  undefined,
+  ...HOSTILE,
+  '{',
+  '[]',
+  '"x"',
+  'null',
+  '{}',
+  '{"@context": 5}',
+  '{"@context": "http://unknown/ctx"}',
+  '{"_x": 1}',
+  '{"@type": "https://bluebrain.github.io/nexus/vocabulary/Schema"}',
+  '{"tag": "v", "rev": 1}',
+  '{"tag": 1}',
+  '{"@id": "r9"}',
+  '{"@id": 5}',
+  '{"@graph": [{"@id": "a"}, {"@id": "b"}]}',
+  '{"@context": {"@base": 5}}',
+  '{"apiMappings": 5}',
+  '{"shapes": 5}',
+  '{"@context": {"a": {"@id": "@type"}}, "a": "x"}',
+];
 const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'HEAD', 'PATCH'];
 const TYPES = ['application/json', 'application/ld+json', 'text/plain', ''];
 const ACCEPTS = ['*/*', 'application/n-triples', 'text/vnd.graphviz', 'image/png', ''];

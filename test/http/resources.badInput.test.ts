@@ -38,7 +38,9 @@ describe('resources: bad input over HTTP', () => {
       source: (await api.get(`${path}/source`)).text,
       tags: (await api.get(`${path}/tags`)).text,
       listing: (await api.get(`/v1/resources/${p}?deprecated=true`)).body['_total'] + (await api.get(`/v1/resources/${p}`)).body['_total'],
-      all: (await api.get(`/v1/resources/${p}?deprecated=true&size=1000`)).body['_results'].map((r: { '@id': string; _rev: number }) => `${r['@id']}@${r._rev}`).join(','),
+      all: (await api.get(`/v1/resources/${p}?deprecated=true&size=1000`)).body['_results']
+        .map((r: { '@id': string; _rev: number }) => `${r['@id']}@${r._rev}`)
+        .join(','),
     });
     const before = await snapshot();
     return { org, proj, p, path, unchanged: async () => expect(await snapshot()).to.deep.equal(before) };
@@ -104,7 +106,10 @@ describe('resources: bad input over HTTP', () => {
     const named = await api.put(`/v1/resources/${p}/_/uses-r`, { '@context': `${server.url}/v1/resources/${p}/_/no-context`, v: 3 });
     expectError(named, 400, 'InvalidJsonLdFormat');
     // a context nested inside a context
-    const nested = await api.post(`/v1/resources/${p}`, { '@context': { a: { '@id': 'http://a/', '@context': 'https://example.com/scoped.json' } }, a: { b: 1 } });
+    const nested = await api.post(`/v1/resources/${p}`, {
+      '@context': { a: { '@id': 'http://a/', '@context': 'https://example.com/scoped.json' } },
+      a: { b: 1 },
+    });
     expectError(nested, 400, 'InvalidJsonLdFormat');
     expect(nested.body.reason).to.contain('https://example.com/scoped.json');
     await api.delete(`/v1/resources/${p}/_/no-context?prune=true`);
@@ -180,7 +185,11 @@ describe('resources: bad input over HTTP', () => {
     const { p, path, unchanged } = await fixture();
     expectError(await api.put(`${path}?rev=2`, '{"v": 3}', { 'content-type': 'text/plain' }), 415, 'UnsupportedRequestContentTypeRejection');
     expectError(await api.post(`/v1/resources/${p}`, '<a/>', { 'content-type': 'application/xml' }), 415, 'UnsupportedRequestContentTypeRejection');
-    expectError(await api.put(`/v1/resources/${p}/_/new`, 'v=1', { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'UnsupportedRequestContentTypeRejection');
+    expectError(
+      await api.put(`/v1/resources/${p}/_/new`, 'v=1', { 'content-type': 'application/x-www-form-urlencoded' }),
+      415,
+      'UnsupportedRequestContentTypeRejection',
+    );
     // application/ld+json and a charset are fine
     expect((await api.put(`/v1/resources/${p}/_/ld`, '{"v": 1}', { 'content-type': 'application/ld+json' })).status).to.equal(201);
     expect((await api.put(`/v1/resources/${p}/_/cs`, '{"v": 1}', { 'content-type': 'application/json; charset=utf-8' })).status).to.equal(201);
@@ -272,10 +281,25 @@ describe('resources: bad input over HTTP', () => {
       expectError(await api.get(`/v1/resources/${p}/_?${q}`), 400, MQP);
     // a forged after cursor with a datatype SPARQL cannot spell never reaches the store as syntax
     for (const cursor of [
-      [{ type: 'literal', value: 'x', datatype: 'http://a b' }, { type: 'uri', value: 'urn:x' }],
-      [{ type: 'literal', value: 'x', datatype: 'http://a b' }, { type: 'uri', value: 'http://a b' }, { type: 'uri', value: 'urn:x y' }],
-      [{ type: 'literal', value: 'x', datatype: 'http://www.w3.org/2001/XMLSchema#integer' }, { type: 'literal', value: '"}' }, { type: 'uri', value: 'urn:x' }],
-      [{ type: 'uri', value: '> } } DROP ALL #' }, { type: 'uri', value: 'urn:x' }, { type: 'literal', value: 'x' }],
+      [
+        { type: 'literal', value: 'x', datatype: 'http://a b' },
+        { type: 'uri', value: 'urn:x' },
+      ],
+      [
+        { type: 'literal', value: 'x', datatype: 'http://a b' },
+        { type: 'uri', value: 'http://a b' },
+        { type: 'uri', value: 'urn:x y' },
+      ],
+      [
+        { type: 'literal', value: 'x', datatype: 'http://www.w3.org/2001/XMLSchema#integer' },
+        { type: 'literal', value: '"}' },
+        { type: 'uri', value: 'urn:x' },
+      ],
+      [
+        { type: 'uri', value: '> } } DROP ALL #' },
+        { type: 'uri', value: 'urn:x' },
+        { type: 'literal', value: 'x' },
+      ],
     ]) {
       const forged = await api.get(`/v1/resources/${p}?after=${enc(JSON.stringify(cursor))}`);
       expect(forged.status, forged.text).to.be.oneOf([200, 400]);
@@ -442,7 +466,13 @@ describe('resources: bad input over HTTP', () => {
       api.post(`${path}/tags?rev=2`, { tag: 'x'.repeat(100), rev: 1 }),
       api.put(`/v1/resources/${p}/_/${'x'.repeat(5000)}`, { v: 1 }),
       api.put(`/v1/resources/${p}/_/x?tag=`, { v: 1 }),
-      api.put(`${path}?rev=2`, { '@context': { '@vocab': 'http://schema.org/' }, '@graph': [{ '@id': 'http://a/1', v: 1 }, { '@id': 'http://a/2', v: 2 }] }),
+      api.put(`${path}?rev=2`, {
+        '@context': { '@vocab': 'http://schema.org/' },
+        '@graph': [
+          { '@id': 'http://a/1', v: 1 },
+          { '@id': 'http://a/2', v: 2 },
+        ],
+      }),
       api.put(`${path}?rev=2`, { '@context': [null, 'https://example.com/x'] }),
       api.put(`${path}?rev=2`, { '@context': { '@vocab': 'http://schema.org/' }, '@reverse': 3 }),
       call(server.url, 'GET', path, undefined, { accept: '' }),

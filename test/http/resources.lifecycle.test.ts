@@ -72,7 +72,12 @@ describe('resources: lifecycle over HTTP', () => {
   });
 
   it('creates with PUT: id from the path as alias, CURIE, relative to base and encoded absolute IRI', async () => {
-    const { p, base } = await project({ apiMappings: [{ prefix: 'ex', namespace: 'http://example.com/ns/' }, { prefix: 'thing', namespace: 'http://example.com/the-thing' }] });
+    const { p, base } = await project({
+      apiMappings: [
+        { prefix: 'ex', namespace: 'http://example.com/ns/' },
+        { prefix: 'thing', namespace: 'http://example.com/the-thing' },
+      ],
+    });
     const curie = await api.put(`/v1/resources/${p}/_/ex:one`, { name: 'curie' });
     expect(curie.status).to.equal(201);
     expect(curie.body['@id']).to.equal('http://example.com/ns/one');
@@ -269,9 +274,15 @@ describe('resources: lifecycle over HTTP', () => {
     const path = `/v1/resources/${p}/_/doomed`;
     await api.put(path, { '@type': 'http://example.com/Doomed', v: 1 });
     await api.put(`${path}?rev=1`, { '@type': 'http://example.com/Doomed', v: 2 });
-    await api.put(`/v1/resources/${p}/_/linker`, { '@context': { knows: { '@id': 'http://schema.org/knows', '@type': '@id' } }, knows: `${server.url}/v1/resources/${p}/_/doomed` });
+    await api.put(`/v1/resources/${p}/_/linker`, {
+      '@context': { knows: { '@id': 'http://schema.org/knows', '@type': '@id' } },
+      knows: `${server.url}/v1/resources/${p}/_/doomed`,
+    });
     await api.put(`/v1/resources/${p}/_/target`, { v: 0 });
-    await api.put(`${path}?rev=2`, { '@context': { knows: { '@id': 'http://schema.org/knows', '@type': '@id' } }, knows: `${server.url}/v1/resources/${p}/_/target` });
+    await api.put(`${path}?rev=2`, {
+      '@context': { knows: { '@id': 'http://schema.org/knows', '@type': '@id' } },
+      knows: `${server.url}/v1/resources/${p}/_/target`,
+    });
     expect((await api.get(`/v1/resources/${p}/_/target/incoming`)).body['_total']).to.equal(1);
     const deleted = await api.delete(`${path}?prune=true`);
     expect(deleted.status).to.be.oneOf([200, 204]);

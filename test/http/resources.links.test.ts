@@ -127,7 +127,10 @@ describe('resources: incoming and outgoing links over HTTP', () => {
         else expect(page._next).to.equal(undefined);
         pages.push(...page._results);
       }
-      expect(pages.map((e) => e['@id']), dir).to.deep.equal(all._results.map((e) => e['@id']));
+      expect(
+        pages.map((e) => e['@id']),
+        dir,
+      ).to.deep.equal(all._results.map((e) => e['@id']));
       expect(new Set(pages.map((e) => e['@id'])).size).to.equal(12);
       // default size is 20; stable order
       expect((await links(`/v1/resources/${p}/_/hub/${dir}`))._results.map((e) => e['@id'])).to.deep.equal(all._results.map((e) => e['@id']));

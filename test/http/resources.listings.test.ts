@@ -35,7 +35,16 @@ describe('resources: listings over HTTP', () => {
   const project = async (org = unique('org')) => {
     const proj = unique('proj');
     await api.put(`/v1/orgs/${org}`, {});
-    expect((await api.put(`/v1/projects/${org}/${proj}`, { apiMappings: [{ prefix: 'schema', namespace: S }, { prefix: 's', namespace: S }] })).status).to.equal(201);
+    expect(
+      (
+        await api.put(`/v1/projects/${org}/${proj}`, {
+          apiMappings: [
+            { prefix: 'schema', namespace: S },
+            { prefix: 's', namespace: S },
+          ],
+        })
+      ).status,
+    ).to.equal(201);
     return { org, proj, p: `${org}/${proj}`, base: `${server.url}/v1/resources/${org}/${proj}/_/` };
   };
 
@@ -130,7 +139,10 @@ describe('resources: listings over HTTP', () => {
       const { items, totals } = await walk(`/v1/resources/${p}?${query}`);
       expect(items.map((i) => i['@id']).sort(), query).to.deep.equal([...created].sort());
       expect(new Set(items.map((i) => i['@id'])).size, query).to.equal(23);
-      expect(totals.every((t) => t === 23), query).to.equal(true);
+      expect(
+        totals.every((t) => t === 23),
+        query,
+      ).to.equal(true);
     }
     // the cursor pages of from/size agree with the offset pages
     const { items } = await walk(`/v1/resources/${p}?size=5`);
@@ -208,7 +220,9 @@ describe('resources: listings over HTTP', () => {
     const q = async (query: string) => {
       const res = await api.get(`/v1/resources/${p}?${query}`);
       expect(res.status, `${query}: ${res.text}`).to.equal(200);
-      return ids(res.body['_results']).map((id) => id.slice(base.length)).sort();
+      return ids(res.body['_results'])
+        .map((id) => id.slice(base.length))
+        .sort();
     };
     // deprecated items are left out by default
     expect(await q('')).to.deep.equal(['agent', 'both', 'none', 'person']);

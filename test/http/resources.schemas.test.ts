@@ -20,7 +20,15 @@ describe('resources constrained by schemas', () => {
 
   it('creates against a schema given as alias, CURIE, relative id or encoded IRI, pinning the revision', async () => {
     const id = `${EX}schemas/${unique('person')}`;
-    const { p } = await setup({ apiMappings: [{ prefix: 'person', namespace: id }, { prefix: 'exs', namespace: `${EX}schemas/` }] }, () => id);
+    const { p } = await setup(
+      {
+        apiMappings: [
+          { prefix: 'person', namespace: id },
+          { prefix: 'exs', namespace: `${EX}schemas/` },
+        ],
+      },
+      () => id,
+    );
     const local = id.slice(`${EX}schemas/`.length);
     for (const segment of ['person', `exs:${local}`, enc(id)]) {
       const created = await api.post(`/v1/resources/${p}/${segment}`, thing('Person', { name: 'Ann' }));

@@ -11,7 +11,10 @@ interface Layer {
 /** Every method handled by the router, as `METHOD path`, found by walking express' layers. */
 const served = (layers: Layer[]): string[] =>
   layers.flatMap((layer) => {
-    if (layer.route) return Object.keys(layer.route.methods).filter((m) => m !== '_all').map((m) => `${m.toUpperCase()} ${layer.route!.path}`);
+    if (layer.route)
+      return Object.keys(layer.route.methods)
+        .filter((m) => m !== '_all')
+        .map((m) => `${m.toUpperCase()} ${layer.route!.path}`);
     return layer.handle.stack ? served(layer.handle.stack) : [];
   });
 

@@ -15,9 +15,9 @@ describe('sorting by a bare field name', () => {
     // A payload whose own context maps the name elsewhere does not change what `name` means here.
     await api.put('/v1/resources/terms/p/_/other', { '@context': { name: 'http://example.org/label' }, name: 'aaa' });
     const sorted = async (sort: string) =>
-      ((await api.get(`/v1/resources/terms/p?type=${encodeURIComponent('http://schema.org/Person')}&sort=${sort}`)).body['_results'] as { '@id': string }[]).map((r) =>
-        r['@id'].slice(r['@id'].lastIndexOf('/') + 1),
-      );
+      (
+        (await api.get(`/v1/resources/terms/p?type=${encodeURIComponent('http://schema.org/Person')}&sort=${sort}`)).body['_results'] as { '@id': string }[]
+      ).map((r) => r['@id'].slice(r['@id'].lastIndexOf('/') + 1));
     expect(await sorted('name')).to.deep.equal(['r1', 'r3', 'r2', 'r0']);
     expect(await sorted('-name')).to.deep.equal(['r0', 'r2', 'r3', 'r1']);
     await first.stop();

@@ -13,7 +13,7 @@ const DEFAULT: SortKey[] = [
 ];
 
 /** A deterministic pseudo-random sequence, so a failure reproduces. */
-const random = (seed: number) => () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const random = (seed: number) => () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 
 describe('catalogue index and SPARQL agree', () => {
   const store = new OxigraphGraphStore();
@@ -48,7 +48,13 @@ describe('catalogue index and SPARQL agree', () => {
     { kind: 'resources', projects: ['a/two', 'b/three'], types: ['http://s/T0', 'http://s/T2'], typeOperator: 'and' },
     { kind: 'resources', types: ['http://s/T0', 'http://s/T2'], typeOperator: 'or', rev: 2 },
     { kind: 'schemas', types: [], typeOperator: 'or', createdBy: 'http://127.0.0.1/v1/realms/r/users/u1' },
-    { kind: 'resources', types: [], typeOperator: 'or', createdAt: { from: '2026-01-05T00:00:00Z', to: '2026-01-20T00:00:00Z' }, schema: 'http://ex.org/schema' },
+    {
+      kind: 'resources',
+      types: [],
+      typeOperator: 'or',
+      createdAt: { from: '2026-01-05T00:00:00Z', to: '2026-01-20T00:00:00Z' },
+      schema: 'http://ex.org/schema',
+    },
     { kind: 'resources', types: [], typeOperator: 'or', updatedAt: { to: '2026-02-10T00:00:00Z' }, updatedBy: 'http://127.0.0.1/v1/realms/r/users/u2' },
   ];
 

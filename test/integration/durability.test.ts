@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, killStarted, ready, start } from '../support/process.js';
 
-const put = (url: string, body: unknown) =>
-  fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const put = (url: string, body: unknown) => fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('durability of the embedded defaults (separate processes)', function () {
   this.timeout(60_000);

@@ -40,7 +40,7 @@ const draft = (key: string, rev: number, type = rev === 1 ? 'ResourceCreated' : 
   org: 'o',
   project: 'o/p',
   rev,
-  event: { type, instant: '2026-01-01T00:00:00.000Z', id: key, rev, source: { name: `${key}@${rev}`, 'ünï': '\n\t"' } } as EventDraft['event'],
+  event: { type, instant: '2026-01-01T00:00:00.000Z', id: key, rev, source: { name: `${key}@${rev}`, ünï: '\n\t"' } } as EventDraft['event'],
 });
 
 const settledWithin = async (promise: Promise<unknown>, ticks: number): Promise<boolean> => {

@@ -48,7 +48,9 @@ describe('slow or greedy clients and defaults (separate processes)', function ()
     await client.closed;
     clearInterval(trickle);
     expect(Date.now() - started).to.be.lessThan(5_000);
-    expect(client.received()).to.match(/^HTTP\/1.1 408/).and.include('RequestTimeout');
+    expect(client.received())
+      .to.match(/^HTTP\/1.1 408/)
+      .and.include('RequestTimeout');
     expect(server.output()).to.include('not received within 1000 ms (408)');
     expect((await fetch(`${server.url}/v1/orgs/slow`)).status).to.equal(404);
   });
@@ -60,12 +62,16 @@ describe('slow or greedy clients and defaults (separate processes)', function ()
     await big.connected;
     big.socket.write('PUT /v1/orgs/big HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\nExpect: 100-continue\r\n\r\n');
     await big.closed;
-    expect(big.received()).to.match(/^HTTP\/1.1 413/).and.include('PayloadTooLarge');
+    expect(big.received())
+      .to.match(/^HTTP\/1.1 413/)
+      .and.include('PayloadTooLarge');
     expect(big.received()).to.not.include('100 Continue');
 
     const small = raw(port);
     await small.connected;
-    small.socket.write('PUT /v1/orgs/small HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n');
+    small.socket.write(
+      'PUT /v1/orgs/small HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n',
+    );
     await new Promise((r) => setTimeout(r, 200));
     expect(small.received()).to.match(/^HTTP\/1.1 100 Continue/);
     small.socket.write('{}');
@@ -76,7 +82,9 @@ describe('slow or greedy clients and defaults (separate processes)', function ()
     await odd.connected;
     odd.socket.write('GET /v1/version HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\n\r\n');
     await odd.closed;
-    expect(odd.received()).to.match(/^HTTP\/1.1 417/).and.include('ExpectationFailed');
+    expect(odd.received())
+      .to.match(/^HTTP\/1.1 417/)
+      .and.include('ExpectationFailed');
     expect(server.output()).to.include('(413 before 100 Continue)').and.include("unsupported expectation 'teapot' (417)");
   });
 
@@ -88,7 +96,9 @@ describe('slow or greedy clients and defaults (separate processes)', function ()
     await Promise.all(held.map((h) => h.connected));
     const extra = raw(port);
     await extra.closed;
-    expect(extra.received()).to.match(/^HTTP\/1.1 503/).and.include('TooManyConnections');
+    expect(extra.received())
+      .to.match(/^HTTP\/1.1 503/)
+      .and.include('TooManyConnections');
     for (const h of held) h.socket.destroy();
     await new Promise((r) => setTimeout(r, 200));
     expect((await fetch(`${server.url}/v1/version`)).status).to.equal(200);

@@ -66,7 +66,11 @@ describe('Realms discovered from an OpenID provider, and bearer tokens verified 
   it('a second realm on the same discovery address is refused', async () => {
     await createRealm('local');
     const wellKnown = await discovery.discover(provider.openIdConfig);
-    const r = evaluateRealm(undefined, { ...at, type: 'Create', label: 'other', fields: { name: 'o', openIdConfig: provider.openIdConfig }, wellKnown }, new Map([[provider.openIdConfig, 'local']]));
+    const r = evaluateRealm(
+      undefined,
+      { ...at, type: 'Create', label: 'other', fields: { name: 'o', openIdConfig: provider.openIdConfig }, wellKnown },
+      new Map([[provider.openIdConfig, 'local']]),
+    );
     expect((r as Rejection).type).to.equal('RealmOpenIdConfigAlreadyExists');
   });
 
@@ -136,7 +140,17 @@ describe('Realms discovered from an OpenID provider, and bearer tokens verified 
     expect(bob.identities.map(identityKey)).to.include.members(['realms/local/users/bob', 'realms/local/groups/writers', 'realms/local/groups/staff']);
 
     const ctx = { permissions: new Set(MINIMUM_PERMISSIONS), realms: new Set(realms.keys()) };
-    const event = evaluateAcl(undefined, { ...at, type: 'Replace', path: '/org', rev: 0, acl: [{ identity: { type: 'Group', realm: 'local', group: 'readers' }, permissions: ['resources/read'] }] }, ctx);
+    const event = evaluateAcl(
+      undefined,
+      {
+        ...at,
+        type: 'Replace',
+        path: '/org',
+        rev: 0,
+        acl: [{ identity: { type: 'Group', realm: 'local', group: 'readers' }, permissions: ['resources/read'] }],
+      },
+      ctx,
+    );
     if (event instanceof Rejection) throw event;
     const acls = new Map<string, AclState>([['/org', nextAcl(undefined, event)]]);
     expect(aclAllows(acls, alice.identities, 'resources/read', '/org/proj')).to.equal(true);
@@ -229,7 +243,9 @@ describe('Realms discovered from an OpenID provider, and bearer tokens verified 
 
   it('a token without an issuer is AccessTokenDoesNotContainAnIssuer', async () => {
     await createRealm('local');
-    expect((await rejectionOf(verifier().verify(await provider.sign({ sub: 'alice' }, { noIssuer: true })))).type).to.equal('AccessTokenDoesNotContainAnIssuer');
+    expect((await rejectionOf(verifier().verify(await provider.sign({ sub: 'alice' }, { noIssuer: true })))).type).to.equal(
+      'AccessTokenDoesNotContainAnIssuer',
+    );
   });
 
   it('a token without a subject is AccessTokenDoesNotContainSubject', async () => {

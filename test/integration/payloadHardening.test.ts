@@ -6,7 +6,11 @@ import { JournalEventLog } from '../../src/events/JournalEventLog.js';
 import { freePort, killStarted, ready, start } from '../support/process.js';
 
 const json = (method: string, url: string, body?: unknown) =>
-  fetch(url, { method, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }) });
+  fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
 
 /** `{"a": {"a": ... 1 ...}}`, `depth` objects deep. */
 const nested = (depth: number): string => `${'{"http://x/a":'.repeat(depth)}1${'}'.repeat(depth)}`;
@@ -57,7 +61,10 @@ describe('payloads the store cannot keep never reach the log (separate processes
     expect(deepBody.reason).to.not.include('stack');
 
     // Named graphs are ordinary JSON-LD: accepted, their triples kept in the revision graph.
-    const named = await json('PUT', `${resources}/${encodeURIComponent('http://e/g')}`, { '@id': 'http://e/g', '@graph': [{ '@id': 'http://e/h', 'http://x/q': 1 }] });
+    const named = await json('PUT', `${resources}/${encodeURIComponent('http://e/g')}`, {
+      '@id': 'http://e/g',
+      '@graph': [{ '@id': 'http://e/h', 'http://x/q': 1 }],
+    });
     expect(named.status).to.equal(201);
     const container = await json('PUT', `${resources}/${encodeURIComponent('http://e/c')}`, {
       '@context': { inner: { '@id': 'http://x/inner', '@container': '@graph' } },
@@ -81,7 +88,8 @@ describe('payloads the store cannot keep never reach the log (separate processes
     await server.exited;
     const again = start(env());
     await ready(again);
-    for (const id of ['http://e/g', 'http://e/c', 'http://e/deep']) expect((await fetch(`${again.url}/v1/resources/o/p/_/${encodeURIComponent(id)}`)).status, id).to.equal(200);
+    for (const id of ['http://e/g', 'http://e/c', 'http://e/deep'])
+      expect((await fetch(`${again.url}/v1/resources/o/p/_/${encodeURIComponent(id)}`)).status, id).to.equal(200);
     const version = (await (await fetch(`${again.url}/v1/version`)).json()) as { projection: { quarantinedEvents: number } };
     expect(version.projection.quarantinedEvents).to.equal(0);
   });
@@ -90,15 +98,50 @@ describe('payloads the store cannot keep never reach the log (separate processes
     // A log written before the checks existed: its third event cannot be projected.
     const log = await JournalEventLog.open(join(dataDir, 'journal', 'events.log'));
     const at = { instant: '2026-01-01T00:00:00.000Z', subject: 'anonymous' };
-    await log.append({ key: 'orgs/o', kind: 'orgs', org: 'o', rev: 1, event: { type: 'OrganizationCreated', label: 'o', uuid: 'u1', rev: 1, ...at } as never }, 0);
+    await log.append(
+      { key: 'orgs/o', kind: 'orgs', org: 'o', rev: 1, event: { type: 'OrganizationCreated', label: 'o', uuid: 'u1', rev: 1, ...at } as never },
+      0,
+    );
     const fields = { base: 'http://127.0.0.1/b/', vocab: 'http://127.0.0.1/v/', apiMappings: [] };
-    await log.append({ key: 'projects/o/p', kind: 'projects', org: 'o', project: 'o/p', rev: 1, event: { type: 'ProjectCreated', org: 'o', label: 'p', uuid: 'u2', orgUuid: 'u1', rev: 1, fields, ...at } as never }, 0);
+    await log.append(
+      {
+        key: 'projects/o/p',
+        kind: 'projects',
+        org: 'o',
+        project: 'o/p',
+        rev: 1,
+        event: { type: 'ProjectCreated', org: 'o', label: 'p', uuid: 'u2', orgUuid: 'u1', rev: 1, fields, ...at } as never,
+      },
+      0,
+    );
     const resource = (id: string, value: object) => ({
-      type: 'ResourceCreated', id, project: 'o/p', rev: 1, schema: 'https://bluebrain.github.io/nexus/schemas/unconstrained.json', schemaProject: 'o/p', types: [],
-      source: { '@id': id }, expanded: [{ '@id': id, 'http://x/n': [value] }], remoteContexts: [], ...at,
+      type: 'ResourceCreated',
+      id,
+      project: 'o/p',
+      rev: 1,
+      schema: 'https://bluebrain.github.io/nexus/schemas/unconstrained.json',
+      schemaProject: 'o/p',
+      types: [],
+      source: { '@id': id },
+      expanded: [{ '@id': id, 'http://x/n': [value] }],
+      remoteContexts: [],
+      ...at,
     });
-    await log.append({ key: 'resources/o/p/http://e/bad', kind: 'resources', org: 'o', project: 'o/p', rev: 1, event: resource('http://e/bad', { '@value': 'v', '@language': 'en-' }) as never }, 0);
-    await log.append({ key: 'resources/o/p/http://e/good', kind: 'resources', org: 'o', project: 'o/p', rev: 1, event: resource('http://e/good', { '@value': 'v' }) as never }, 0);
+    await log.append(
+      {
+        key: 'resources/o/p/http://e/bad',
+        kind: 'resources',
+        org: 'o',
+        project: 'o/p',
+        rev: 1,
+        event: resource('http://e/bad', { '@value': 'v', '@language': 'en-' }) as never,
+      },
+      0,
+    );
+    await log.append(
+      { key: 'resources/o/p/http://e/good', kind: 'resources', org: 'o', project: 'o/p', rev: 1, event: resource('http://e/good', { '@value': 'v' }) as never },
+      0,
+    );
     await log.close();
 
     const server = start(env());

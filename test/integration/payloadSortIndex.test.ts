@@ -34,7 +34,7 @@ class CountingStore extends OxigraphGraphStore {
 }
 
 /** A deterministic pseudo-random sequence, so a failure reproduces. */
-const random = (seed: number) => () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const random = (seed: number) => () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 
 type Content = Record<string, (string | { value: string; datatype: string } | { iri: string })[]>;
 
@@ -149,7 +149,10 @@ describe('payload sort indexes and SPARQL agree', () => {
     for (const predicate of [MIXED, LINK]) {
       const key: SortKey = { field: { predicate }, descending: false };
       expect(await sorts.listing(all, key, { offset: 0, limit: 10 })).to.equal(undefined);
-      expect(await queries.listing(all, [key], { offset: 0, limit: 10 })).to.deep.equal({ total: await queries.count(all), rows: await queries.page(all, [key], { offset: 0, limit: 10 }) });
+      expect(await queries.listing(all, [key], { offset: 0, limit: 10 })).to.deep.equal({
+        total: await queries.count(all),
+        rows: await queries.page(all, [key], { offset: 0, limit: 10 }),
+      });
     }
     // One project of MIXED holds only strings: that listing is served.
     await agree({ kind: 'resources', projects: ['a/one'], types: [], typeOperator: 'or' }, { field: { predicate: MIXED }, descending: true });
@@ -158,10 +161,24 @@ describe('payload sort indexes and SPARQL agree', () => {
     // Least recently used first out: the third index evicts the first, which a later use refills.
     const one: ListingFilter = { kind: 'resources', projects: ['a/one'], types: [], typeOperator: 'or' };
     const fills = store.fills;
-    for (const predicate of [NAME, N, NAME, D, N, NAME]) expect(await narrow.listing(one, { field: { predicate }, descending: false }, { offset: 0, limit: 3 })).to.not.equal(undefined);
+    for (const predicate of [NAME, N, NAME, D, N, NAME])
+      expect(await narrow.listing(one, { field: { predicate }, descending: false }, { offset: 0, limit: 3 })).to.not.equal(undefined);
     expect(store.fills - fills).to.equal(5);
     // A cursor of another kind than the values: SPARQL decides.
-    expect(await sorts.listing(all, { field: { predicate: NAME }, descending: false }, { offset: 0, limit: 5, after: [{ type: 'literal', value: '3', datatype: `${XSD}integer` }, { type: 'uri', value: 'urn:x' }] })).to.equal(undefined);
+    expect(
+      await sorts.listing(
+        all,
+        { field: { predicate: NAME }, descending: false },
+        {
+          offset: 0,
+          limit: 5,
+          after: [
+            { type: 'literal', value: '3', datatype: `${XSD}integer` },
+            { type: 'uri', value: 'urn:x' },
+          ],
+        },
+      ),
+    ).to.equal(undefined);
   });
 
   it('is filled once, then follows writes: new heads, copies, new items, drops', async () => {
@@ -172,7 +189,9 @@ describe('payload sort indexes and SPARQL agree', () => {
     const resources = items.filter((i) => i.kind === 'resources');
     const write = async (item: CatalogueItem, rev: number, c: Content | 'copy', replace = true) => {
       const triples =
-        c === 'copy' ? await revisions.copy(item.kind, item.project, item.id, item.rev, rev) : await revisions.put(item.kind, item.project, item.id, rev, ntriples(item.id, c));
+        c === 'copy'
+          ? await revisions.copy(item.kind, item.project, item.id, item.rev, rev)
+          : await revisions.put(item.kind, item.project, item.id, rev, ntriples(item.id, c));
       const next = { ...item, rev, head: revisionGraph(item.kind, item.project, item.id, rev), deprecated: c === 'copy' ? !item.deprecated : item.deprecated };
       await cataloguing.set(next, replace, triples);
       return next;
@@ -196,6 +215,9 @@ describe('payload sort indexes and SPARQL agree', () => {
     // A value of another kind arriving by a write: the index declines from then on.
     await write(resources[50]!, 2, { [N]: ['text'] });
     expect(await sorts.listing(f, keys[1]!, { offset: 0, limit: 10 })).to.equal(undefined);
-    expect(await queries.listing(f, [keys[1]!], { offset: 0, limit: 10 })).to.deep.equal({ total: await queries.count(f), rows: await queries.page(f, [keys[1]!], { offset: 0, limit: 10 }) });
+    expect(await queries.listing(f, [keys[1]!], { offset: 0, limit: 10 })).to.deep.equal({
+      total: await queries.count(f),
+      rows: await queries.page(f, [keys[1]!], { offset: 0, limit: 10 }),
+    });
   });
 });

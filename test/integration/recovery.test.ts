@@ -106,7 +106,10 @@ describe('recovery says what it did (separate processes)', function () {
     expect(await refused.exited).to.equal(2);
     expect(refused.output()).to.include(`${journal()} is damaged at byte ${damagedAt}`).and.include('after event 3').and.include('npm run journal -- repair');
 
-    const repair = spawnSync(process.execPath, [assetPath('dist', 'src', 'tools', 'journal.js'), 'repair'], { env: { ...embedded, ...env() }, encoding: 'utf8' });
+    const repair = spawnSync(process.execPath, [assetPath('dist', 'src', 'tools', 'journal.js'), 'repair'], {
+      env: { ...embedded, ...env() },
+      encoding: 'utf8',
+    });
     expect(repair.status, repair.stderr).to.equal(0);
     expect(repair.stdout).to.include(`bytes ${damagedAt}-`).and.include('quarantine-');
 

@@ -10,7 +10,9 @@ const put = (url: string, body: unknown) => fetch(url, { method: 'PUT', headers:
 
 /** A Redis of the test's own on a loopback port, persisting to `dir` so it can stop and come back with its data. */
 const redisServer = (port: number, dir: string): ChildProcess =>
-  spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always'], { stdio: 'ignore' });
+  spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always'], {
+    stdio: 'ignore',
+  });
 
 const until = async (check: () => Promise<boolean>, millis: number): Promise<void> => {
   const end = Date.now() + millis;
@@ -37,7 +39,13 @@ describe('a Redis that goes away and comes back (separate processes)', function 
     dataDir = mkdtempSync(join(tmpdir(), 'registry-outage-'));
     redisDir = mkdtempSync(join(tmpdir(), 'redis-outage-'));
     const [port, redisPort] = [await freePort(), await freePort()];
-    const server = start({ PORT: String(port), DATA_DIR: dataDir, BASE_URL: `http://127.0.0.1:${port}`, REDIS_URL: `redis://127.0.0.1:${redisPort}`, REDIS_PREFIX: 'outage' });
+    const server = start({
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      BASE_URL: `http://127.0.0.1:${port}`,
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      REDIS_PREFIX: 'outage',
+    });
     await until(async () => server.output().includes('waiting for Redis'), 10_000);
     expect(server.child.exitCode).to.equal(null);
     redis = redisServer(redisPort, redisDir);

@@ -40,30 +40,51 @@ describe('two registries sharing one Redis event log', () => {
   it('makes a write through one readable through the other (fetch and listing)', async () => {
     expect((await apiA.put('/v1/orgs/shared', {})).status).to.equal(201);
     expect((await apiA.put('/v1/projects/shared/p', {})).status).to.equal(201);
-    await eventually('project on B', () => apiB.get('/v1/projects/shared/p'), (r) => r.status === 200);
+    await eventually(
+      'project on B',
+      () => apiB.get('/v1/projects/shared/p'),
+      (r) => r.status === 200,
+    );
     expect((await apiB.put('/v1/projects/shared/p', {})).status).to.equal(409);
 
     const created = await apiA.put('/v1/resources/shared/p/_/one', { '@type': 'http://schema.org/Thing', name: 'one' });
     expect(created.status).to.equal(201);
     // Each process reads its own writes at once.
     expect((await apiA.get('/v1/resources/shared/p/_/one')).status).to.equal(200);
-    const fetched = await eventually('resource on B', () => apiB.get('/v1/resources/shared/p/_/one'), (r) => r.status === 200);
+    const fetched = await eventually(
+      'resource on B',
+      () => apiB.get('/v1/resources/shared/p/_/one'),
+      (r) => r.status === 200,
+    );
     expect(fetched.body).to.include({ name: 'one', _rev: 1 });
-    const listed = await eventually('listing on B', () => apiB.get('/v1/resources/shared/p'), (r) => r.status === 200 && r.body._total >= 1);
+    const listed = await eventually(
+      'listing on B',
+      () => apiB.get('/v1/resources/shared/p'),
+      (r) => r.status === 200 && r.body._total >= 1,
+    );
     expect(listed.body._results.map((r: { '@id': string }) => r['@id'])).to.include(created.body['@id']);
   });
 
   it('keeps optimistic concurrency exact across both processes', async () => {
     const path = '/v1/resources/shared/p/_/contended';
     expect((await apiB.put(path, { n: 0 })).status).to.equal(201);
-    await eventually('contended on A', () => apiA.get(path), (r) => r.status === 200);
+    await eventually(
+      'contended on A',
+      () => apiA.get(path),
+      (r) => r.status === 200,
+    );
     const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? apiA : apiB).put(`${path}?rev=1`, { n: i + 1 })));
     const statuses = replies.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).to.have.length(1);
     expect(statuses.filter((s) => s === 409)).to.have.length(19);
     expect(replies.filter((r) => r.status === 409).every((r) => r.body['@type'] === 'IncorrectRev')).to.equal(true);
     const winner = replies.find((r) => r.status === 200)!;
-    for (const api of [apiA, apiB]) await eventually('the winning revision', () => api.get(path), (r) => r.body?._rev === 2);
+    for (const api of [apiA, apiB])
+      await eventually(
+        'the winning revision',
+        () => api.get(path),
+        (r) => r.body?._rev === 2,
+      );
     expect(winner.body._rev).to.equal(2);
   });
 

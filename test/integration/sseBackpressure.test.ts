@@ -32,8 +32,24 @@ describe('event streams: a client that stops reading', () => {
     log = await JournalEventLog.open(join(dir, 'events.log'));
     // ~19 MB of events: far more than the loopback socket buffers hold.
     for (let i = 1; i <= EVENTS; i++)
-      await log.append({ key: `resources/o/p/${i}`, kind: 'resources', org: 'o', project: 'o/p', rev: 1, event: { type: 'ResourceCreated', instant: '2026-01-01T00:00:00.000Z', id: `${i}`, source: { blob: BLOB } } as never }, 0);
-    streams = new EventStreams(log, { definitionOf: () => undefined }, { addresses: new Addresses('http://127.0.0.1'), projectUuids: () => undefined, schemaOf: () => undefined }, async () => undefined, { keepAliveMillis: 20, batchSize: 16 });
+      await log.append(
+        {
+          key: `resources/o/p/${i}`,
+          kind: 'resources',
+          org: 'o',
+          project: 'o/p',
+          rev: 1,
+          event: { type: 'ResourceCreated', instant: '2026-01-01T00:00:00.000Z', id: `${i}`, source: { blob: BLOB } } as never,
+        },
+        0,
+      );
+    streams = new EventStreams(
+      log,
+      { definitionOf: () => undefined },
+      { addresses: new Addresses('http://127.0.0.1'), projectUuids: () => undefined, schemaOf: () => undefined },
+      async () => undefined,
+      { keepAliveMillis: 20, batchSize: 16 },
+    );
     server = createServer((_req, res) => {
       serverRes = res;
       void streams.serve(res, {}, 0);
@@ -70,7 +86,17 @@ describe('event streams: a client that stops reading', () => {
     response.destroy();
     await until('the stream is released', () => streams.openStreams === 0);
     // The released stream no longer follows the log: a later append is not written anywhere.
-    await log.append({ key: 'resources/o/p/late', kind: 'resources', org: 'o', project: 'o/p', rev: 1, event: { type: 'ResourceCreated', instant: '2026-01-01T00:00:00.000Z' } }, 0);
+    await log.append(
+      {
+        key: 'resources/o/p/late',
+        kind: 'resources',
+        org: 'o',
+        project: 'o/p',
+        rev: 1,
+        event: { type: 'ResourceCreated', instant: '2026-01-01T00:00:00.000Z' },
+      },
+      0,
+    );
     expect(streams.openStreams).to.equal(0);
   });
 });

@@ -116,7 +116,8 @@ export class OidcIssuer {
           return json(this.discovery());
         case '/issuer/jwks':
           this.jwksRequests.push(new Date().toISOString());
-          if (this.jwksOverride) return res.writeHead(this.jwksOverride.status, { 'content-type': 'application/json' }).end(JSON.stringify(this.jwksOverride.body));
+          if (this.jwksOverride)
+            return res.writeHead(this.jwksOverride.status, { 'content-type': 'application/json' }).end(JSON.stringify(this.jwksOverride.body));
           return json({ keys: [this.key.publicJwk] });
         case '/not-discovery/.well-known/openid-configuration':
           return json({ hello: 'world' });

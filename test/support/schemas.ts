@@ -29,7 +29,11 @@ export const schemaPayload = (id: string, cls: string, props: Record<string, { d
       '@type': 'sh:NodeShape',
       nodeKind: 'sh:BlankNodeOrIRI',
       targetClass: `ex:${cls}`,
-      property: Object.entries(props).map(([path, c]) => ({ path: `ex:${path}`, ...(c.datatype ? { datatype: c.datatype } : {}), ...(c.minCount !== undefined ? { minCount: c.minCount } : {}) })),
+      property: Object.entries(props).map(([path, c]) => ({
+        path: `ex:${path}`,
+        ...(c.datatype ? { datatype: c.datatype } : {}),
+        ...(c.minCount !== undefined ? { minCount: c.minCount } : {}),
+      })),
     },
   ],
 });

@@ -8,7 +8,10 @@ import { MINIMUM_PERMISSIONS } from '../../src/auth/permissions.js';
 import { Rejection } from '../../src/kernel/Rejection.js';
 
 const at = '2026-01-01T00:00:00.000Z';
-const acl = (path: string, entries: AclEntry[]): [string, AclState] => [path, { ...bootstrapRootAcl(ANONYMOUS, [], at, 'anonymous'), path, rev: 1, acl: normalizeAcl(entries) }];
+const acl = (path: string, entries: AclEntry[]): [string, AclState] => [
+  path,
+  { ...bootstrapRootAcl(ANONYMOUS, [], at, 'anonymous'), path, rev: 1, acl: normalizeAcl(entries) },
+];
 const alice = callerFromClaims('r', 'alice', ['team']);
 const bob = callerFromClaims('r', 'bob', []);
 const team: Identity = { type: 'Group', realm: 'r', group: 'team' };
@@ -45,7 +48,7 @@ describe('ACL evaluation', () => {
     expect(listingAccess(withRoot, [ANONYMOUS], 'resources/read', projects)).to.deep.equal({ mode: 'all' });
   });
 
-  it('self entries keep only the caller\'s identities', () => {
+  it("self entries keep only the caller's identities", () => {
     expect(ownEntries(acls.get('/org')!, bob.identities).acl).to.deep.equal([]);
     expect(ownEntries(acls.get('/org')!, alice.identities).acl).to.have.length(1);
   });
@@ -56,7 +59,9 @@ describe('ACL evaluation', () => {
     expect(parseAclPath('/org/proj/')).to.equal('/org/proj');
     expect(selfAndAncestors('/org/proj')).to.deep.equal(['/', '/org', '/org/proj']);
     for (const bad of ['/a/b/c', '/a b', '//x'])
-      expect(() => parseAclPath(bad)).to.throw(Rejection).with.property('type', 'InvalidAclPath');
+      expect(() => parseAclPath(bad))
+        .to.throw(Rejection)
+        .with.property('type', 'InvalidAclPath');
   });
 });
 
@@ -70,7 +75,7 @@ describe('Identities', () => {
     expect(groupsClaim({})).to.deep.equal([]);
   });
 
-  it('render with their addresses and read back from request bodies in Delta\'s order', () => {
+  it("render with their addresses and read back from request bodies in Delta's order", () => {
     const base = 'http://localhost:8080';
     expect(identityToJson(base, ANONYMOUS)).to.deep.equal({ '@id': `${base}/v1/anonymous`, '@type': 'Anonymous' });
     expect(identityToJson(base, team)).to.deep.equal({ '@id': `${base}/v1/realms/r/groups/team`, '@type': 'Group', realm: 'r', group: 'team' });
@@ -80,7 +85,9 @@ describe('Identities', () => {
     expect(identityFromJson({ realm: 'r' })).to.deep.equal({ type: 'Authenticated', realm: 'r' });
     expect(identityFromJson({ '@type': 'Authenticated', realm: 'r' })).to.deep.equal({ type: 'Authenticated', realm: 'r' });
     for (const bad of [null, [], {}, { '@type': 'Robot', realm: 'r' }, { '@type': 'Group', realm: 'r', subject: 'x' }])
-      expect(() => identityFromJson(bad)).to.throw(Rejection).with.property('type', 'MalformedRequestContentRejection');
+      expect(() => identityFromJson(bad))
+        .to.throw(Rejection)
+        .with.property('type', 'MalformedRequestContentRejection');
   });
 
   it('keys round-trip, so a bootstrap identity can be configured by its address', () => {

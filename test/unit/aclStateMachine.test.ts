@@ -23,10 +23,13 @@ const cmd = (type: 'Replace' | 'Append' | 'Subtract', rev: number, acl: AclEntry
 
 describe('ACL state machine', () => {
   it('replaces at rev 0 on a path without an ACL, merging entries of one identity', () => {
-    const s = run(undefined, cmd('Replace', 0, [
-      { identity: alice, permissions: ['resources/read'] },
-      { identity: { ...alice }, permissions: ['resources/write', 'resources/read'] },
-    ]));
+    const s = run(
+      undefined,
+      cmd('Replace', 0, [
+        { identity: alice, permissions: ['resources/read'] },
+        { identity: { ...alice }, permissions: ['resources/write', 'resources/read'] },
+      ]),
+    );
     expect(s.rev).to.equal(1);
     expect(s.acl).to.deep.equal([{ identity: alice, permissions: ['resources/read', 'resources/write'] }]);
     expect(s.createdBy).to.equal(at.subject);
@@ -34,7 +37,14 @@ describe('ACL state machine', () => {
 
   it('appends and subtracts deltas, and deletes to an empty ACL', () => {
     let s = run(undefined, cmd('Replace', 0, [{ identity: alice, permissions: ['resources/read'] }]));
-    const appended = evaluateAcl(s, cmd('Append', 1, [{ identity: alice, permissions: ['resources/read', 'resources/write'] }, { identity: readers, permissions: ['events/read'] }]), ctx);
+    const appended = evaluateAcl(
+      s,
+      cmd('Append', 1, [
+        { identity: alice, permissions: ['resources/read', 'resources/write'] },
+        { identity: readers, permissions: ['events/read'] },
+      ]),
+      ctx,
+    );
     expect(appended).to.deep.include({ type: 'AclAppended', rev: 2 });
     expect((appended as { acl: AclEntry[] }).acl).to.deep.equal([
       { identity: readers, permissions: ['events/read'] },

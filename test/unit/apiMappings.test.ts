@@ -19,7 +19,9 @@ describe('api mappings and id segments', () => {
   it("lets the project's own mappings win over the defaults", () => {
     const mappings = effectiveMappings({ apiMappings: [{ prefix: 'schema', namespace: 'http://schema.org/' }] });
     expect(mappings.filter((m) => m.prefix === 'schema')).to.deep.equal([{ prefix: 'schema', namespace: 'http://schema.org/' }]);
-    expect(resolveId('schema:Person', { apiMappings: [{ prefix: 'schema', namespace: 'http://schema.org/' }], base: BASE })).to.equal('http://schema.org/Person');
+    expect(resolveId('schema:Person', { apiMappings: [{ prefix: 'schema', namespace: 'http://schema.org/' }], base: BASE })).to.equal(
+      'http://schema.org/Person',
+    );
     expect(resolveId('schema', project())).to.equal('https://bluebrain.github.io/nexus/schemas/shacl-20170720.ttl');
   });
 

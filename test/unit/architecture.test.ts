@@ -17,7 +17,10 @@ const graph = (): Map<string, string[]> => {
   for (const file of files(SRC)) {
     const text = readFileSync(file, 'utf8');
     const targets = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.\.?\/[^']+)\.js'/g)].map((m) => normalize(join(dirname(file), `${m[1]}.ts`)));
-    imports.set(relative(SRC, file), targets.map((t) => relative(SRC, t)));
+    imports.set(
+      relative(SRC, file),
+      targets.map((t) => relative(SRC, t)),
+    );
   }
   return imports;
 };
@@ -65,12 +68,18 @@ describe('architecture', () => {
 
   it('keeps the domain free of adapters: no http, projection, store, read model or event-log implementation', () => {
     const allowed = (target: string) => !/^(http|projection|store|catalogue|files|search|tracker)\//.test(target) && !/^events\/(?!EventLog\.ts$)/.test(target);
-    const offending = [...g].filter(([from]) => from.startsWith('domain/')).flatMap(([from, targets]) => targets.filter((t) => !allowed(t)).map((t) => `${from} -> ${t}`));
+    const offending = [...g]
+      .filter(([from]) => from.startsWith('domain/'))
+      .flatMap(([from, targets]) => targets.filter((t) => !allowed(t)).map((t) => `${from} -> ${t}`));
     expect(offending).to.deep.equal([]);
   });
 
   it('keeps the kernel a ground floor: it imports nothing above it', () => {
-    const offending = [...g].filter(([from]) => from.startsWith('kernel/')).flatMap(([from, targets]) => targets.filter((t) => !t.startsWith('kernel/') && !t.startsWith('domain/labels') && !t.startsWith('domain/Subject')).map((t) => `${from} -> ${t}`));
+    const offending = [...g]
+      .filter(([from]) => from.startsWith('kernel/'))
+      .flatMap(([from, targets]) =>
+        targets.filter((t) => !t.startsWith('kernel/') && !t.startsWith('domain/labels') && !t.startsWith('domain/Subject')).map((t) => `${from} -> ${t}`),
+      );
     expect(offending).to.deep.equal([]);
   });
 });

@@ -7,7 +7,13 @@ describe('capacityGuard', () => {
     let written = 0;
     let counts = 0;
     let clock = 0;
-    const guard = capacityGuard(async () => (counts++, quads), () => written, 1_000, 1_000, () => clock);
+    const guard = capacityGuard(
+      async () => (counts++, quads),
+      () => written,
+      1_000,
+      1_000,
+      () => clock,
+    );
     await guard();
     await guard();
     expect(counts).to.equal(1);

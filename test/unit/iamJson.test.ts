@@ -42,19 +42,44 @@ describe('IAM JSON', () => {
   });
 
   it('renders ACLs and their events with the root spelled as Delta does', () => {
-    const event = evaluateAcl(undefined, { ...at, type: 'Replace', path: '/', rev: 0, acl: [{ identity: { type: 'User', realm: 'r', subject: 'alice' }, permissions: ['resources/read'] }] }, ctx) as AclEvent;
+    const event = evaluateAcl(
+      undefined,
+      { ...at, type: 'Replace', path: '/', rev: 0, acl: [{ identity: { type: 'User', realm: 'r', subject: 'alice' }, permissions: ['resources/read'] }] },
+      ctx,
+    ) as AclEvent;
     const json = aclEventJson(base, event);
     expect(json).to.deep.include({ '@type': 'AclReplaced', _aclId: `${base}/v1/acls`, _path: '/', _rev: 1, _subject: `${base}/v1/realms/r/users/admin` });
-    expect(json.acl).to.deep.equal([{ identity: { '@id': `${base}/v1/realms/r/users/alice`, '@type': 'User', realm: 'r', subject: 'alice' }, permissions: ['resources/read'] }]);
+    expect(json.acl).to.deep.equal([
+      { identity: { '@id': `${base}/v1/realms/r/users/alice`, '@type': 'User', realm: 'r', subject: 'alice' }, permissions: ['resources/read'] },
+    ]);
     const body = aclBody(base, nextAcl(undefined, event), false);
     expect(body).to.deep.include({ '@id': `${base}/v1/acls/`, _self: `${base}/v1/acls`, _rev: 1, _deprecated: false });
     expect(body).to.not.have.property('acl');
   });
 
   it('renders realms and realm events with the discovered endpoints', () => {
-    const wellKnown = { issuer: 'https://idp', jwksUri: 'https://idp/jwks', keys: [], grantTypes: ['authorizationCode'], authorizationEndpoint: 'https://idp/a', tokenEndpoint: 'https://idp/t', userInfoEndpoint: 'https://idp/u' };
-    const event = evaluateRealm(undefined, { ...at, type: 'Create', label: 'r', fields: { name: 'R', openIdConfig: 'https://idp/.well-known/openid-configuration' }, wellKnown }, new Map()) as RealmEvent;
-    expect(realmEventJson(base, event)).to.deep.include({ '@type': 'RealmCreated', _label: 'r', _realmId: `${base}/v1/realms/r`, _issuer: 'https://idp', _grantTypes: ['authorizationCode'], _rev: 1 });
+    const wellKnown = {
+      issuer: 'https://idp',
+      jwksUri: 'https://idp/jwks',
+      keys: [],
+      grantTypes: ['authorizationCode'],
+      authorizationEndpoint: 'https://idp/a',
+      tokenEndpoint: 'https://idp/t',
+      userInfoEndpoint: 'https://idp/u',
+    };
+    const event = evaluateRealm(
+      undefined,
+      { ...at, type: 'Create', label: 'r', fields: { name: 'R', openIdConfig: 'https://idp/.well-known/openid-configuration' }, wellKnown },
+      new Map(),
+    ) as RealmEvent;
+    expect(realmEventJson(base, event)).to.deep.include({
+      '@type': 'RealmCreated',
+      _label: 'r',
+      _realmId: `${base}/v1/realms/r`,
+      _issuer: 'https://idp',
+      _grantTypes: ['authorizationCode'],
+      _rev: 1,
+    });
     const body = realmBody(base, nextRealm(undefined, event)!);
     expect(body).to.deep.include({ '@type': 'Realm', name: 'R', _tokenEndpoint: 'https://idp/t', _self: `${base}/v1/realms/r` });
     expect(body).to.not.have.property('keys');
@@ -64,6 +89,10 @@ describe('IAM JSON', () => {
   it('renders permissions and their events', () => {
     const s = initialPermissions(['resources/read'], at.instant, 'anonymous');
     expect(permissionsBody(base, s)).to.deep.include({ '@id': `${base}/v1/permissions`, permissions: ['resources/read'], _rev: 0 });
-    expect(permissionsEventJson(base, { ...at, type: 'PermissionsAppended', rev: 1, permissions: ['x/y'] })).to.deep.include({ '@type': 'PermissionsAppended', permissions: ['x/y'], _permissionsId: `${base}/v1/permissions` });
+    expect(permissionsEventJson(base, { ...at, type: 'PermissionsAppended', rev: 1, permissions: ['x/y'] })).to.deep.include({
+      '@type': 'PermissionsAppended',
+      permissions: ['x/y'],
+      _permissionsId: `${base}/v1/permissions`,
+    });
   });
 });

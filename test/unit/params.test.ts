@@ -31,8 +31,7 @@ describe('query parameters', () => {
     expect(integer(q({}), 'from', 0)).to.equal(undefined);
     expect(integer(q({ from: '0' }), 'from', 0, 10_000)).to.equal(0);
     expect(integer(q({ from: '10000' }), 'from', 0, 10_000)).to.equal(10_000);
-    for (const bad of ['10001', '-1', 'abc', '1.5', '', ' 1', '1e3', '0x10'])
-      rejects(() => integer(q({ from: bad }), 'from', 0, 10_000));
+    for (const bad of ['10001', '-1', 'abc', '1.5', '', ' 1', '1e3', '0x10']) rejects(() => integer(q({ from: bad }), 'from', 0, 10_000));
     rejects(() => integer(q({ size: '0' }), 'size', 1, 1000));
     rejects(() => integer(q({ size: '1001' }), 'size', 1, 1000));
     expect(integer(q({ size: '1000' }), 'size', 1, 1000)).to.equal(1000);

@@ -1,5 +1,11 @@
 import { expect } from 'chai';
-import { evaluatePermissions, initialPermissions, nextPermissions, type PermissionsCommand, type PermissionsState } from '../../src/domain/permissions/Permissions.js';
+import {
+  evaluatePermissions,
+  initialPermissions,
+  nextPermissions,
+  type PermissionsCommand,
+  type PermissionsState,
+} from '../../src/domain/permissions/Permissions.js';
 import { MINIMUM_PERMISSIONS, P } from '../../src/auth/permissions.js';
 import { Rejection } from '../../src/kernel/Rejection.js';
 
@@ -16,7 +22,23 @@ describe('Permissions state machine', () => {
   const fresh = initialPermissions(min, at.instant, at.subject);
 
   it('the minimum holds every permission the service checks, storages defaults included', () => {
-    for (const p of ['resources/read', 'resources/write', 'schemas/write', 'storages/read', 'storages/write', 'files/write', 'views/query', 'events/read', 'projects/delete', 'organizations/create', 'acls/write', 'realms/read', 'permissions/write', 'version/read', 'supervision/read'])
+    for (const p of [
+      'resources/read',
+      'resources/write',
+      'schemas/write',
+      'storages/read',
+      'storages/write',
+      'files/write',
+      'views/query',
+      'events/read',
+      'projects/delete',
+      'organizations/create',
+      'acls/write',
+      'realms/read',
+      'permissions/write',
+      'version/read',
+      'supervision/read',
+    ])
       expect(min).to.include(p);
     expect(Object.values(P).every((p) => min.includes(p))).to.equal(true);
     expect(fresh).to.deep.include({ rev: 0, permissions: [...min] });

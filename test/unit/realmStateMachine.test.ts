@@ -25,7 +25,14 @@ describe('Realm state machine', () => {
   it('creates, updates (optional fields absent are dropped) and deprecates', () => {
     let s = run(undefined, { ...at, type: 'Create', label: 'r', fields, wellKnown });
     expect(s).to.deep.include({ label: 'r', rev: 1, name: 'Realm', issuer: wellKnown.issuer, deprecated: false, logo: fields.logo });
-    s = run(s, { ...at, type: 'Update', label: 'r', rev: 1, fields: { name: 'Renamed', openIdConfig: fields.openIdConfig, acceptedAudiences: ['a'] }, wellKnown: { ...wellKnown, endSessionEndpoint: undefined } });
+    s = run(s, {
+      ...at,
+      type: 'Update',
+      label: 'r',
+      rev: 1,
+      fields: { name: 'Renamed', openIdConfig: fields.openIdConfig, acceptedAudiences: ['a'] },
+      wellKnown: { ...wellKnown, endSessionEndpoint: undefined },
+    });
     expect(s).to.deep.include({ rev: 2, name: 'Renamed', acceptedAudiences: ['a'] });
     expect(s.logo).to.equal(undefined);
     expect(s.endSessionEndpoint).to.equal(undefined);
@@ -43,8 +50,12 @@ describe('Realm state machine', () => {
     expect(type(s, { ...at, type: 'Deprecate', label: 'r', rev: 7 })).to.equal('IncorrectRev');
     const gone = run(s, { ...at, type: 'Deprecate', label: 'r', rev: 1 });
     expect(type(gone, { ...at, type: 'Deprecate', label: 'r', rev: 2 })).to.equal('RealmAlreadyDeprecated');
-    expect(type(undefined, { ...at, type: 'Create', label: 'other', fields, wellKnown }, new Map([[fields.openIdConfig, 'r']]))).to.equal('RealmOpenIdConfigAlreadyExists');
+    expect(type(undefined, { ...at, type: 'Create', label: 'other', fields, wellKnown }, new Map([[fields.openIdConfig, 'r']]))).to.equal(
+      'RealmOpenIdConfigAlreadyExists',
+    );
     // A realm keeps its own discovery address on update.
-    expect(evaluateRealm(s, { ...at, type: 'Update', label: 'r', rev: 1, fields, wellKnown }, new Map([[fields.openIdConfig, 'r']]))).to.not.be.instanceOf(Rejection);
+    expect(evaluateRealm(s, { ...at, type: 'Update', label: 'r', rev: 1, fields, wellKnown }, new Map([[fields.openIdConfig, 'r']]))).to.not.be.instanceOf(
+      Rejection,
+    );
   });
 });

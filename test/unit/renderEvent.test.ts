@@ -29,7 +29,17 @@ const logged = (kind: LogEvent['kind'], event: Record<string, unknown>): LogEven
 
 describe('renderEvent', () => {
   it('renders schema events generically with _schemaId and the SHACL schema', () => {
-    const rendered = renderEvent(logged('schemas', { type: 'SchemaCreated', rev: 1, types: ['https://bluebrain.github.io/nexus/vocabulary/Schema'], source: { shapes: [] }, expanded: [{}] }), renderers, look);
+    const rendered = renderEvent(
+      logged('schemas', {
+        type: 'SchemaCreated',
+        rev: 1,
+        types: ['https://bluebrain.github.io/nexus/vocabulary/Schema'],
+        source: { shapes: [] },
+        expanded: [{}],
+      }),
+      renderers,
+      look,
+    );
     const payload = JSON.parse(rendered.data);
     expect(rendered.type).to.equal('SchemaCreated');
     expect(payload).to.deep.include({

@@ -14,7 +14,14 @@ const content = (source: Record<string, unknown>, links: unknown[] = []) => ({
   schemaProject: P,
   types: ['http://schema.org/Thing'],
   source,
-  expanded: [{ '@id': ID, '@type': ['http://schema.org/Thing'], ...Object.fromEntries(Object.entries(source).map(([k, v]) => [`http://schema.org/${k}`, [{ '@value': v }]])), 'http://schema.org/knows': links }],
+  expanded: [
+    {
+      '@id': ID,
+      '@type': ['http://schema.org/Thing'],
+      ...Object.fromEntries(Object.entries(source).map(([k, v]) => [`http://schema.org/${k}`, [{ '@value': v }]])),
+      'http://schema.org/knows': links,
+    },
+  ],
   remoteContexts: [],
 });
 

@@ -14,7 +14,17 @@ describe('schema references and kinds', () => {
   });
 
   it('logs schema events under their own names and folds them back as resource events', () => {
-    const event = { type: 'ResourceTagAdded', id: 'http://x/s', project: 'o/p', rev: 2, instant: 'now', subject: 'anonymous', tag: 't', targetRev: 1, types: [] } as ResourceEvent;
+    const event = {
+      type: 'ResourceTagAdded',
+      id: 'http://x/s',
+      project: 'o/p',
+      rev: 2,
+      instant: 'now',
+      subject: 'anonymous',
+      tag: 't',
+      targetRev: 1,
+      types: [],
+    } as ResourceEvent;
     expect(loggedEvent(event, RESOURCE_KIND)).to.equal(event);
     const logged = loggedEvent(event, SCHEMA_KIND);
     expect(logged.type).to.equal('SchemaTagAdded');

@@ -25,7 +25,10 @@ describe('SHACL validation', () => {
     const missing = await validator.validate(`<${EX}a> ${RDF_TYPE} <${EX}Person> .\n<${EX}b> ${RDF_TYPE} <${EX}Person> .\n<${EX}b> <${EX}name> "B" .\n`);
     expect(missing).to.deep.include({ conforms: false, targetedNodes: 2 });
     expect(missing.json['result']).to.have.length(1);
-    expect((missing.json['result'] as Record<string, unknown>[])[0]).to.include({ focusNode: `${EX}a`, sourceConstraintComponent: 'sh:MinCountConstraintComponent' });
+    expect((missing.json['result'] as Record<string, unknown>[])[0]).to.include({
+      focusNode: `${EX}a`,
+      sourceConstraintComponent: 'sh:MinCountConstraintComponent',
+    });
     const untargeted = await validator.validate(`<${EX}d> ${RDF_TYPE} <${EX}Dog> .\n`);
     expect(untargeted).to.deep.include({ conforms: true, targetedNodes: 0 });
   });
@@ -78,11 +81,16 @@ describe('SHACL validation', () => {
     });
 
     it('refuses a missing or deprecated import by name', async () => {
-      for (const [iri, word] of [[`${EX}gone`, 'neither'], [`${EX}old`, 'deprecated']] as const) {
+      for (const [iri, word] of [
+        [`${EX}gone`, 'neither'],
+        [`${EX}old`, 'deprecated'],
+      ] as const) {
         const error = await imports.resolve('o/p', `${EX}a`, `<${EX}a> ${IMPORTS} <${iri}> .\n`).catch((e: unknown) => e);
         expect(error).to.be.instanceOf(Rejection);
         expect((error as Rejection).type).to.equal('InvalidSchemaResolution');
-        expect((error as Rejection).reason).to.contain(iri).and.to.contain(word);
+        expect((error as Rejection).reason)
+          .to.contain(iri)
+          .and.to.contain(word);
       }
     });
   });

@@ -47,10 +47,7 @@ export type AclCommand =
 
 /** Append and Subtract carry the delta they apply, not the resulting ACL. */
 export type AclEvent = EventBase & { path: AclPath } & (
-    | { type: 'AclReplaced'; acl: AclEntry[] }
-    | { type: 'AclAppended'; acl: AclEntry[] }
-    | { type: 'AclSubtracted'; acl: AclEntry[] }
-    | { type: 'AclDeleted' }
+    { type: 'AclReplaced'; acl: AclEntry[] } | { type: 'AclAppended'; acl: AclEntry[] } | { type: 'AclSubtracted'; acl: AclEntry[] } | { type: 'AclDeleted' }
   );
 
 /** Merges entries naming the same identity, drops duplicate permissions, sorts for stable output. */
@@ -135,7 +132,12 @@ export const nextAcl = (state: AclState | undefined, event: AclEvent): AclState 
         return [];
     }
   })();
-  const earlier = [...(state?.earlier ?? []), ...(state ? [{ acl: state.acl, updatedAt: state.updatedAt, updatedBy: state.updatedBy }] : [{ acl: [], updatedAt: event.instant, updatedBy: event.subject }])];
+  const earlier = [
+    ...(state?.earlier ?? []),
+    ...(state
+      ? [{ acl: state.acl, updatedAt: state.updatedAt, updatedBy: state.updatedBy }]
+      : [{ acl: [], updatedAt: event.instant, updatedBy: event.subject }]),
+  ];
   // A path whose only history is the bootstrap (rev 0) gets its creation audit from the first write.
   return state && state.rev > 0 ? touched(state, event, { acl, earlier }) : { ...created(event), path: event.path, acl, earlier };
 };

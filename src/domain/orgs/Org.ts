@@ -15,9 +15,7 @@ export type OrgCommand =
   | { type: 'Deprecate'; label: string; rev: number; instant: string; subject: string };
 
 export type OrgEvent = EventBase & { label: string; uuid: string } & (
-    | { type: 'OrganizationCreated'; description?: string }
-    | { type: 'OrganizationUpdated'; description?: string }
-    | { type: 'OrganizationDeprecated' }
+    { type: 'OrganizationCreated'; description?: string } | { type: 'OrganizationUpdated'; description?: string } | { type: 'OrganizationDeprecated' }
   );
 
 export const evaluateOrg = (state: OrgState | undefined, cmd: OrgCommand): OrgEvent | Rejection => {
@@ -30,9 +28,7 @@ export const evaluateOrg = (state: OrgState | undefined, cmd: OrgCommand): OrgEv
   if (cmd.rev !== state.rev) return rejections.incorrectRev(cmd.rev, state.rev);
   if (state.deprecated) return rejections.organizationIsDeprecated(cmd.label);
   const next = { ...base, uuid: state.uuid, rev: state.rev + 1 };
-  return cmd.type === 'Update'
-    ? { ...next, type: 'OrganizationUpdated', ...withDescription(cmd.description) }
-    : { ...next, type: 'OrganizationDeprecated' };
+  return cmd.type === 'Update' ? { ...next, type: 'OrganizationUpdated', ...withDescription(cmd.description) } : { ...next, type: 'OrganizationDeprecated' };
 };
 
 export const nextOrg = (state: OrgState | undefined, event: OrgEvent): OrgState | undefined => {

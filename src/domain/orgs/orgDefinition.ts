@@ -14,7 +14,8 @@ export const orgDefinition: KindDefinition<OrgState> & CommandDefinition<OrgStat
   keyOf: (state) => state.label,
   next: (state, logged) => nextOrg(state, eventOf(logged)),
   evaluate: evaluateOrg,
-  conflict: (state, cmd, actual) => (state ? rejections.incorrectRev('rev' in cmd ? cmd.rev : state.rev, actual) : rejections.organizationAlreadyExists(cmd.label)),
+  conflict: (state, cmd, actual) =>
+    state ? rejections.incorrectRev('rev' in cmd ? cmd.rev : state.rev, actual) : rejections.organizationAlreadyExists(cmd.label),
   render: (logged, look) => {
     const e = eventOf(logged);
     return {

@@ -38,11 +38,7 @@ export const initialPermissions = (minimum: readonly string[], instant: string, 
   permissions: sorted(minimum),
 });
 
-export const evaluatePermissions = (
-  state: PermissionsState,
-  cmd: PermissionsCommand,
-  minimum: readonly string[],
-): PermissionsEvent | Rejection => {
+export const evaluatePermissions = (state: PermissionsState, cmd: PermissionsCommand, minimum: readonly string[]): PermissionsEvent | Rejection => {
   if (cmd.rev !== state.rev) return rejections.incorrectRev(cmd.rev, state.rev);
   const base = { instant: cmd.instant, subject: cmd.subject, rev: state.rev + 1 };
   const min = new Set(minimum);

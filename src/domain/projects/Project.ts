@@ -35,9 +35,7 @@ export type ProjectCommand =
   | (Target & { type: 'Deprecate'; rev: number });
 
 export type ProjectEvent = EventBase & { org: string; label: string; uuid: string; orgUuid: string } & (
-    | { type: 'ProjectCreated'; fields: ProjectFields }
-    | { type: 'ProjectUpdated'; fields: ProjectFields }
-    | { type: 'ProjectDeprecated' }
+    { type: 'ProjectCreated'; fields: ProjectFields } | { type: 'ProjectUpdated'; fields: ProjectFields } | { type: 'ProjectDeprecated' }
   );
 
 export const evaluateProject = (state: ProjectState | undefined, cmd: ProjectCommand): ProjectEvent | Rejection => {
@@ -51,9 +49,7 @@ export const evaluateProject = (state: ProjectState | undefined, cmd: ProjectCom
   if (cmd.rev !== state.rev) return rejections.incorrectRev(cmd.rev, state.rev);
   if (state.deprecated) return rejections.projectIsDeprecated(ref);
   const next = { ...base, uuid: state.uuid, orgUuid: state.orgUuid, rev: state.rev + 1 };
-  return cmd.type === 'Update'
-    ? { ...next, type: 'ProjectUpdated', fields: cmd.fields }
-    : { ...next, type: 'ProjectDeprecated' };
+  return cmd.type === 'Update' ? { ...next, type: 'ProjectUpdated', fields: cmd.fields } : { ...next, type: 'ProjectDeprecated' };
 };
 
 export const nextProject = (state: ProjectState | undefined, event: ProjectEvent): ProjectState | undefined => {

@@ -50,8 +50,16 @@ export class ProjectService {
     checkLabel(label);
     const orgState = this.orgs.active(org);
     const fields = this.fields(org, label, payload);
-    return this.run(
-      { type: 'Create', org, label, uuid: this.clock.uuid(), orgUuid: orgState.uuid, fields, instant: this.clock.now(), subject: caller.subject });
+    return this.run({
+      type: 'Create',
+      org,
+      label,
+      uuid: this.clock.uuid(),
+      orgUuid: orgState.uuid,
+      fields,
+      instant: this.clock.now(),
+      subject: caller.subject,
+    });
   }
 
   async update(org: string, label: string, rev: number, payload: unknown, caller: Caller): Promise<ProjectState> {
@@ -92,11 +100,10 @@ export class ProjectService {
 
 const mappings = (value: unknown): ApiMapping[] => {
   if (value === undefined) return [];
-  const bad = () => rejections.malformedContent("'apiMappings' must be an array of {\"prefix\": string, \"namespace\": IRI}.");
+  const bad = () => rejections.malformedContent('\'apiMappings\' must be an array of {"prefix": string, "namespace": IRI}.');
   if (!Array.isArray(value)) throw bad();
   return value.map((m) => {
-    if (!m || typeof m !== 'object' || typeof m.prefix !== 'string' || !m.prefix || typeof m.namespace !== 'string' || !isIri(m.namespace))
-      throw bad();
+    if (!m || typeof m !== 'object' || typeof m.prefix !== 'string' || !m.prefix || typeof m.namespace !== 'string' || !isIri(m.namespace)) throw bad();
     return { prefix: m.prefix, namespace: m.namespace };
   });
 };

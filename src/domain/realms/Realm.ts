@@ -47,11 +47,7 @@ export type RealmEvent = EventBase & { label: string } & (
   );
 
 /** `openIdConfigs` maps every realm's discovery address to its label: two realms cannot share one. */
-export const evaluateRealm = (
-  state: RealmState | undefined,
-  cmd: RealmCommand,
-  openIdConfigs: ReadonlyMap<string, string>,
-): RealmEvent | Rejection => {
+export const evaluateRealm = (state: RealmState | undefined, cmd: RealmCommand, openIdConfigs: ReadonlyMap<string, string>): RealmEvent | Rejection => {
   const base = { label: cmd.label, instant: cmd.instant, subject: cmd.subject };
   if (cmd.type !== 'Deprecate') {
     const owner = openIdConfigs.get(cmd.fields.openIdConfig);
@@ -65,9 +61,7 @@ export const evaluateRealm = (
   if (cmd.rev !== state.rev) return rejections.incorrectRev(cmd.rev, state.rev);
   if (state.deprecated) return authRejections.realmAlreadyDeprecated(cmd.label);
   const next = { ...base, rev: state.rev + 1 };
-  return cmd.type === 'Update'
-    ? { ...next, type: 'RealmUpdated', fields: cmd.fields, wellKnown: cmd.wellKnown }
-    : { ...next, type: 'RealmDeprecated' };
+  return cmd.type === 'Update' ? { ...next, type: 'RealmUpdated', fields: cmd.fields, wellKnown: cmd.wellKnown } : { ...next, type: 'RealmDeprecated' };
 };
 
 /** Optional fields absent from an update are absent from the state, not kept from before. */

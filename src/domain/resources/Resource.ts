@@ -79,9 +79,7 @@ export const evaluateResource = (state: ResourceState | undefined, cmd: Resource
   } else {
     if (cmd.rev !== state.rev) return rejections.incorrectRev(cmd.rev, state.rev);
     if (cmd.type === 'Undeprecate') {
-      return state.deprecated
-        ? { ...base, type: 'ResourceUndeprecated', rev: state.rev + 1, types: state.types }
-        : rejections.isNotDeprecated(cmd.id);
+      return state.deprecated ? { ...base, type: 'ResourceUndeprecated', rev: state.rev + 1, types: state.types } : rejections.isNotDeprecated(cmd.id);
     }
     if (state.deprecated) return rejections.isDeprecated(cmd.id);
   }

@@ -7,8 +7,7 @@ export type { JsonObject };
 
 /** A remote context a revision was expanded with, pinned so later reads reproduce it exactly. */
 export type RemoteContextRef =
-  | { type: 'StaticContextRef'; iri: string }
-  | { type: 'ProjectContextRef'; iri: string; resource: { id: string; project: ProjectRef; rev: number } };
+  { type: 'StaticContextRef'; iri: string } | { type: 'ProjectContextRef'; iri: string; resource: { id: string; project: ProjectRef; rev: number } };
 
 /** An `owl:imports` of a schema, pinned to the revision it resolved to (a schema, or a resource holding ontology triples). */
 export interface ImportRef {
@@ -45,7 +44,5 @@ export type ResourceEvent =
 
 export type ResourceEventType = ResourceEvent['type'];
 
-export const isContentEvent = (
-  e: ResourceEvent,
-): e is Extract<ResourceEvent, { type: 'ResourceCreated' | 'ResourceUpdated' | 'ResourceRefreshed' }> =>
+export const isContentEvent = (e: ResourceEvent): e is Extract<ResourceEvent, { type: 'ResourceCreated' | 'ResourceUpdated' | 'ResourceRefreshed' }> =>
   e.type === 'ResourceCreated' || e.type === 'ResourceUpdated' || e.type === 'ResourceRefreshed';

@@ -169,7 +169,12 @@ export class ResourceService {
   }
 
   /** The selected revision compacted; the log is read only when the compacted form is not kept. */
-  async fetchCompacted(ref: ProjectRef, schemaSegment: string, idSegment: string, selector: Selector): Promise<{ state: ResourceState; compacted: JsonObject }> {
+  async fetchCompacted(
+    ref: ProjectRef,
+    schemaSegment: string,
+    idSegment: string,
+    selector: Selector,
+  ): Promise<{ state: ResourceState; compacted: JsonObject }> {
     const { state: current, rev } = this.selected(ref, schemaSegment, idSegment, selector);
     const state = await this.reader.stateAt(current, rev);
     const cached = this.compacted.get(state.contentSeq);
@@ -192,7 +197,13 @@ export class ResourceService {
     if (cached) return cached;
     const project = this.projects.fetch(revision.state.project);
     const context = this.jsonld.contextOf(revision.content.source, project.base, project.vocab, this.kind.contexts);
-    const compacted = await this.jsonld.compact(revision.content.expanded, context, revision.content.remoteContexts, (pinned) => this.pinnedContext(pinned), project.base);
+    const compacted = await this.jsonld.compact(
+      revision.content.expanded,
+      context,
+      revision.content.remoteContexts,
+      (pinned) => this.pinnedContext(pinned),
+      project.base,
+    );
     this.compacted.set(seq, compacted);
     return compacted;
   }
@@ -244,8 +255,7 @@ export class ResourceService {
     const ref = `${project.org}/${project.label}`;
     if (schemaSegment === '_') return this.schemas.resolve(ref, this.schemas.baseOf(state.schema));
     const named = this.schemaIri(project, schemaSegment);
-    if (this.schemas.baseOf(named) !== this.schemas.baseOf(state.schema))
-      throw rejections.unexpectedSchema(state.id, named, state.schema);
+    if (this.schemas.baseOf(named) !== this.schemas.baseOf(state.schema)) throw rejections.unexpectedSchema(state.id, named, state.schema);
     return this.schemas.resolve(ref, named);
   }
 
@@ -298,9 +308,15 @@ export class ResourceService {
   /** Evaluates and appends; returns the event's log position, or undefined when nothing changed. */
   private async append(state: ResourceState | undefined, cmd: ResourceCommand): Promise<number | undefined> {
     const [org] = cmd.project.split('/');
-    const logged = await this.lifecycle.run(this.definition, state, cmd, { key: this.kind.key(cmd.project, cmd.id), org: org!, project: cmd.project }, async (event) => {
-      if (isContentEvent(event)) await this.capacity();
-    });
+    const logged = await this.lifecycle.run(
+      this.definition,
+      state,
+      cmd,
+      { key: this.kind.key(cmd.project, cmd.id), org: org!, project: cmd.project },
+      async (event) => {
+        if (isContentEvent(event)) await this.capacity();
+      },
+    );
     return logged?.seq;
   }
 }

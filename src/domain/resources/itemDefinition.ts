@@ -14,51 +14,52 @@ import { isContentEvent } from './ResourceEvent.js';
 type Fields = Record<string, unknown>;
 
 /** Events of the kinds sharing the resource lifecycle (spec §6 "Payload fields"); `expanded` and internals never leave the server. */
-const render = (kind: ItemKind) => (logged: LogEvent, look: RenderLookups): Fields => {
-  const e = logged.event as unknown as Fields;
-  const type = String(e['type']);
-  const isTag = type.endsWith('TagAdded') || type.endsWith('TagDeleted');
-  const hasSource = type.endsWith('Created') || (type.endsWith('Updated') && !type.endsWith('SchemaUpdated'));
-  const ref = String(e['project'] ?? logged.project ?? '');
-  const uuids = look.projectUuids(ref);
-  // Resource events other than content ones do not carry the schema: the item's current one stands in.
-  const fallback = e['schema'] === undefined && kind.name === 'resources' ? look.schemaOf(logged.key) : undefined;
-  const schema = e['schema'] ?? fallback?.schema ?? (kind.name === 'schemas' ? SHACL_SCHEMA : undefined);
-  const schemaProject = e['schemaProject'] ?? fallback?.schemaProject ?? ref;
-  const id = e['id'];
-  const payload: Fields = {
-    '@context': context('metadata'),
-    '@type': type,
-    _resourceId: id,
-    ...(kind.name === 'schemas' ? { _schemaId: id } : {}),
-    ...(hasSource && e['source'] !== undefined ? { _source: e['source'] } : {}),
-    _types: Array.isArray(e['types']) ? e['types'] : [],
-    ...(!isTag && schema !== undefined ? { _constrainedBy: schema } : {}),
-    _project: ref,
-    _schemaProject: schemaProject,
-    _instant: e['instant'],
-    ...(uuids ? { _projectUuid: uuids.uuid, _organizationUuid: uuids.orgUuid } : {}),
-    _rev: e['rev'],
-    _subject: look.addresses.subject(String(e['subject'])),
+const render =
+  (kind: ItemKind) =>
+  (logged: LogEvent, look: RenderLookups): Fields => {
+    const e = logged.event as unknown as Fields;
+    const type = String(e['type']);
+    const isTag = type.endsWith('TagAdded') || type.endsWith('TagDeleted');
+    const hasSource = type.endsWith('Created') || (type.endsWith('Updated') && !type.endsWith('SchemaUpdated'));
+    const ref = String(e['project'] ?? logged.project ?? '');
+    const uuids = look.projectUuids(ref);
+    // Resource events other than content ones do not carry the schema: the item's current one stands in.
+    const fallback = e['schema'] === undefined && kind.name === 'resources' ? look.schemaOf(logged.key) : undefined;
+    const schema = e['schema'] ?? fallback?.schema ?? (kind.name === 'schemas' ? SHACL_SCHEMA : undefined);
+    const schemaProject = e['schemaProject'] ?? fallback?.schemaProject ?? ref;
+    const id = e['id'];
+    const payload: Fields = {
+      '@context': context('metadata'),
+      '@type': type,
+      _resourceId: id,
+      ...(kind.name === 'schemas' ? { _schemaId: id } : {}),
+      ...(hasSource && e['source'] !== undefined ? { _source: e['source'] } : {}),
+      _types: Array.isArray(e['types']) ? e['types'] : [],
+      ...(!isTag && schema !== undefined ? { _constrainedBy: schema } : {}),
+      _project: ref,
+      _schemaProject: schemaProject,
+      _instant: e['instant'],
+      ...(uuids ? { _projectUuid: uuids.uuid, _organizationUuid: uuids.orgUuid } : {}),
+      _rev: e['rev'],
+      _subject: look.addresses.subject(String(e['subject'])),
+    };
+    if (e['tag'] !== undefined) payload['tag'] = e['tag'];
+    if (e['targetRev'] !== undefined) payload['targetRev'] = e['targetRev'];
+    return payload;
   };
-  if (e['tag'] !== undefined) payload['tag'] = e['tag'];
-  if (e['targetRev'] !== undefined) payload['targetRev'] = e['targetRev'];
-  return payload;
-};
 
 /**
  * The definition of a kind sharing the resource lifecycle (resources, schemas): states keyed by
  * the log key, a revision graph per revision, a catalogue row per item.
  */
-export const itemDefinition = (
-  kind: ItemKind,
-): KindDefinition<ResourceState> & CommandDefinition<ResourceState, ResourceCommand, ResourceEvent> => ({
+export const itemDefinition = (kind: ItemKind): KindDefinition<ResourceState> & CommandDefinition<ResourceState, ResourceCommand, ResourceEvent> => ({
   kind: kind.name,
   stateKey: (logged) => logged.key,
   keyOf: (state) => kind.key(state.project, state.id),
   next: (state, logged) => nextResource(state, resourceEventOf(logged.event), logged.seq),
   evaluate: evaluateResource,
-  conflict: (state, cmd, actual) => (state ? rejections.incorrectRev('rev' in cmd ? cmd.rev : state.rev, actual) : rejections.alreadyExists(cmd.id, cmd.project)),
+  conflict: (state, cmd, actual) =>
+    state ? rejections.incorrectRev('rev' in cmd ? cmd.rev : state.rev, actual) : rejections.alreadyExists(cmd.id, cmd.project),
   logged: (event) => loggedEvent(event, kind),
   revAfter: (event) => (event.type === 'ResourceDeleted' ? 0 : event.rev),
   render: render(kind),

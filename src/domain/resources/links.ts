@@ -33,15 +33,12 @@ export const extractLinks = (expanded: JsonObject[], rootId: string): Link[] => 
     }
   };
   visit(root, [], new Set());
-  return [...best.entries()]
-    .map(([target, paths]) => ({ target, paths }))
-    .sort((a, b) => (a.target < b.target ? -1 : a.target > b.target ? 1 : 0));
+  return [...best.entries()].map(([target, paths]) => ({ target, paths })).sort((a, b) => (a.target < b.target ? -1 : a.target > b.target ? 1 : 0));
 };
 
 const keep = (best: Map<string, string[]>, target: string, chain: string[]) => {
   const current = best.get(target);
-  if (!current || chain.length < current.length || (chain.length === current.length && chain.join(' ') < current.join(' ')))
-    best.set(target, chain);
+  if (!current || chain.length < current.length || (chain.length === current.length && chain.join(' ') < current.join(' '))) best.set(target, chain);
 };
 
 const flatten = (values: unknown): unknown[] => {

@@ -5,11 +5,12 @@ import { isIri } from '../projects/apiMappings.js';
 
 /** A payload must be one JSON object whose root fields do not use the reserved `_` prefix. */
 export const checkSource = (source: unknown): JsonObject => {
-  if (typeof source !== 'object' || source === null || Array.isArray(source))
-    throw rejections.malformedContent('The payload must be a JSON object.');
+  if (typeof source !== 'object' || source === null || Array.isArray(source)) throw rejections.malformedContent('The payload must be a JSON object.');
   const reserved = Object.keys(source).filter((k) => k.startsWith('_'));
   if (reserved.length)
-    throw rejections.malformedContent(`The payload uses the reserved root field(s) ${reserved.map((k) => `'${k}'`).join(', ')}: fields starting with '_' are reserved for metadata.`);
+    throw rejections.malformedContent(
+      `The payload uses the reserved root field(s) ${reserved.map((k) => `'${k}'`).join(', ')}: fields starting with '_' are reserved for metadata.`,
+    );
   return source as JsonObject;
 };
 

@@ -4,7 +4,11 @@ import type { Addresses } from '../../kernel/Addresses.js';
 import type { RenderLookups } from '../../kernel/RenderLookups.js';
 
 /** Rendering lookups answered from this process's projected states. */
-export const stateLookups = (projects: ReadonlyMap<string, ProjectState>, resources: ReadonlyMap<string, ResourceState>, addresses: Addresses): RenderLookups => ({
+export const stateLookups = (
+  projects: ReadonlyMap<string, ProjectState>,
+  resources: ReadonlyMap<string, ResourceState>,
+  addresses: Addresses,
+): RenderLookups => ({
   addresses,
   projectUuids: (ref) => {
     const project = projects.get(ref);

@@ -6,8 +6,7 @@ import type { Addresses } from '../../kernel/Addresses.js';
 const METADATA = context('metadata');
 
 /** A single type reads as a string, several as an array (as clients of the API expect). */
-export const typesValue = (types: string[]): { '@type'?: string | string[] } =>
-  types.length === 0 ? {} : { '@type': types.length === 1 ? types[0]! : types };
+export const typesValue = (types: string[]): { '@type'?: string | string[] } => (types.length === 0 ? {} : { '@type': types.length === 1 ? types[0]! : types });
 
 /** The `_` fields of a resource (spec 2.2, newest description). */
 export const resourceMetadataFields = (state: ResourceState, at: Addresses) => ({

@@ -54,7 +54,11 @@ export const iamRoutes = (routes: Routes, router: Router, { realms, acls, aclInd
     },
   });
   routes.add(router, '/v1/realms/:realm', {
-    get: { guard: { permission: 'realms/read', on: onRoot }, body: 'none', handle: (req, res) => void res.json(realmBody(base, realms.fetch(req.params['realm'] as string))) },
+    get: {
+      guard: { permission: 'realms/read', on: onRoot },
+      body: 'none',
+      handle: (req, res) => void res.json(realmBody(base, realms.fetch(req.params['realm'] as string))),
+    },
     put: {
       guard: { permission: 'realms/write', on: onRoot },
       body: 'json',
@@ -69,12 +73,17 @@ export const iamRoutes = (routes: Routes, router: Router, { realms, acls, aclInd
     delete: {
       guard: { permission: 'realms/write', on: onRoot },
       body: 'none',
-      handle: async (req, res, { caller }) => void res.json(realmBody(base, await realms.deprecate(req.params['realm'] as string, requiredRev(req.query), caller), false)),
+      handle: async (req, res, { caller }) =>
+        void res.json(realmBody(base, await realms.deprecate(req.params['realm'] as string, requiredRev(req.query), caller), false)),
     },
   });
 
   routes.add(router, '/v1/permissions', {
-    get: { guard: { permission: 'permissions/read', on: onRoot }, body: 'none', handle: (_req, res) => void res.json(permissionsBody(base, permissions.fetch())) },
+    get: {
+      guard: { permission: 'permissions/read', on: onRoot },
+      body: 'none',
+      handle: (_req, res) => void res.json(permissionsBody(base, permissions.fetch())),
+    },
     put: {
       guard: { permission: 'permissions/write', on: onRoot },
       body: 'json',

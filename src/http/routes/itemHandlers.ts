@@ -97,7 +97,14 @@ export const itemHandlers = ({ service, queries, jsonld, addresses, kind, render
       const request = listingRequest(req, scope(req), ctx.access);
       if (bool(req.query, 'aggregations') === true) return send(res, aggregationsBody(await queries.aggregate(request)));
       const page = await queries.list(request);
-      send(res, listingBody(page.total, page.items.map((s) => render.metadata(s, addresses)), page.next && nextAddress(addresses, req, page.next)));
+      send(
+        res,
+        listingBody(
+          page.total,
+          page.items.map((s) => render.metadata(s, addresses)),
+          page.next && nextAddress(addresses, req, page.next),
+        ),
+      );
     },
     incoming: async (req: Request, res: Response, ctx: Context) => {
       const { ref, schema, id } = at(req);

@@ -30,7 +30,9 @@ const page = <T extends { deprecated: boolean }>(req: Request, items: T[]) => {
   const size = integer(req.query, 'size', 1, 1000) ?? 20;
   const deprecated = bool(req.query, 'deprecated');
   const label = single(req.query, 'label');
-  const kept = items.filter((i) => deprecated === undefined || i.deprecated === deprecated).filter((i) => label === undefined || (i as unknown as { label: string }).label.includes(label));
+  const kept = items
+    .filter((i) => deprecated === undefined || i.deprecated === deprecated)
+    .filter((i) => label === undefined || (i as unknown as { label: string }).label.includes(label));
   return { total: kept.length, items: kept.slice(from, from + size) };
 };
 
@@ -50,8 +52,16 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
       guard: { permission: 'organizations/read', within: onRoot },
       body: 'none',
       handle: (req, res, { access }) => {
-        const { total, items } = page(req, orgs.list().filter((o) => readableOrg(access, o.label)));
-        res.json(listing(total, items.map((o) => orgBody(o, addresses))));
+        const { total, items } = page(
+          req,
+          orgs.list().filter((o) => readableOrg(access, o.label)),
+        );
+        res.json(
+          listing(
+            total,
+            items.map((o) => orgBody(o, addresses)),
+          ),
+        );
       },
     },
   });
@@ -74,7 +84,8 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
     delete: {
       guard: { permission: 'organizations/write', on: onOrg },
       body: 'none',
-      handle: async (req, res, { caller }) => void res.json(orgBody(await orgs.deprecate(req.params['org'] as string, requiredRev(req.query), caller), addresses, false)),
+      handle: async (req, res, { caller }) =>
+        void res.json(orgBody(await orgs.deprecate(req.params['org'] as string, requiredRev(req.query), caller), addresses, false)),
     },
   });
   routes.add(router, '/v1/projects', {
@@ -82,8 +93,16 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
       guard: { permission: 'projects/read', within: onRoot },
       body: 'none',
       handle: (req, res, { access }) => {
-        const { total, items } = page(req, projects.list().filter((p) => readableProject(access, p.org, p.label)));
-        res.json(listing(total, items.map((p) => projectBody(p, addresses))));
+        const { total, items } = page(
+          req,
+          projects.list().filter((p) => readableProject(access, p.org, p.label)),
+        );
+        res.json(
+          listing(
+            total,
+            items.map((p) => projectBody(p, addresses)),
+          ),
+        );
       },
     },
   });
@@ -93,8 +112,16 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
       body: 'none',
       handle: (req, res, { access }) => {
         orgs.fetch(req.params['org'] as string);
-        const { total, items } = page(req, projects.list(req.params['org'] as string).filter((p) => readableProject(access, p.org, p.label)));
-        res.json(listing(total, items.map((p) => projectBody(p, addresses))));
+        const { total, items } = page(
+          req,
+          projects.list(req.params['org'] as string).filter((p) => readableProject(access, p.org, p.label)),
+        );
+        res.json(
+          listing(
+            total,
+            items.map((p) => projectBody(p, addresses)),
+          ),
+        );
       },
     },
   });

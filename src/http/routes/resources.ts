@@ -29,7 +29,14 @@ const write = (handle: Handler, body: 'json' | 'none' = 'json'): Endpoint => ({ 
 
 export const resourceRoutes = (routes: Routes, router: Router, { resources, queries, jsonld, addresses }: Deps): void => {
   const h = itemHandlers(
-    { service: resources, queries, jsonld, addresses, kind: 'resources', render: { metadata: resourceMetadata, body: resourceBody, annotated: annotatedSource } },
+    {
+      service: resources,
+      queries,
+      jsonld,
+      addresses,
+      kind: 'resources',
+      render: { metadata: resourceMetadata, body: resourceBody, annotated: annotatedSource },
+    },
     at,
   );
 
@@ -37,7 +44,11 @@ export const resourceRoutes = (routes: Routes, router: Router, { resources, quer
     get: { guard: { permission: 'resources/read', within: onRoot }, body: 'none', handle: h.list(() => ({ kind: 'resources' })) },
   });
   routes.add(router, '/v1/resources/:org', {
-    get: { guard: { permission: 'resources/read', within: onOrg }, body: 'none', handle: h.list((req) => ({ kind: 'resources', org: req.params['org'] as string })) },
+    get: {
+      guard: { permission: 'resources/read', within: onOrg },
+      body: 'none',
+      handle: h.list((req) => ({ kind: 'resources', org: req.params['org'] as string })),
+    },
   });
   routes.add(router, '/v1/resources/:org/:project', {
     get: read(h.list((req) => ({ kind: 'resources', project: ref(req) }))),

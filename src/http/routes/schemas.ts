@@ -31,9 +31,15 @@ export const schemaRoutes = (routes: Routes, router: Router, { schemas, queries,
     { service: schemas, queries, jsonld, addresses, kind: 'schemas', render: { metadata: schemaMetadata, body: schemaBody, annotated: annotatedSchema } },
     at,
   );
-  routes.add(router, '/v1/schemas', { get: { guard: { permission: 'resources/read', within: onRoot }, body: 'none', handle: h.list(() => ({ kind: 'schemas' })) } });
+  routes.add(router, '/v1/schemas', {
+    get: { guard: { permission: 'resources/read', within: onRoot }, body: 'none', handle: h.list(() => ({ kind: 'schemas' })) },
+  });
   routes.add(router, '/v1/schemas/:org', {
-    get: { guard: { permission: 'resources/read', within: onOrg }, body: 'none', handle: h.list((req) => ({ kind: 'schemas', org: req.params['org'] as string })) },
+    get: {
+      guard: { permission: 'resources/read', within: onOrg },
+      body: 'none',
+      handle: h.list((req) => ({ kind: 'schemas', org: req.params['org'] as string })),
+    },
   });
   routes.add(router, '/v1/schemas/:org/:project', {
     get: read(h.list((req) => ({ kind: 'schemas', project: ref(req) }))),
