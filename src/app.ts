@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { assetPath } from './assets.js';
 import type { Config } from './config/Config.js';
 import { Addresses } from './kernel/Addresses.js';
+import type { Log } from './kernel/Log.js';
+import { createLogger, pinoLog, requestLogging } from './http/logging.js';
 import { resourceKey, schemaKey } from './kernel/logKeys.js';
 import { DEFAULT_STORAGE } from './kernel/vocabulary.js';
 import { storableRevision } from './projection/storableRevision.js';
@@ -65,6 +67,8 @@ import { capacityGuard } from './store/capacityGuard.js';
 
 export interface Registry {
   app: express.Express;
+  /** Where the service reports start-up, recovery and refusals. */
+  log: Log;
   /** Ends every open event stream (the first step of a shutdown). */
   endStreams(): void;
   /** The largest body a request may announce (checked before `100 Continue`). */
@@ -75,21 +79,26 @@ export interface Registry {
   close(): Promise<void>;
 }
 
-const openLog = async (config: Config): Promise<{ log: EventLog; name: string }> => {
-  if (config.redisUrl) return { log: await RedisEventLog.open(config.redisUrl, config.redisPrefix ?? 'registry'), name: 'redis' };
-  return { log: await JournalEventLog.open(join(config.dataDir, 'journal', 'events.log')), name: 'journal' };
+const openLog = async (config: Config, logs: Log): Promise<{ log: EventLog; name: string }> => {
+  if (config.redisUrl) return { log: await RedisEventLog.open(config.redisUrl, config.redisPrefix ?? 'registry', undefined, logs), name: 'redis' };
+  return { log: await JournalEventLog.open(join(config.dataDir, 'journal', 'events.log'), logs), name: 'journal' };
 };
 
 /** The composition root: configuration → clients → services → routes, in plain code. */
 export const createRegistry = async (config: Config, clock: Clock = systemClock): Promise<Registry> => {
   const addresses = new Addresses(config.baseUrl);
-  const { log, name: logName } = await openLog(config);
+  const logger = createLogger(config.logLevel ?? 'info');
+  const logs = pinoLog(logger);
+  const { log, name: logName } = await openLog(config, logs);
   const graphStore = new OxigraphGraphStore();
   const revisionFile = new RevisionFile(join(config.dataDir, 'projection', 'revisions.nq'));
   const catalogueIndex = new CatalogueIndex();
   const payloadSorts = new PayloadSortIndexes(graphStore, catalogueIndex);
   // JSON-LD and SHACL run in worker threads with a time budget: no request holds the event loop.
-  const executor = config.workers === 0 ? inlineExecutor() : new WorkerPool(config.workers ?? availableParallelism(), config.workBudgetMillis ?? 10_000);
+  const executor =
+    config.workers === 0
+      ? inlineExecutor()
+      : new WorkerPool(config.workers ?? availableParallelism(), config.workBudgetMillis ?? 10_000, (line) => logs.warn(line));
   const jsonld = new JsonLdProcessor(loadBundledContexts(), executor);
   // Every kind is registered here once; the projector, snapshots and event streams loop over them.
   const resourceKind = itemDefinition(RESOURCE_KIND);
@@ -102,6 +111,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const catalogueProjection = new CatalogueProjection(graphStore, catalogueIndex, payloadSorts, states.terms, addresses.subjects);
   const streams = new EventStreams(log, states, stateLookups(kinds.projects, kinds.resources, addresses), (seq) => projector.catchUp(seq), {
     keepAliveMillis: config.sseKeepAliveMillis ?? 20_000,
+    log: logs,
   });
   // Pruned events must not outlive a permanent deletion in the streams' memory.
   const forgetPruned: Projection = { apply: async (change) => void (change.next === undefined && streams.forget()) };
@@ -110,18 +120,19 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     states,
     revisions,
     [catalogueProjection, forgetPruned],
-    new Snapshots(join(config.dataDir, 'projection', 'snapshot.json')),
+    new Snapshots(join(config.dataDir, 'projection', 'snapshot.json'), logs),
     revisionFile,
     {
       snapshotEvents: config.snapshotEvents,
       snapshotMillis: config.snapshotMillis,
+      log: logs,
     },
   );
   const restored = await projector.restore();
-  if (config.logStartup ?? true)
-    console.log(
-      `restored ${kinds.resources.size} resources, ${kinds.schemas.size} schemas up to event ${projector.position} (ms: ${JSON.stringify(restored)})`,
-    );
+  logs.info(`restored ${kinds.resources.size} resources, ${kinds.schemas.size} schemas up to event ${projector.position}`, {
+    restoredMillis: restored,
+    position: projector.position,
+  });
   const following = projector.follow();
 
   const writer = new EventWriter(log, projector);
@@ -196,15 +207,17 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   eventRoutes(routes, router, { streams, orgExists: (label) => kinds.orgs.has(label), projectExists: (ref) => kinds.projects.has(ref) });
   resourceRoutes(routes, router, { resources, queries, jsonld, addresses });
   schemaRoutes(routes, router, { schemas, queries: schemaQueries, jsonld, addresses });
+  app.use(requestLogging(logger));
   app.use(plainQuery);
   app.use(authenticate(access.authenticator));
   app.use(router);
   app.use(notFound);
-  app.use(errorMiddleware);
+  app.use(errorMiddleware(logs));
 
   return {
     app,
     routes: routes.routes(),
+    log: logs,
     endStreams: () => streams.closeAll(),
     bodyLimit: () => config.maxPayloadBytes,
     close: async () => {

@@ -25,7 +25,7 @@ const main = async () => {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: draining`);
+    registry.log.info(`${signal}: draining`);
     // Event streams never finish on their own: end them first, so closing waits only for requests.
     registry.endStreams();
     server.close(async () => {

@@ -28,8 +28,8 @@ export interface Config {
   workers?: number;
   /** The time budget of one JSON-LD or SHACL step of a request, in ms (default 10 s). */
   workBudgetMillis?: number;
-  /** Print what a start-up restored and how long each step took (off in tests). */
-  logStartup?: boolean;
+  /** Level of the JSON log lines (`info` by default; `silent` turns them off, as tests do). */
+  logLevel?: string;
   snapshotMillis: number;
 }
 
@@ -72,6 +72,13 @@ const integerSetting = (name: string, raw: string | undefined, fallback: number,
 const redisPrefixSetting = (raw: string | undefined): string => {
   if (raw === undefined || raw === '') return 'registry';
   if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(raw)) throw new ConfigError('REDIS_PREFIX', `expected 1-100 characters of [A-Za-z0-9_.:-], got '${raw}'`);
+  return raw;
+};
+
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const logLevelSetting = (raw: string | undefined): string => {
+  if (raw === undefined || raw === '') return 'info';
+  if (!LEVELS.includes(raw)) throw new ConfigError('LOG_LEVEL', `expected one of ${LEVELS.join(', ')}, got '${raw}'`);
   return raw;
 };
 
@@ -140,6 +147,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     sseKeepAliveMillis: integerSetting('SSE_KEEPALIVE_MILLIS', setting('SSE_KEEPALIVE_MILLIS', 'events.keep-alive-millis'), 20_000, 10, 30_000),
     maxPayloadBytes: integerSetting('MAX_PAYLOAD_BYTES', setting('MAX_PAYLOAD_BYTES', 'http.max-payload-bytes'), 256 * 1024, 1024, 64 * 1024 * 1024),
     maxStoreQuads: integerSetting('MAX_STORE_QUADS', setting('MAX_STORE_QUADS', 'store.max-quads'), 8_000_000, 1000, 9_500_000),
+    logLevel: logLevelSetting(setting('LOG_LEVEL', 'log.level')),
     bootstrapIdentity: bootstrapIdentitySetting(setting('BOOTSTRAP_IDENTITY', 'auth.bootstrap-identity')),
     providerTimeoutMillis: integerSetting('PROVIDER_TIMEOUT_MILLIS', setting('PROVIDER_TIMEOUT_MILLIS', 'auth.provider-timeout-millis'), 5_000, 100, 60_000),
     workers: integerSetting('WORKERS', setting('WORKERS', 'workers.count'), availableParallelism(), 0, 64),

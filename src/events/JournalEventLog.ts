@@ -1,4 +1,6 @@
 import { closeSync, existsSync, fdatasyncSync, ftruncateSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
+import type { Log } from '../kernel/Log.js';
+import { consoleLog } from '../kernel/Log.js';
 import type { FileHandle } from 'node:fs/promises';
 import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -42,6 +44,7 @@ export class JournalEventLog implements EventLog {
   private constructor(
     private readonly file: FileHandle,
     private readonly path: string,
+    private readonly log: Log,
   ) {
     this.fd = file.fd;
     this.size = fstatSync(this.fd).size;
@@ -49,12 +52,12 @@ export class JournalEventLog implements EventLog {
     this.enqueued = this.last;
   }
 
-  static async open(path: string): Promise<JournalEventLog> {
+  static async open(path: string, log: Log = consoleLog): Promise<JournalEventLog> {
     mkdirSync(dirname(path), { recursive: true });
     if (!existsSync(path)) closeSync(openSync(path, 'w'));
     const file = await open(path, 'r+');
     try {
-      return new JournalEventLog(file, path);
+      return new JournalEventLog(file, path, log);
     } catch (error) {
       await file.close();
       throw error;
@@ -85,7 +88,7 @@ export class JournalEventLog implements EventLog {
       soundEnd = offset + end - from + 1;
     });
     if (soundEnd < this.size) {
-      console.error(
+      this.log.warn(
         `journal ${this.path}: bytes ${soundEnd}-${this.size} after event ${this.last} are ${damaged.length ? 'damaged' : 'an unfinished record'} (a write interrupted by a crash, never acknowledged): cut off`,
       );
       ftruncateSync(this.fd, soundEnd);

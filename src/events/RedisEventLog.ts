@@ -1,4 +1,6 @@
 import { Redis } from 'ioredis';
+import type { Log } from '../kernel/Log.js';
+import { consoleLog } from '../kernel/Log.js';
 import type { EventDraft, EventLog, LogEvent } from './EventLog.js';
 import { EventLogUnavailable, RevisionConflict } from './EventLog.js';
 import { APPEND_SCRIPT, PRUNE_SCRIPT } from './redisScripts.js';
@@ -47,6 +49,7 @@ export class RedisEventLog implements EventLog {
     private readonly redis: Redis,
     private readonly blocking: Redis,
     prefix: string,
+    private readonly log: Log,
   ) {
     this.keys = { stream: `${prefix}:events`, seq: `${prefix}:seq`, revs: `${prefix}:revs`, seqs: `${prefix}:seqs` };
     redis.defineCommand('registryAppend', { lua: APPEND_SCRIPT, numberOfKeys: 4 });
@@ -59,7 +62,7 @@ export class RedisEventLog implements EventLog {
    * while Redis is away fails after one retry (writes answer 503) and is never resent blindly (an
    * append whose answer was lost must not be appended twice).
    */
-  static async open(url: string, prefix: string, signal?: AbortSignal): Promise<RedisEventLog> {
+  static async open(url: string, prefix: string, signal?: AbortSignal, log: Log = consoleLog): Promise<RedisEventLog> {
     const connect = () =>
       new Redis(url, {
         lazyConnect: true,
@@ -80,16 +83,16 @@ export class RedisEventLog implements EventLog {
         redis.disconnect();
         if (signal?.aborted) throw new Error(`the event log's Redis at ${url} does not answer: ${(error as Error).message}`);
         const wait = Math.min(250 * 2 ** (attempt - 1), 5_000);
-        console.error(`event log: waiting for Redis at ${url} (attempt ${attempt}: ${(error as Error).message}); next try in ${wait} ms`);
+        log.warn(`event log: waiting for Redis at ${url} (attempt ${attempt}: ${(error as Error).message}); next try in ${wait} ms`);
         await new Promise((r) => setTimeout(r, wait));
       }
     }
-    reportErrors(redis, 'commands');
+    reportErrors(redis, 'commands', log);
     const blocking = redis.duplicate({ maxRetriesPerRequest: null, autoResendUnfulfilledCommands: true });
-    reportErrors(blocking, 'follower');
-    const log = new RedisEventLog(redis, blocking, prefix);
-    await log.lastSeq();
-    return log;
+    reportErrors(blocking, 'follower', log);
+    const events = new RedisEventLog(redis, blocking, prefix, log);
+    await events.lastSeq();
+    return events;
   }
 
   private get scripted(): Scripted {
@@ -164,7 +167,7 @@ export class RedisEventLog implements EventLog {
           await this.blocking.xread('COUNT', 1, 'BLOCK', BLOCK_MILLIS, 'STREAMS', this.keys.stream, `${this.known}-0`);
         } catch (error) {
           if (this.closed) break;
-          console.error('event log: blocking read failed, retrying', (error as Error).message);
+          this.log.warn(`event log: blocking read failed, retrying: ${(error as Error).message}`);
           await new Promise((r) => setTimeout(r, 200));
         }
       }
@@ -187,13 +190,13 @@ export class RedisEventLog implements EventLog {
 }
 
 /** Connection errors once per distinct failure (ioredis retries on its own; a reconnect loop must not flood the log). */
-const reportErrors = (connection: Redis, name: string): void => {
+const reportErrors = (connection: Redis, name: string, log: Log): void => {
   let last = '';
   connection.on('ready', () => (last = ''));
   connection.on('error', (error: Error) => {
     if (error.message === last) return;
     last = error.message;
-    console.error(`event log: Redis ${name} connection: ${error.message}`);
+    log.warn(`event log: Redis ${name} connection: ${error.message}`);
   });
 };
 

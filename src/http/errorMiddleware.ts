@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Log } from '../kernel/Log.js';
 import { rejections } from '../domain/rejections.js';
 import { EventLogUnavailable } from '../events/EventLog.js';
 import { Rejection } from '../kernel/Rejection.js';
@@ -16,22 +17,24 @@ const fromFramework = (error: { type?: string; status?: number; limit?: number; 
 };
 
 /** Renders every failure as the typed error body; unexpected ones are logged and never leak details. */
-export const errorMiddleware: ErrorRequestHandler = (error, _req, res, _next) => {
-  const raised: Rejection | undefined = error instanceof Rejection ? error : fromFramework(error);
-  const known = raised && statusOf(raised.type) !== undefined ? raised : undefined;
-  if (!known) console.error('unexpected error', error);
-  const body = known ?? rejections.unexpected();
-  const status = statusOf(body.type) ?? 500;
-  if (body.type === 'HttpMethodNotAllowed') res.setHeader('Allow', (body.fields['allowed'] as string[]).join(', '));
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
-  const { allowed: _allowed, ...fields } = body.fields;
-  res
-    .status(status)
-    .type('application/ld+json')
-    .send(JSON.stringify({ '@context': context('error'), '@type': body.type, reason: body.reason, ...fields }));
-};
+export const errorMiddleware =
+  (log: Log): ErrorRequestHandler =>
+  (error, _req, res, _next) => {
+    const raised: Rejection | undefined = error instanceof Rejection ? error : fromFramework(error);
+    const known = raised && statusOf(raised.type) !== undefined ? raised : undefined;
+    if (!known) log.error('unexpected error', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    const body = known ?? rejections.unexpected();
+    const status = statusOf(body.type) ?? 500;
+    if (body.type === 'HttpMethodNotAllowed') res.setHeader('Allow', (body.fields['allowed'] as string[]).join(', '));
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    const { allowed: _allowed, ...fields } = body.fields;
+    res
+      .status(status)
+      .type('application/ld+json')
+      .send(JSON.stringify({ '@context': context('error'), '@type': body.type, reason: body.reason, ...fields }));
+  };
 
 export const notFound: RequestHandler = (_req, _res, next) => next(rejections.routeNotFound());

@@ -1,4 +1,6 @@
 import type { EventLog, LogEvent } from '../events/EventLog.js';
+import type { Log } from '../kernel/Log.js';
+import { consoleLog } from '../kernel/Log.js';
 import type { Change, Projection } from './Projection.js';
 import type { RevisionProjection } from './RevisionProjection.js';
 import type { Snapshot, Snapshots } from './Snapshots.js';
@@ -9,6 +11,7 @@ export interface ProjectorOptions {
   snapshotEvents: number;
   /** ...and at least this long after it. */
   snapshotMillis: number;
+  log?: Log;
 }
 
 /**
@@ -34,6 +37,10 @@ export class Projector {
     private readonly options: ProjectorOptions,
   ) {}
 
+  private get logger(): Log {
+    return this.options.log ?? consoleLog;
+  }
+
   get position(): number {
     return this.applied;
   }
@@ -52,12 +59,15 @@ export class Projector {
     if (snapshot && snapshot.seq > logEnd) {
       // The log lost its tail after the snapshot was taken (a restored backup, a cut file): the
       // snapshot describes events the log no longer has, so it cannot be trusted.
-      console.error(`snapshot ignored: it records events up to ${snapshot.seq} but the log ends at ${logEnd}; replaying the whole log`);
+      this.logger.warn(`snapshot ignored: it records events up to ${snapshot.seq} but the log ends at ${logEnd}; replaying the whole log`, {
+        snapshotSeq: snapshot.seq,
+        logEnd,
+      });
       snapshot = undefined;
     }
     if (snapshot && !this.revisionBytes.truncate(snapshot.revisionBytes)) {
       // The revision graphs it refers to did not all reach the disk: rebuild everything from the log.
-      console.error('snapshot ignored: the revision file is shorter than it records; replaying the whole log');
+      this.logger.warn('snapshot ignored: the revision file is shorter than it records; replaying the whole log');
       snapshot = undefined;
     }
     if (!snapshot) this.revisionBytes.truncate(0);
@@ -76,7 +86,7 @@ export class Projector {
       // About 1.5 KB of catalogue text per listed item is loaded after the revision graphs.
       await this.revisions.load(items * 1_500);
     } catch (error) {
-      console.error(`revision file ignored (${(error as Error).message}): replaying the whole log`);
+      this.logger.warn(`revision file ignored (${(error as Error).message}): replaying the whole log`);
       await this.revisions.reset();
       this.revisionBytes.truncate(0);
       this.states.clear();
@@ -106,12 +116,12 @@ export class Projector {
         await this.log.waitForNew(this.applied, this.stop.signal);
         if (this.stop.signal.aborted) break;
         await this.catchUp(await this.log.lastSeq());
-        if (failures) console.error(`projection: the event log answers again; following from event ${this.applied}`);
+        if (failures) this.logger.info(`projection: the event log answers again; following from event ${this.applied}`);
         failures = 0;
       } catch (error) {
         // The log is away (a Redis restart): reads go on from the projections, following resumes when it answers.
         const wait = Math.min(200 * 2 ** failures++, 5_000);
-        console.error(`projection: cannot read the event log (${(error as Error).message}); retrying in ${wait} ms`);
+        this.logger.warn(`projection: cannot read the event log (${(error as Error).message}); retrying in ${wait} ms`);
         await new Promise((r) => setTimeout(r, wait));
       }
     }
@@ -132,7 +142,9 @@ export class Projector {
       }
     }
     if (this.sinceSnapshot >= this.options.snapshotEvents && Date.now() - this.lastSnapshot >= this.options.snapshotMillis) {
-      void this.snapshots.saveInBackground(this.picture(false), () => this.revisionBytes.sync()).catch((error) => console.error('snapshot failed', error));
+      void this.snapshots
+        .saveInBackground(this.picture(false), () => this.revisionBytes.sync())
+        .catch((error) => this.logger.error('snapshot failed', { error: String(error) }));
       this.sinceSnapshot = 0;
       this.lastSnapshot = Date.now();
     }
@@ -151,8 +163,9 @@ export class Projector {
     } catch (error) {
       this.quarantine++;
       const id = (logged.event as { id?: unknown; label?: unknown }).id ?? (logged.event as { label?: unknown }).label;
-      console.error(
+      this.logger.error(
         `event ${logged.seq} quarantined: ${logged.kind} ${logged.key}${id === undefined ? '' : ` (id ${JSON.stringify(id)})`} ${logged.event.type} could not be projected and is skipped: ${(error as Error).message ?? String(error)}`,
+        { quarantined: logged.seq, kind: logged.kind, key: logged.key },
       );
     }
   }

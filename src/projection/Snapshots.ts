@@ -1,4 +1,6 @@
 import { closeSync, existsSync, fsync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync, mkdirSync } from 'node:fs';
+import type { Log } from '../kernel/Log.js';
+import { consoleLog } from '../kernel/Log.js';
 import { dirname } from 'node:path';
 import type { Terms } from '../catalogue/TermDictionary.js';
 
@@ -19,7 +21,10 @@ const HEADER = new Set(['version', 'seq', 'revisionBytes', 'terms']);
 
 /** One snapshot file, replaced atomically (write to a temporary file, fsync, rename). */
 export class Snapshots {
-  constructor(private readonly path: string) {
+  constructor(
+    private readonly path: string,
+    private readonly log: Log = consoleLog,
+  ) {
     mkdirSync(dirname(path), { recursive: true });
   }
 
@@ -32,7 +37,7 @@ export class Snapshots {
         throw new Error('not a snapshot of this version');
     } catch (error) {
       // The log is the source of truth: a snapshot that cannot be read only costs a full replay.
-      console.error(`snapshot ${this.path} ignored (${(error as Error).message}): replaying the whole log`);
+      this.log.warn(`snapshot ${this.path} ignored (${(error as Error).message}): replaying the whole log`);
       return undefined;
     }
     // States are stored as top-level arrays named after their kind.

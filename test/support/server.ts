@@ -30,7 +30,7 @@ export const startServer = async (overrides: Partial<Config> = {}, dataDir?: str
     maxStoreQuads: 8_000_000,
     snapshotEvents: 1_000_000,
     snapshotMillis: 3_600_000,
-    logStartup: false,
+    logLevel: 'silent',
     ...overrides,
   };
   // The base URL must name the port, which is known only once listening: listen first on an ephemeral port.

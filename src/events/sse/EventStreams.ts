@@ -1,4 +1,6 @@
 import type { ServerResponse } from 'node:http';
+import type { Log } from '../../kernel/Log.js';
+import { consoleLog } from '../../kernel/Log.js';
 import type { EventLog, LogEvent } from '../EventLog.js';
 import { Lru } from '../../util/Lru.js';
 import type { EventScope } from './EventScope.js';
@@ -13,6 +15,7 @@ export interface EventStreamsOptions {
   keepAliveMillis: number;
   /** Events read from the log per step; bounds what one stream holds in memory. */
   batchSize?: number;
+  log?: Log;
 }
 
 /**
@@ -50,7 +53,7 @@ export class EventStreams {
     try {
       await this.pump(writer, scope, after, stop.signal);
     } catch (error) {
-      if (!stop.signal.aborted) console.error('event stream failed', error);
+      if (!stop.signal.aborted) (this.options.log ?? consoleLog).error('event stream failed', { error: String(error) });
     } finally {
       res.off('close', abort);
       this.streams.delete(stop);
