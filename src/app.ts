@@ -5,6 +5,11 @@ import { join } from 'node:path';
 import { assetPath } from './assets.js';
 import type { Config } from './config/Config.js';
 import { Addresses } from './kernel/Addresses.js';
+import cors from 'cors';
+import compression from 'compression';
+import { Metrics } from './http/metrics.js';
+import { operationsRoutes } from './http/routes/operations.js';
+import { timedEventLog } from './events/timedEventLog.js';
 import type { Log } from './kernel/Log.js';
 import { createLogger, pinoLog, requestLogging } from './http/logging.js';
 import { resourceKey, schemaKey } from './kernel/logKeys.js';
@@ -89,7 +94,19 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const addresses = new Addresses(config.baseUrl);
   const logger = createLogger(config.logLevel ?? 'info');
   const logs = pinoLog(logger);
-  const { log, name: logName } = await openLog(config, logs);
+  // Sources are read at each scrape, from the parts built below.
+  const metrics = new Metrics({
+    logHead: () => log.lastSeq(),
+    projected: () => projector.position,
+    storeQuads: () => graphStore.size(),
+    maxStoreQuads: config.maxStoreQuads,
+    openStreams: () => streams.openStreams,
+    workerQueue: () => (executor instanceof WorkerPool ? executor.queued : 0),
+    quarantined: () => projector.quarantined,
+  });
+  const opened = await openLog(config, logs);
+  const log = timedEventLog(opened.log, (seconds) => metrics.appends.observe(seconds));
+  const logName = opened.name;
   const graphStore = new OxigraphGraphStore();
   const revisionFile = new RevisionFile(join(config.dataDir, 'projection', 'revisions.nq'));
   const catalogueIndex = new CatalogueIndex();
@@ -202,12 +219,42 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     quarantined: () => projector.quarantined,
   });
   access.routes(routes, router);
+  operationsRoutes(routes, router, {
+    metrics,
+    metricsAccess: config.metrics ?? 'permission',
+    ready: async () => {
+      try {
+        await log.lastSeq();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  });
   orgAndProjectRoutes(routes, router, { orgs, projects, addresses });
   // Before the resource routes: `/v1/resources/{org}/events` must not read as a project named `events`.
   eventRoutes(routes, router, { streams, orgExists: (label) => kinds.orgs.has(label), projectExists: (ref) => kinds.projects.has(ref) });
   resourceRoutes(routes, router, { resources, queries, jsonld, addresses });
   schemaRoutes(routes, router, { schemas, queries: schemaQueries, jsonld, addresses });
   app.use(requestLogging(logger));
+  app.use(metrics.middleware());
+  // Browsers: any origin by default (credentials travel in the Authorization header, never cookies).
+  app.use(
+    cors({
+      origin: config.corsOrigins === undefined || config.corsOrigins === '*' ? '*' : config.corsOrigins.split(',').map((o) => o.trim()),
+      methods: ['GET', 'HEAD', 'PUT', 'POST', 'PATCH', 'DELETE'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'Last-Event-Id', 'If-None-Match', 'If-Match', 'If-Modified-Since', 'X-Request-Id'],
+      exposedHeaders: ['Location', 'ETag', 'Last-Modified', 'Last-Event-Id', 'X-Request-Id', 'Allow'],
+      maxAge: 600,
+    }),
+  );
+  // Large JSON answers compressed (gzip or br as the client accepts); event streams never buffered.
+  app.use(
+    compression({
+      threshold: 1024,
+      filter: (req, res) => !String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream') && compression.filter(req, res),
+    }),
+  );
   app.use(plainQuery);
   app.use(authenticate(access.authenticator));
   app.use(router);

@@ -28,6 +28,10 @@ export interface Config {
   workers?: number;
   /** The time budget of one JSON-LD or SHACL step of a request, in ms (default 10 s). */
   workBudgetMillis?: number;
+  /** Origins browsers may call from: `*` (default) or a comma-separated list. */
+  corsOrigins?: string;
+  /** `GET /metrics`: `permission` (supervision/read on `/`, default), `open`, or `off`. */
+  metrics?: 'off' | 'open' | 'permission';
   /** Level of the JSON log lines (`info` by default; `silent` turns them off, as tests do). */
   logLevel?: string;
   snapshotMillis: number;
@@ -72,6 +76,12 @@ const integerSetting = (name: string, raw: string | undefined, fallback: number,
 const redisPrefixSetting = (raw: string | undefined): string => {
   if (raw === undefined || raw === '') return 'registry';
   if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(raw)) throw new ConfigError('REDIS_PREFIX', `expected 1-100 characters of [A-Za-z0-9_.:-], got '${raw}'`);
+  return raw;
+};
+
+const metricsSetting = (raw: string | undefined): 'off' | 'open' | 'permission' => {
+  if (raw === undefined || raw === '') return 'permission';
+  if (raw !== 'off' && raw !== 'open' && raw !== 'permission') throw new ConfigError('METRICS', `expected off, open or permission, got '${raw}'`);
   return raw;
 };
 
@@ -147,6 +157,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     sseKeepAliveMillis: integerSetting('SSE_KEEPALIVE_MILLIS', setting('SSE_KEEPALIVE_MILLIS', 'events.keep-alive-millis'), 20_000, 10, 30_000),
     maxPayloadBytes: integerSetting('MAX_PAYLOAD_BYTES', setting('MAX_PAYLOAD_BYTES', 'http.max-payload-bytes'), 256 * 1024, 1024, 64 * 1024 * 1024),
     maxStoreQuads: integerSetting('MAX_STORE_QUADS', setting('MAX_STORE_QUADS', 'store.max-quads'), 8_000_000, 1000, 9_500_000),
+    corsOrigins: setting('CORS_ORIGINS', 'http.cors-origins') ?? '*',
+    metrics: metricsSetting(setting('METRICS', 'metrics.access')),
     logLevel: logLevelSetting(setting('LOG_LEVEL', 'log.level')),
     bootstrapIdentity: bootstrapIdentitySetting(setting('BOOTSTRAP_IDENTITY', 'auth.bootstrap-identity')),
     providerTimeoutMillis: integerSetting('PROVIDER_TIMEOUT_MILLIS', setting('PROVIDER_TIMEOUT_MILLIS', 'auth.provider-timeout-millis'), 5_000, 100, 60_000),

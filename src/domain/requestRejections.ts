@@ -42,6 +42,7 @@ export const requestRejections = {
     new Rejection('TooManyConnections', `The server holds its maximum of ${limit} open connections: retry shortly, and reuse connections (keep-alive).`),
   requestTimeout: (millis: number) =>
     new Rejection('RequestTimeout', `The request did not arrive within ${millis} ms: send the headers and body without pausing.`),
+  preconditionFailed: (etag: string) => new Rejection('PreconditionFailed', `The current representation's ETag is ${etag}, which If-Match does not name.`),
   processingTimeExceeded: (millis: number) =>
     new Rejection(
       'ProcessingTimeExceeded',
@@ -68,6 +69,7 @@ export const requestStatuses = {
   StoreCapacityReached: 507,
   EventLogUnavailable: 503,
   ProcessingTimeExceeded: 400,
+  PreconditionFailed: 412,
   ExpectationFailed: 417,
   TooManyConnections: 503,
   RequestTimeout: 408,

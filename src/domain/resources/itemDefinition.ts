@@ -35,7 +35,7 @@ const render =
       ...(kind.name === 'schemas' ? { _schemaId: id } : {}),
       ...(hasSource && e['source'] !== undefined ? { _source: e['source'] } : {}),
       _types: Array.isArray(e['types']) ? e['types'] : [],
-      ...(!isTag && schema !== undefined ? { _constrainedBy: schema } : {}),
+      ...(!isTag && schema !== undefined ? { _constrainedBy: schemaBase(String(schema)) } : {}),
       _project: ref,
       _schemaProject: schemaProject,
       _instant: e['instant'],

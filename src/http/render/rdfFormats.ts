@@ -1,3 +1,4 @@
+import { schemaBase } from '../../domain/schemas/schemaRef.js';
 import { Parser } from 'n3';
 import type { ResourceState } from '../../domain/resources/Resource.js';
 import { NXV, RDF_TYPE } from '../../kernel/vocabulary.js';
@@ -10,7 +11,7 @@ export const metadataTriples = (state: ResourceState, at: Addresses): string => 
   const t = (p: string, o: string) => `${s} ${iri(NXV + p)} ${o} .\n`;
   return (
     t('self', iri(at.resource(state.project, state.id))) +
-    t('constrainedBy', iri(spelledIri(state.schema))) +
+    t('constrainedBy', iri(spelledIri(schemaBase(state.schema)))) +
     t('project', iri(at.project(state.project))) +
     t('rev', integer(state.rev)) +
     t('deprecated', boolean(state.deprecated)) +

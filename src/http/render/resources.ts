@@ -1,5 +1,6 @@
 import type { ResourceState } from '../../domain/resources/Resource.js';
 import type { JsonObject } from '../../domain/resources/ResourceEvent.js';
+import { schemaBase } from '../../domain/schemas/schemaRef.js';
 import { context } from '../../kernel/vocabulary.js';
 import type { Addresses } from '../../kernel/Addresses.js';
 
@@ -11,7 +12,8 @@ export const typesValue = (types: string[]): { '@type'?: string | string[] } => 
 /** The `_` fields of a resource (spec 2.2, newest description). */
 export const resourceMetadataFields = (state: ResourceState, at: Addresses) => ({
   _self: at.resource(state.project, state.id),
-  _constrainedBy: state.schema,
+  // The schema's plain IRI: which revision validated is kept internally (wire-format.md).
+  _constrainedBy: schemaBase(state.schema),
   _project: state.project,
   _rev: state.rev,
   _deprecated: state.deprecated,

@@ -16,6 +16,7 @@ import { aggregationsBody, listingBody } from '../render/listing.js';
 import { dot, inGraph, metadataTriples } from '../render/rdfFormats.js';
 import { typesValue } from '../render/resources.js';
 import { segment } from '../route.js';
+import { notModified } from '../conditional.js';
 import type { Context } from '../route.js';
 import type { Addresses } from '../../kernel/Addresses.js';
 
@@ -48,6 +49,9 @@ const tagBody = (body: unknown): { tag: string; rev: number } => {
   return { tag: b.tag, rev: b.rev };
 };
 
+/** The log position of the last event of a revision: what identifies it forever. */
+const lastPosition = (state: ResourceState): number => state.seqs[state.seqs.length - 1] ?? 0;
+
 const send = (res: Response, body: unknown, status = 200) => void res.status(status).type('application/ld+json').send(JSON.stringify(body));
 
 /**
@@ -64,10 +68,12 @@ export const itemHandlers = ({ service, queries, jsonld, addresses, kind, render
     res.vary('Accept');
     if (type === 'application/ld+json' || type === 'application/json') {
       const { state, compacted } = await service.fetchCompacted(...target);
+      if (notModified(req, res, lastPosition(state), type, state.updatedAt)) return;
       res.type(type).send(JSON.stringify(render.body(state, compacted, addresses)));
       return;
     }
     const { state, content } = await service.fetch(...target);
+    if (notModified(req, res, lastPosition(state), type, state.updatedAt)) return;
     const triples = (await jsonld.toNQuads(content.expanded)) + metadataTriples(state, addresses);
     if (type === 'application/n-triples') res.type(type).send(triples);
     else if (type === 'application/n-quads') res.type(type).send(inGraph(triples, revisionGraph(kind, state.project, state.id, state.rev)));
@@ -137,6 +143,7 @@ export const itemHandlers = ({ service, queries, jsonld, addresses, kind, render
       const annotate = bool(req.query, 'annotate') ?? false;
       const { state, content } = await service.fetch(ref, schema, id, selector(req.query));
       res.vary('Accept');
+      if (notModified(req, res, lastPosition(state), annotate ? 'annotated-source' : 'source', state.updatedAt)) return;
       send(res, annotate ? render.annotated(state, content.source, addresses) : content.source);
     },
     remoteContexts: async (req: Request, res: Response, ctx: Context) => {

@@ -1,0 +1,73 @@
+import type { RequestHandler } from 'express';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** What the metrics read from the running service at each scrape. */
+export interface MetricSources {
+  logHead(): Promise<number>;
+  projected(): number;
+  storeQuads(): Promise<number>;
+  maxStoreQuads: number;
+  openStreams(): number;
+  workerQueue(): number;
+  quarantined(): number;
+}
+
+/**
+ * The Prometheus metrics of one registry (its own prom-client registry, no global state): request
+ * durations per route and status, event-log append latency, projection lag, store size against its
+ * cap, open event streams, the worker pool's queue.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly requests = new Histogram({
+    name: 'registry_http_request_duration_seconds',
+    help: 'HTTP request duration by method, route and status.',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  readonly appends = new Histogram({
+    name: 'registry_event_log_append_seconds',
+    help: 'Latency of durable appends to the event log.',
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [this.registry],
+  });
+  readonly refusals = new Counter({
+    name: 'registry_refusals_total',
+    help: 'Requests or connections refused by a limit.',
+    labelNames: ['reason'],
+    registers: [this.registry],
+  });
+
+  constructor(sources: MetricSources) {
+    const gauge = (name: string, help: string, read: () => number | Promise<number>) =>
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        async collect() {
+          this.set(await read());
+        },
+      });
+    gauge('registry_projection_lag_events', 'Events in the log not yet projected by this process (log head minus applied).', async () =>
+      Math.max(0, (await sources.logHead()) - sources.projected()),
+    );
+    gauge('registry_store_quads', 'Quads held by the triple store.', () => sources.storeQuads());
+    gauge('registry_store_max_quads', 'Writes are refused from this many quads on.', () => sources.maxStoreQuads);
+    gauge('registry_sse_open_streams', 'Open event streams.', () => sources.openStreams());
+    gauge('registry_worker_queue_tasks', 'JSON-LD and SHACL tasks waiting for a worker thread.', () => sources.workerQueue());
+    gauge('registry_quarantined_events', 'Events whose projection failed and were skipped.', () => sources.quarantined());
+  }
+
+  /** Times every request by the route it matched (`unmatched` otherwise), so label values stay few. */
+  middleware(): RequestHandler {
+    return (req, res, next) => {
+      const end = this.requests.startTimer();
+      res.once('finish', () => {
+        const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
+        end({ method: req.method, route, status: String(res.statusCode) });
+      });
+      next();
+    };
+  }
+}

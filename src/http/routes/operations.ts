@@ -1,0 +1,41 @@
+import type { Router } from 'express';
+import type { Metrics } from '../metrics.js';
+import { onRoot } from '../route.js';
+import type { Guard, Routes } from '../route.js';
+
+export type MetricsAccess = 'off' | 'open' | 'permission';
+
+interface Deps {
+  /** Whether recovery finished and the event log answers. */
+  ready(): Promise<boolean>;
+  metrics: Metrics;
+  metricsAccess: MetricsAccess;
+}
+
+/** Liveness and readiness for load balancers and the container healthcheck, and the Prometheus metrics. */
+export const operationsRoutes = (routes: Routes, router: Router, deps: Deps): void => {
+  routes.add(router, '/health/live', {
+    get: { guard: { public: true }, body: 'none', handle: (_req, res) => void res.json({ status: 'up' }) },
+  });
+  routes.add(router, '/health/ready', {
+    get: {
+      guard: { public: true },
+      body: 'none',
+      handle: async (_req, res) => {
+        const ready = await deps.ready();
+        res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable' });
+      },
+    },
+  });
+  if (deps.metricsAccess === 'off') return;
+  const guard: Guard = deps.metricsAccess === 'open' ? { public: true } : { permission: 'supervision/read', on: onRoot };
+  routes.add(router, '/metrics', {
+    get: {
+      guard,
+      body: 'none',
+      handle: async (_req, res) => {
+        res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
+      },
+    },
+  });
+};

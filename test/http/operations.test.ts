@@ -1,0 +1,100 @@
+import { expect } from 'chai';
+import { gunzipSync } from 'node:zlib';
+import { request } from 'node:http';
+import { serve } from '../support/server.js';
+import type { TestServer } from '../support/server.js';
+import { client } from '../support/client.js';
+
+/** A raw request (fetch would decompress on its own): status, headers and the body bytes. */
+const raw = (url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> =>
+  new Promise((resolve, reject) => {
+    const req = request(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+
+describe('operations and first contact', () => {
+  let server: TestServer;
+  let api: ReturnType<typeof client>;
+  serve((s, a) => ((server = s), (api = a)));
+
+  it('answers CORS preflights and exposes the headers browser clients read', async () => {
+    const preflight = await fetch(`${server.url}/v1/resources/o/p`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://app.example', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization,content-type' },
+    });
+    expect(preflight.status).to.be.oneOf([200, 204]);
+    expect(preflight.headers.get('access-control-allow-origin')).to.equal('*');
+    expect(preflight.headers.get('access-control-allow-methods')).to.include('PUT');
+    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).to.include('authorization');
+    const get = await fetch(`${server.url}/v1/version`, { headers: { origin: 'http://app.example' } });
+    expect(get.headers.get('access-control-allow-origin')).to.equal('*');
+    expect(get.headers.get('access-control-expose-headers')).to.include('ETag').and.include('Location').and.include('Last-Event-Id');
+  });
+
+  it('logs with a request id it echoes, taking a sane one from the client', async () => {
+    const given = await fetch(`${server.url}/v1/version`, { headers: { 'x-request-id': 'abc-123' } });
+    expect(given.headers.get('x-request-id')).to.equal('abc-123');
+    const fresh = await fetch(`${server.url}/v1/version`, { headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(fresh.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+  });
+
+  // Conditional requests go through node:http: fetch adds `Cache-Control: no-cache` to them (the Fetch standard).
+  it('answers fetches conditionally: ETag and Last-Modified, 304 on If-None-Match and If-Modified-Since, 412 on a failed If-Match', async () => {
+    await api.put('/v1/orgs/ops', {});
+    await api.put('/v1/projects/ops/p', {});
+    expect((await api.put('/v1/resources/ops/p/_/r', { 'http://x/n': 1 })).status).to.equal(201);
+    const first = await fetch(`${server.url}/v1/resources/ops/p/_/r`);
+    const etag = first.headers.get('etag')!;
+    expect(etag).to.match(/^"\d+-application\/ld\+json"$/);
+    expect(first.headers.get('last-modified')).to.be.a('string');
+    expect((await raw(`${server.url}/v1/resources/ops/p/_/r`, { 'if-none-match': etag })).status).to.equal(304);
+    expect((await raw(`${server.url}/v1/resources/ops/p/_/r`, { 'if-modified-since': first.headers.get('last-modified')! })).status).to.equal(304);
+    const triples = await raw(`${server.url}/v1/resources/ops/p/_/r`, { accept: 'application/n-triples', 'if-none-match': etag });
+    expect(triples.status, 'another representation has another tag').to.equal(200);
+    const failed = await raw(`${server.url}/v1/resources/ops/p/_/r`, { 'if-match': '"1-other"' });
+    expect(failed.status).to.equal(412);
+    expect(JSON.parse(failed.body.toString())['@type']).to.equal('PreconditionFailed');
+    expect((await api.put('/v1/resources/ops/p/_/r?rev=1', { 'http://x/n': 2 })).status).to.equal(200);
+    expect((await raw(`${server.url}/v1/resources/ops/p/_/r`, { 'if-none-match': etag })).status, 'a new revision is modified').to.equal(200);
+    expect((await raw(`${server.url}/v1/resources/ops/p/_/r?rev=1`, { 'if-none-match': etag })).status, 'revision 1 never changes').to.equal(304);
+    const source = await fetch(`${server.url}/v1/resources/ops/p/_/r/source`);
+    expect((await raw(`${server.url}/v1/resources/ops/p/_/r/source`, { 'if-none-match': source.headers.get('etag')! })).status).to.equal(304);
+  });
+
+  it('compresses large JSON answers for clients that accept it', async () => {
+    for (let i = 0; i < 40; i++) await api.put(`/v1/resources/ops/p/_/c${i}`, { 'http://x/n': i });
+    const zipped = await raw(`${server.url}/v1/resources/ops/p?size=50`, { 'accept-encoding': 'gzip' });
+    expect(zipped.headers['content-encoding']).to.equal('gzip');
+    expect(JSON.parse(gunzipSync(zipped.body).toString())['_total']).to.be.at.least(40);
+    const plain = await raw(`${server.url}/v1/resources/ops/p?size=50`, {});
+    expect(plain.headers['content-encoding']).to.equal(undefined);
+  });
+
+  it('reports liveness and readiness, and metrics behind supervision/read', async () => {
+    expect((await api.get('/health/live')).status).to.equal(200);
+    const ready = await api.get('/health/ready');
+    expect(ready.status).to.equal(200);
+    expect(ready.body.status).to.equal('ready');
+    const metrics = await fetch(`${server.url}/metrics`);
+    expect(metrics.status).to.equal(200);
+    const text = await metrics.text();
+    for (const name of [
+      'registry_http_request_duration_seconds_bucket',
+      'registry_event_log_append_seconds_count',
+      'registry_projection_lag_events',
+      'registry_store_quads',
+      'registry_store_max_quads',
+      'registry_sse_open_streams',
+      'registry_worker_queue_tasks',
+    ])
+      expect(text, name).to.include(name);
+    expect(text).to.match(
+      /registry_http_request_duration_seconds_count\{method="PUT",route="\/v1\/resources\/:org\/:project\/:schema\/:id",status="201"\} \d+/,
+    );
+  });
+});
