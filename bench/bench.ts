@@ -3,6 +3,7 @@ import { benchResources } from './resources.js';
 import { benchSchemas } from './schemas.js';
 import { benchWorkers } from './workers.js';
 import { benchAccessOverhead } from './accessOverhead.js';
+import { benchOperationsOverhead } from './operationsOverhead.js';
 
 /**
  * `npm run bench [-- N]`: prints ops/s and p50/p99 per operation. Not part of `npm test`.
@@ -14,3 +15,4 @@ await benchSchemas();
 await benchEvents();
 await benchWorkers(Math.min(count, 5_000));
 await benchAccessOverhead(5_000);
+await benchOperationsOverhead(5_000);

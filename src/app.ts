@@ -217,6 +217,8 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     maxStoreQuads: config.maxStoreQuads,
     eventLog: logName,
     quarantined: () => projector.quarantined,
+    routes: () => routes.routes(),
+    base: addresses.base,
   });
   access.routes(routes, router);
   operationsRoutes(routes, router, {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { PERMISSIONS } from '../../src/auth/permissions.js';
+import { ROUTE_SUMMARIES } from '../../src/http/openapi/routeSummaries.js';
 import type { TestServer } from '../support/server.js';
 import { serve } from '../support/server.js';
 
@@ -41,5 +42,19 @@ describe('route table', () => {
     const bodies = server.registry.routes.filter((r) => r.body === 'json').map((r) => r.method);
     expect(bodies).to.not.include('get');
     expect(bodies).to.not.include('head');
+  });
+
+  it('documents every route in /v1/openapi.json (OpenAPI 3.1), and nothing that is not served', async () => {
+    const res = await fetch(`${server.url}/v1/openapi.json`);
+    expect(res.status).to.equal(200);
+    const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, { summary: string }>> };
+    expect(doc.openapi).to.equal('3.1.0');
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path.replace(/\{([A-Za-z]+)\}/g, ':$1')}`),
+    );
+    const served = server.registry.routes.map((r) => `${r.method.toUpperCase()} ${r.path}`);
+    expect([...new Set(documented)].sort()).to.deep.equal([...new Set(served)].sort());
+    for (const [path, ops] of Object.entries(doc.paths)) for (const [m, op] of Object.entries(ops)) expect(op.summary, `${m} ${path}`).to.not.equal('');
+    expect(Object.keys(ROUTE_SUMMARIES).sort()).to.deep.equal([...new Set(served)].sort());
   });
 });

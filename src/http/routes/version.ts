@@ -1,18 +1,25 @@
 import type { Router } from 'express';
 import { onRoot } from '../route.js';
-import type { Routes } from '../route.js';
+import type { DeclaredRoute, Routes } from '../route.js';
+import { openApiDocument } from '../openapi/openApiDocument.js';
 
 interface Deps {
   version: string;
   storeSize: () => Promise<number>;
   maxStoreQuads: number;
   eventLog: string;
+  /** The routes served, for the OpenAPI description. */
+  routes: () => readonly DeclaredRoute[];
+  base: string;
   /** Events whose projection failed and were skipped (see the log for their positions and ids). */
   quarantined: () => number;
 }
 
 /** `GET /v1/version` (`version/read` on `/`): answers once the server is ready (projections restored). */
 export const versionRoutes = (routes: Routes, router: Router, deps: Deps): void => {
+  routes.add(router, '/v1/openapi.json', {
+    get: { guard: { public: true }, body: 'none', handle: (_req, res) => void res.json(openApiDocument(deps.routes(), deps.version, deps.base)) },
+  });
   routes.add(router, '/v1/version', {
     get: {
       guard: { permission: 'version/read', on: onRoot },
