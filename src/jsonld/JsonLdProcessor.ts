@@ -31,6 +31,8 @@ export type PinnedContextSource = (ref: Extract<RemoteContextRef, { type: 'Proje
  * and RDF output at read time with exactly the contexts pinned then.
  */
 export class JsonLdProcessor {
+  private readonly converted = new WeakMap<object, Promise<string>>();
+
   constructor(
     private readonly bundled: Map<string, unknown>,
     /** Where expansion, compaction and RDF conversion run (a worker pool in the service). */
@@ -81,8 +83,18 @@ export class JsonLdProcessor {
    * `@container: @graph` term) have their triples kept in the revision's own graph, without their
    * graph name, since a revision is exactly one named graph of the store.
    */
+  /**
+   * The revision's N-Triples. Kept per expanded document while it lives: a write converts it once to
+   * check it can be stored, and the projection of its event (the same object) reuses the result.
+   */
   toNQuads(expanded: JsonObject[]): Promise<string> {
-    return this.executor.run('toNQuads', { expanded });
+    let triples = this.converted.get(expanded);
+    if (!triples) {
+      triples = this.executor.run('toNQuads', { expanded });
+      this.converted.set(expanded, triples);
+      triples.catch(() => this.converted.delete(expanded));
+    }
+    return triples;
   }
 
   /** The `@id` value expanded with the payload's context, as a node reference that expansion keeps. */

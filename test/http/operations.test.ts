@@ -67,11 +67,13 @@ describe('operations and first contact', () => {
   });
 
   it('compresses large JSON answers for clients that accept it', async () => {
-    for (let i = 0; i < 40; i++) await api.put(`/v1/resources/ops/p/_/c${i}`, { 'http://x/n': i });
-    const zipped = await raw(`${server.url}/v1/resources/ops/p?size=50`, { 'accept-encoding': 'gzip' });
+    for (let i = 0; i < 60; i++) await api.put(`/v1/resources/ops/p/_/c${i}`, { 'http://x/n': i });
+    const zipped = await raw(`${server.url}/v1/resources/ops/p?size=60`, { 'accept-encoding': 'gzip' });
     expect(zipped.headers['content-encoding']).to.equal('gzip');
-    expect(JSON.parse(gunzipSync(zipped.body).toString())['_total']).to.be.at.least(40);
-    const plain = await raw(`${server.url}/v1/resources/ops/p?size=50`, {});
+    expect(JSON.parse(gunzipSync(zipped.body).toString())['_total']).to.be.at.least(60);
+    const small = await raw(`${server.url}/v1/resources/ops/p?size=2`, { 'accept-encoding': 'gzip' });
+    expect(small.headers['content-encoding'], 'small answers go as they are').to.equal(undefined);
+    const plain = await raw(`${server.url}/v1/resources/ops/p?size=60`, {});
     expect(plain.headers['content-encoding']).to.equal(undefined);
   });
 
