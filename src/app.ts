@@ -240,7 +240,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   resourceRoutes(routes, router, { resources, queries, jsonld, addresses });
   schemaRoutes(routes, router, { schemas, queries: schemaQueries, jsonld, addresses });
   app.use(requestLogging(logger));
-  app.use(metrics.middleware());
+  if ((config.metrics ?? 'permission') !== 'off') app.use(metrics.middleware());
   // Browsers: any origin by default (credentials travel in the Authorization header, never cookies).
   app.use(
     cors({
