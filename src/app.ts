@@ -5,6 +5,10 @@ import { join } from 'node:path';
 import { assetPath } from './assets.js';
 import type { Config } from './config/Config.js';
 import { Addresses } from './kernel/Addresses.js';
+import { MultiFetch } from './domain/resources/MultiFetch.js';
+import { multiFetchRoutes } from './http/routes/multiFetch.js';
+import { annotatedSource, resourceBody, resourceMetadata } from './http/render/resources.js';
+import { annotatedSchema, schemaBody, schemaMetadata } from './http/render/schemas.js';
 import cors from 'cors';
 import compression from 'compression';
 import { constants as zlibConstants } from 'node:zlib';
@@ -239,6 +243,19 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   eventRoutes(routes, router, { streams, orgExists: (label) => kinds.orgs.has(label), projectExists: (ref) => kinds.projects.has(ref) });
   resourceRoutes(routes, router, { resources, queries, jsonld, addresses });
   schemaRoutes(routes, router, { schemas, queries: schemaQueries, jsonld, addresses });
+  multiFetchRoutes(routes, router, {
+    multiFetch: new MultiFetch([
+      { kind: 'resources', service: resources },
+      { kind: 'schemas', service: schemas },
+    ]),
+    renderers: {
+      resources: { metadata: resourceMetadata, body: resourceBody, annotated: annotatedSource },
+      schemas: { metadata: schemaMetadata, body: schemaBody, annotated: annotatedSchema },
+    },
+    jsonld,
+    addresses,
+    maxEntries: config.multiFetchMax ?? 1_000,
+  });
   app.use(requestLogging(logger));
   if ((config.metrics ?? 'permission') !== 'off') app.use(metrics.middleware());
   // Browsers: any origin by default (credentials travel in the Authorization header, never cookies).

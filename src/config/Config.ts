@@ -28,6 +28,8 @@ export interface Config {
   workers?: number;
   /** The time budget of one JSON-LD or SHACL step of a request, in ms (default 10 s). */
   workBudgetMillis?: number;
+  /** Most entries one multi-fetch may name (400 beyond). */
+  multiFetchMax?: number;
   /** Origins browsers may call from: `*` (default) or a comma-separated list. */
   corsOrigins?: string;
   /** `GET /metrics`: `permission` (supervision/read on `/`, default), `open`, or `off`. */
@@ -157,6 +159,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     sseKeepAliveMillis: integerSetting('SSE_KEEPALIVE_MILLIS', setting('SSE_KEEPALIVE_MILLIS', 'events.keep-alive-millis'), 20_000, 10, 30_000),
     maxPayloadBytes: integerSetting('MAX_PAYLOAD_BYTES', setting('MAX_PAYLOAD_BYTES', 'http.max-payload-bytes'), 256 * 1024, 1024, 64 * 1024 * 1024),
     maxStoreQuads: integerSetting('MAX_STORE_QUADS', setting('MAX_STORE_QUADS', 'store.max-quads'), 8_000_000, 1000, 9_500_000),
+    multiFetchMax: integerSetting('MULTI_FETCH_MAX', setting('MULTI_FETCH_MAX', 'multi-fetch.max-entries'), 1_000, 1, 100_000),
     corsOrigins: setting('CORS_ORIGINS', 'http.cors-origins') ?? '*',
     metrics: metricsSetting(setting('METRICS', 'metrics.access')),
     logLevel: logLevelSetting(setting('LOG_LEVEL', 'log.level')),

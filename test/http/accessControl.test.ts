@@ -122,6 +122,20 @@ describe('access control over HTTP: realms, tokens, ACLs, enforcement', function
     expect((await call('GET', '/v1/resources', 'admin')).body['_total']).to.equal(4);
   });
 
+  it('answers a multi-fetch entry by entry: readable ones with their value, the others AuthorizationFailed', async () => {
+    const res = await call('POST', '/v1/multi-fetch/resources', 'alice', {
+      format: 'source',
+      resources: [
+        { id: 'r1', project: 'o1/p2' },
+        { id: `${server.url}/v1/resources/o1/p1/_/r1`, project: 'o1/p1' },
+      ],
+    });
+    expect(res.status).to.equal(200);
+    const [denied, allowed] = res.body['resources'] as { error?: { '@type': string }; value?: unknown }[];
+    expect(denied!.error!['@type']).to.equal('AuthorizationFailed');
+    expect(allowed!.value).to.be.an('object');
+  });
+
   it('guards event streams with events/read on their scope path', async () => {
     expect((await call('HEAD', '/v1/events', 'carol')).status).to.equal(403);
     expect((await call('HEAD', '/v1/resources/o1/p1/events', 'alice')).status).to.equal(403);

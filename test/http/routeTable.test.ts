@@ -39,7 +39,8 @@ describe('route table', () => {
   });
 
   it('reads a body only where a route declares one', () => {
-    const bodies = server.registry.routes.filter((r) => r.body === 'json').map((r) => r.method);
+    // Multi-fetch takes its JSON body on GET too, as existing clients send it (wire-search-query.md).
+    const bodies = server.registry.routes.filter((r) => r.body === 'json' && r.path !== '/v1/multi-fetch/resources').map((r) => r.method);
     expect(bodies).to.not.include('get');
     expect(bodies).to.not.include('head');
   });

@@ -92,5 +92,7 @@ export const ROUTE_SUMMARIES: Readonly<Record<string, string>> = {
   'PUT /v1/schemas/:org/:project/:id': 'Create (no rev) or update (?rev) a schema',
   'PUT /v1/schemas/:org/:project/:id/refresh': 'Refresh a schema (re-read its contexts and schema)',
   'PUT /v1/schemas/:org/:project/:id/undeprecate': 'Undeprecate a schema (?rev)',
+  'GET /v1/multi-fetch/resources': 'Fetch many items of any kind at once (JSON body: format and resources)',
+  'POST /v1/multi-fetch/resources': 'Fetch many items of any kind at once (format and resources)',
   'GET /v1/openapi.json': 'This description (OpenAPI 3.1)',
 };

@@ -1,0 +1,58 @@
+import type { ProjectRef } from '../../kernel/labels.js';
+import { Rejection } from '../../kernel/Rejection.js';
+import type { JsonObject } from '../../kernel/json.js';
+import type { ResourceState } from './Resource.js';
+import type { Revision } from './RevisionReader.js';
+import type { ResourceService, Selector } from './ResourceService.js';
+
+export interface MultiFetchEntry {
+  /** The id exactly as requested, `?rev=` or `?tag=` included. */
+  id: string;
+  project: ProjectRef;
+}
+
+/** One entry's outcome: the revision of the kind that holds the id, or why there is none. */
+export type MultiFetched =
+  | { entry: MultiFetchEntry; kind: string; state: ResourceState; content?: Revision['content']; compacted?: JsonObject }
+  | { entry: MultiFetchEntry; error: 'NotFound' | 'AuthorizationFailed' };
+
+/** `iri?rev=3` or `iri?tag=v1`: the id and its selector. */
+const selected = (raw: string): { id: string; selector: Selector } => {
+  const match = /^(.*)\?(rev|tag)=([^?&]+)$/.exec(raw);
+  if (!match) return { id: raw, selector: {} };
+  const [, id, name, value] = match as unknown as [string, string, 'rev' | 'tag', string];
+  if (name === 'tag') return { id, selector: { tag: decodeURIComponent(value) } };
+  return /^\d+$/.test(value) ? { id, selector: { rev: Number(value) } } : { id: raw, selector: {} };
+};
+
+/**
+ * Fetches many items of any kind at once, concurrently, each exactly as its single fetch would; an
+ * entry that cannot be read is an error of its own (`NotFound`, `AuthorizationFailed`), never a
+ * failure of the whole request.
+ */
+export class MultiFetch {
+  constructor(private readonly kinds: readonly { kind: string; service: ResourceService }[]) {}
+
+  fetch(entries: readonly MultiFetchEntry[], compacted: boolean, readable: (project: ProjectRef) => boolean): Promise<MultiFetched[]> {
+    return Promise.all(entries.map((entry) => this.one(entry, compacted, readable)));
+  }
+
+  private async one(entry: MultiFetchEntry, compacted: boolean, readable: (project: ProjectRef) => boolean): Promise<MultiFetched> {
+    if (!readable(entry.project)) return { entry, error: 'AuthorizationFailed' };
+    const { id, selector } = selected(entry.id);
+    for (const { kind, service } of this.kinds) {
+      try {
+        if (!compacted) {
+          const { state, content } = await service.fetch(entry.project, '_', id, selector);
+          return { entry, kind, state, content };
+        }
+        const { state, compacted: body } = await service.fetchCompacted(entry.project, '_', id, selector);
+        return { entry, kind, state, compacted: body };
+      } catch (error) {
+        // Any refusal (unknown project, id, revision or tag) is "not found" for this entry; the next kind may hold the id.
+        if (!(error instanceof Rejection)) throw error;
+      }
+    }
+    return { entry, error: 'NotFound' };
+  }
+}
