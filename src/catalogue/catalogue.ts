@@ -1,24 +1,14 @@
 import type { ProjectRef } from '../kernel/labels.js';
-import type { Link } from '../domain/resources/links.js';
+import type { Listed } from '../domain/KindDefinition.js';
 import { NXV, RDF_TYPE } from '../kernel/vocabulary.js';
 import { CATALOGUE, itemNode } from '../store/graphNames.js';
 import { boolean, dateTime, integer, iri, literal, quad } from '../rdf/terms.js';
 
-/** What the catalogue records of an item's current state: what listings filter and sort on, and its links. */
-export interface CatalogueItem {
+/** What the catalogue records of an item's current state (what listings filter and sort on, and its links), with subjects as addresses. */
+export interface CatalogueItem extends Listed {
   kind: string;
-  project: ProjectRef;
-  id: string;
-  rev: number;
-  deprecated: boolean;
-  types: string[];
-  schema: string;
-  createdAt: string;
-  createdBy: string;
-  updatedAt: string;
-  updatedBy: string;
+  /** The named graph of the current revision. */
   head: string;
-  links: Link[];
 }
 
 export const nxv = (local: string): string => iri(`${NXV}${local}`);

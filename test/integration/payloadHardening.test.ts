@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { JournalEventLog } from '../../src/events/JournalEventLog.js';
+import { resourceCreated, seedJournal } from '../support/journal.js';
 import { freePort, killStarted, ready, start } from '../support/process.js';
 
 const json = (method: string, url: string, body?: unknown) =>
@@ -96,54 +96,10 @@ describe('payloads the store cannot keep never reach the log (separate processes
 
   it('quarantines an event it cannot project at replay, says which, and goes on with the rest', async () => {
     // A log written before the checks existed: its third event cannot be projected.
-    const log = await JournalEventLog.open(join(dataDir, 'journal', 'events.log'));
-    const at = { instant: '2026-01-01T00:00:00.000Z', subject: 'anonymous' };
-    await log.append(
-      { key: 'orgs/o', kind: 'orgs', org: 'o', rev: 1, event: { type: 'OrganizationCreated', label: 'o', uuid: 'u1', rev: 1, ...at } as never },
-      0,
-    );
-    const fields = { base: 'http://127.0.0.1/b/', vocab: 'http://127.0.0.1/v/', apiMappings: [] };
-    await log.append(
-      {
-        key: 'projects/o/p',
-        kind: 'projects',
-        org: 'o',
-        project: 'o/p',
-        rev: 1,
-        event: { type: 'ProjectCreated', org: 'o', label: 'p', uuid: 'u2', orgUuid: 'u1', rev: 1, fields, ...at } as never,
-      },
-      0,
-    );
-    const resource = (id: string, value: object) => ({
-      type: 'ResourceCreated',
-      id,
-      project: 'o/p',
-      rev: 1,
-      schema: 'https://bluebrain.github.io/nexus/schemas/unconstrained.json',
-      schemaProject: 'o/p',
-      types: [],
-      source: { '@id': id },
-      expanded: [{ '@id': id, 'http://x/n': [value] }],
-      remoteContexts: [],
-      ...at,
-    });
-    await log.append(
-      {
-        key: 'resources/o/p/http://e/bad',
-        kind: 'resources',
-        org: 'o',
-        project: 'o/p',
-        rev: 1,
-        event: resource('http://e/bad', { '@value': 'v', '@language': 'en-' }) as never,
-      },
-      0,
-    );
-    await log.append(
-      { key: 'resources/o/p/http://e/good', kind: 'resources', org: 'o', project: 'o/p', rev: 1, event: resource('http://e/good', { '@value': 'v' }) as never },
-      0,
-    );
-    await log.close();
-
+    await seedJournal(join(dataDir, 'journal', 'events.log'), [
+      resourceCreated('http://e/bad', { '@value': 'v', '@language': 'en-' }),
+      resourceCreated('http://e/good', { '@value': 'v' }),
+    ]);
     const server = start(env());
     await ready(server);
     const version = (await (await fetch(`${server.url}/v1/version`)).json()) as { projection: { quarantinedEvents: number } };

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { JournalEventLog } from '../../src/events/JournalEventLog.js';
+import { resourceCreated, seedJournal } from '../support/journal.js';
 import { freePort, killStarted, ready, start } from '../support/process.js';
 import type { Proc } from '../support/process.js';
 import { rmSync } from 'node:fs';
@@ -27,45 +27,12 @@ describe('event-stream replays share the event loop', function () {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'sse-replay-'));
-    const log = await JournalEventLog.open(join(dir, 'journal', 'events.log'));
-    const at = { instant: '2026-01-01T00:00:00.000Z', subject: 'anonymous' };
-    await log.append(
-      { key: 'orgs/o', kind: 'orgs', org: 'o', rev: 1, event: { type: 'OrganizationCreated', label: 'o', uuid: 'u1', rev: 1, ...at } as never },
-      0,
+    await seedJournal(
+      join(dir, 'journal', 'events.log'),
+      Array.from({ length: EVENTS }, (_, i) =>
+        resourceCreated(`http://e/r${i}`, { '@value': 'x'.repeat(400) }, { '@id': `http://e/r${i}`, 'http://x/text': 'x'.repeat(400) }),
+      ),
     );
-    const fields = { base: 'http://127.0.0.1/b/', vocab: 'http://127.0.0.1/v/', apiMappings: [] };
-    await log.append(
-      {
-        key: 'projects/o/p',
-        kind: 'projects',
-        org: 'o',
-        project: 'o/p',
-        rev: 1,
-        event: { type: 'ProjectCreated', org: 'o', label: 'p', uuid: 'u2', orgUuid: 'u1', rev: 1, fields, ...at } as never,
-      },
-      0,
-    );
-    for (let i = 0; i < EVENTS; i += 100)
-      await Promise.all(
-        Array.from({ length: 100 }, (_, j) => {
-          const id = `http://e/r${i + j}`;
-          const event = {
-            type: 'ResourceCreated',
-            id,
-            project: 'o/p',
-            rev: 1,
-            schema: 'https://bluebrain.github.io/nexus/schemas/unconstrained.json',
-            schemaProject: 'o/p',
-            types: [],
-            source: { '@id': id, 'http://x/text': 'x'.repeat(400) },
-            expanded: [{ '@id': id, 'http://x/text': [{ '@value': 'x'.repeat(400) }] }],
-            remoteContexts: [],
-            ...at,
-          };
-          return log.append({ key: `resources/o/p/${id}`, kind: 'resources', org: 'o', project: 'o/p', rev: 1, event: event as never }, 0);
-        }),
-      );
-    await log.close();
     const port = await freePort();
     server = start({ PORT: String(port), DATA_DIR: dir, BASE_URL: `http://127.0.0.1:${port}` });
     await ready(server);
