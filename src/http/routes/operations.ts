@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+import { rejections } from '../../domain/rejections.js';
 import type { Metrics } from '../metrics.js';
 import { onRoot } from '../route.js';
 import type { Guard, Routes } from '../route.js';
@@ -22,8 +23,8 @@ export const operationsRoutes = (routes: Routes, router: Router, deps: Deps): vo
       guard: { public: true },
       body: 'none',
       handle: async (_req, res) => {
-        const ready = await deps.ready();
-        res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable' });
+        if (!(await deps.ready())) throw rejections.eventLogUnavailable();
+        res.json({ status: 'ready' });
       },
     },
   });
