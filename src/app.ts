@@ -259,15 +259,15 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   app.use(requestLogging(logger));
   if ((config.metrics ?? 'permission') !== 'off') app.use(metrics.middleware());
   // Browsers: any origin by default (credentials travel in the Authorization header, never cookies).
-  app.use(
-    cors({
-      origin: config.corsOrigins === undefined || config.corsOrigins === '*' ? '*' : config.corsOrigins.split(',').map((o) => o.trim()),
-      methods: ['GET', 'HEAD', 'PUT', 'POST', 'PATCH', 'DELETE'],
-      allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'Last-Event-Id', 'If-None-Match', 'If-Match', 'If-Modified-Since', 'X-Request-Id'],
-      exposedHeaders: ['Location', 'ETag', 'Last-Modified', 'Last-Event-Id', 'X-Request-Id', 'Allow'],
-      maxAge: 600,
-    }),
-  );
+  // Only requests from a browser (with an Origin) need the CORS headers.
+  const corsHeaders = cors({
+    origin: config.corsOrigins === undefined || config.corsOrigins === '*' ? '*' : config.corsOrigins.split(',').map((o) => o.trim()),
+    methods: ['GET', 'HEAD', 'PUT', 'POST', 'PATCH', 'DELETE'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'Last-Event-Id', 'If-None-Match', 'If-Match', 'If-Modified-Since', 'X-Request-Id'],
+    exposedHeaders: ['Location', 'ETag', 'Last-Modified', 'Last-Event-Id', 'X-Request-Id', 'Allow'],
+    maxAge: 600,
+  });
+  app.use((req, res, next) => (req.headers.origin === undefined ? next() : corsHeaders(req, res, next)));
   // Large JSON answers compressed (gzip or br as the client accepts); event streams never buffered.
   // Brotli at its default quality (11) costs more than the rest of a request: a fast level keeps most of the gain.
   app.use(
