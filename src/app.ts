@@ -64,7 +64,6 @@ import { Projector } from './projection/Projector.js';
 import { Snapshots } from './projection/Snapshots.js';
 import { States } from './projection/States.js';
 import { OxigraphGraphStore } from './store/OxigraphGraphStore.js';
-import { RevisionFile } from './store/RevisionFile.js';
 import { RevisionProjection } from './projection/RevisionProjection.js';
 import type { Projection } from './projection/Projection.js';
 import { CatalogueProjection } from './catalogue/CatalogueProjection.js';
@@ -73,7 +72,6 @@ import { orgDefinition } from './domain/orgs/orgDefinition.js';
 import { projectDefinition } from './domain/projects/projectDefinition.js';
 import { itemDefinition } from './domain/resources/itemDefinition.js';
 import { RESOURCE_KIND } from './domain/resources/ItemKind.js';
-import { capacityGuard } from './store/capacityGuard.js';
 
 export interface Registry {
   app: express.Express;
@@ -112,8 +110,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const opened = await openLog(config, logs);
   const log = timedEventLog(opened.log, (seconds) => metrics.appends.observe(seconds));
   const logName = opened.name;
-  const graphStore = new OxigraphGraphStore();
-  const revisionFile = new RevisionFile(join(config.dataDir, 'projection', 'revisions.nq'));
+  const graphStore = new OxigraphGraphStore({ revisionFile: join(config.dataDir, 'projection', 'revisions.nq'), maxQuads: config.maxStoreQuads });
   const catalogueIndex = new CatalogueIndex();
   const payloadSorts = new PayloadSortIndexes(graphStore, catalogueIndex);
   // JSON-LD and SHACL run in worker threads with a time budget: no request holds the event loop.
@@ -129,7 +126,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const iam = accessControlKinds(accessSettings);
   const states = new States([orgDefinition, projectDefinition, resourceKind, schemaKind, iam.realms, iam.acls, iam.permissions]);
   const kinds = { orgs: states.of(orgDefinition), projects: states.of(projectDefinition), resources: states.of(resourceKind), schemas: states.of(schemaKind) };
-  const revisions = new RevisionProjection(graphStore, revisionFile, jsonld);
+  const revisions = new RevisionProjection(graphStore, jsonld);
   const catalogueProjection = new CatalogueProjection(graphStore, catalogueIndex, payloadSorts, states.terms, addresses.subjects);
   const streams = new EventStreams(log, states, stateLookups(kinds.projects, kinds.resources, addresses), (seq) => projector.catchUp(seq), {
     keepAliveMillis: config.sseKeepAliveMillis ?? 20_000,
@@ -143,7 +140,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     revisions,
     [catalogueProjection, forgetPruned],
     new Snapshots(join(config.dataDir, 'projection', 'snapshot.json'), logs),
-    revisionFile,
+    graphStore,
     {
       snapshotEvents: config.snapshotEvents,
       snapshotMillis: config.snapshotMillis,
@@ -162,11 +159,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const access = accessControl(iam, states, { lifecycle, clock, addresses, projects: () => kinds.projects.keys(), settings: accessSettings });
   const orgs = new OrgService(kinds.orgs, lifecycle, clock);
   const projects = new ProjectService(kinds.projects, orgs, lifecycle, clock, addresses);
-  const capacity = capacityGuard(
-    () => graphStore.size(),
-    () => graphStore.quadsLoaded(),
-    config.maxStoreQuads,
-  );
+  const capacity = () => graphStore.ensureRoom();
   const reader = new RevisionReader(log);
   // Schemas and their imports are read back from the pinned revisions in the log.
   const revisionTriples = pinnedRevisionTriples(kinds, reader, jsonld);
@@ -296,7 +289,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
       await following;
       await log.close();
       projector.snapshot();
-      revisionFile.close();
+      await graphStore.close();
       await executor.close();
     },
   };

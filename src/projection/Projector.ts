@@ -1,6 +1,7 @@
 import type { EventLog, LogEvent } from '../events/EventLog.js';
 import type { Log } from '../kernel/Log.js';
 import { consoleLog } from '../kernel/Log.js';
+import type { StoreCheckpoints } from '../store/GraphStore.js';
 import type { Change, Projection } from './Projection.js';
 import type { RevisionProjection } from './RevisionProjection.js';
 import type { Snapshot, Snapshots } from './Snapshots.js';
@@ -33,7 +34,8 @@ export class Projector {
     /** Projections after the revision graphs, in order. */
     private readonly projections: readonly Projection[],
     private readonly snapshots: Snapshots,
-    private readonly revisionBytes: { flush(sync?: boolean): number; truncate(length: number): boolean; sync(): Promise<void> },
+    /** The triple store's restart points, recorded in each snapshot. */
+    private readonly store: StoreCheckpoints,
     private readonly options: ProjectorOptions,
   ) {}
 
@@ -65,32 +67,23 @@ export class Projector {
       });
       snapshot = undefined;
     }
-    if (snapshot && !this.revisionBytes.truncate(snapshot.revisionBytes)) {
-      // The revision graphs it refers to did not all reach the disk: rebuild everything from the log.
-      this.logger.warn('snapshot ignored: the revision file is shorter than it records; replaying the whole log');
+    // About 1.5 KB of catalogue text per listed item is loaded after the revision graphs.
+    const stored = snapshot?.states ?? {};
+    const listedItems = this.states.definitions.filter((d) => d.listed).reduce((sum, d) => sum + (stored[d.kind]?.length ?? 0), 0);
+    step('snapshot');
+    const restored = await this.store.restore(snapshot?.revisionBytes, listedItems * 1_500);
+    if (!restored.restored) {
+      // The revision graphs it refers to did not all reach the disk, or cannot be read: rebuild everything from the log.
+      this.logger.warn(`snapshot ignored: ${restored.reason}; replaying the whole log`);
       snapshot = undefined;
     }
-    if (!snapshot) this.revisionBytes.truncate(0);
-    let items = 0;
     if (snapshot) {
       for (const definition of this.states.definitions) {
         const map = this.states.of(definition);
         for (const state of snapshot.states[definition.kind] ?? []) map.set(definition.keyOf(state), state);
-        if (definition.listed) items += map.size;
       }
       if (snapshot.terms) this.states.terms.replace(snapshot.terms);
       this.applied = snapshot.seq;
-    }
-    step('snapshot');
-    try {
-      // About 1.5 KB of catalogue text per listed item is loaded after the revision graphs.
-      await this.revisions.load(items * 1_500);
-    } catch (error) {
-      this.logger.warn(`revision file ignored (${(error as Error).message}): replaying the whole log`);
-      await this.revisions.reset();
-      this.revisionBytes.truncate(0);
-      this.states.clear();
-      this.applied = 0;
     }
     step('revisions');
     for (const projection of this.projections) await projection.restore?.(this.states.all());
@@ -143,7 +136,7 @@ export class Projector {
     }
     if (this.sinceSnapshot >= this.options.snapshotEvents && Date.now() - this.lastSnapshot >= this.options.snapshotMillis) {
       void this.snapshots
-        .saveInBackground(this.picture(false), () => this.revisionBytes.sync())
+        .saveInBackground(this.picture(false), () => this.store.persist())
         .catch((error) => this.logger.error('snapshot failed', { error: String(error) }));
       this.sinceSnapshot = 0;
       this.lastSnapshot = Date.now();
@@ -203,11 +196,11 @@ export class Projector {
     this.lastSnapshot = Date.now();
   }
 
-  /** The states as of the last applied event, with the revision file flushed up to it. */
+  /** The states as of the last applied event, with the store's checkpoint taken at it. */
   private picture(durable: boolean): Snapshot {
     const states: Record<string, unknown[]> = {};
     for (const definition of this.states.definitions) states[definition.kind] = [...this.states.of(definition).values()];
-    return { version: 1, seq: this.applied, revisionBytes: this.revisionBytes.flush(durable), states, terms: this.states.terms.toJSON() };
+    return { version: 1, seq: this.applied, revisionBytes: this.store.checkpoint(durable), states, terms: this.states.terms.toJSON() };
   }
 
   /** Stops following; the caller takes the final snapshot once writes have drained. */

@@ -19,16 +19,21 @@ export interface Dataset {
 
 /**
  * The triple store port: named graphs, SPARQL queries and updates, bulk loads of N-Quads text.
- * Asynchronous so that a remote store fits behind it. Implemented by the embedded Oxigraph store; an external SPARQL 1.1 server can stand behind it
- * in a scaled-out deployment. Nothing outside `src/store` knows which one runs.
+ * Asynchronous so that a remote store fits behind it. Implemented by the embedded Oxigraph store; an
+ * external SPARQL 1.1 server can stand behind it in a scaled-out deployment. Nothing outside
+ * `src/store` knows which one runs.
+ *
+ * Two kinds of content: revision graphs (`putGraph`), which the store keeps across restarts up to
+ * its last checkpoint, and derived content (`load`, `loadGraph`, `update`: the catalogue), which
+ * its projection rebuilds at every start and the store never persists.
  */
-export interface GraphStore {
-  /** A hint that about `bytes` of N-Quads text are about to be loaded (restart), so room can be made at once. */
-  prepareLoad(bytes: number): Promise<void>;
-  /** Adds triples given as N-Triples bytes to one named graph. */
+export interface GraphStore extends StoreCheckpoints {
+  /** Writes one revision graph from N-Triples text; it survives restarts once a checkpoint covers it. */
+  putGraph(graph: string, ntriples: string): Promise<void>;
+  /** Adds derived triples given as N-Triples bytes to one named graph (not persisted). */
   loadGraph(graph: string, ntriples: Uint8Array): Promise<void>;
-  /** Adds quads given as N-Quads text (or its UTF-8 bytes). */
-  load(nquads: string | Uint8Array): Promise<void>;
+  /** Adds derived quads given as N-Quads text (not persisted). */
+  load(nquads: string): Promise<void>;
   update(sparql: string): Promise<void>;
   /**
    * Whether the store can keep these triples (N-Triples text) as a revision graph: undefined when
@@ -36,10 +41,32 @@ export interface GraphStore {
    * holds can be projected.
    */
   refusedLine(ntriples: string): string | undefined;
+  /** Refuses a write that adds content (`StoreCapacityReached`) once the store holds as many quads as it may. */
+  ensureRoom(): Promise<void>;
   /** A SELECT over the whole store, or over `dataset` only. */
   select(sparql: string, dataset?: Dataset): Promise<Row[]>;
   /** The quads of one graph as N-Triples text. */
   graph(name: string): Promise<string>;
+  /** Removes graphs, revision graphs from the persisted copy too (permanent deletion). */
   dropGraphs(names: string[]): Promise<void>;
   size(): Promise<number>;
+  /** Releases files and connections; a checkpoint is taken first. */
+  close(): Promise<void>;
+}
+
+/**
+ * Restart points. A snapshot of the states records the store's checkpoint taken with it, so a
+ * restart restores both from the same moment and replays the log from there.
+ */
+export interface StoreCheckpoints {
+  /** Marks the revision graphs stored so far as a restart point; `durable` waits for the disk. */
+  checkpoint(durable: boolean): number;
+  /** Makes the last checkpoint durable, off the event loop. */
+  persist(): Promise<void>;
+  /**
+   * At start: restores the revision graphs up to `mark` (none: starts empty and forgets any
+   * persisted graph), with room for about `extraBytes` of derived text loaded after them. When
+   * they cannot be restored, says why: the store is then empty, and the caller replays the whole log.
+   */
+  restore(mark: number | undefined, extraBytes: number): Promise<{ restored: true } | { restored: false; reason: string }>;
 }

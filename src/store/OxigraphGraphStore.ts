@@ -1,6 +1,15 @@
 import oxigraph from 'oxigraph';
 import type { Dataset, GraphStore, Row } from './GraphStore.js';
 import { iri } from '../rdf/terms.js';
+import { capacityGuard } from './capacityGuard.js';
+import { RevisionFile } from './RevisionFile.js';
+
+export interface OxigraphOptions {
+  /** Where revision graphs persist (an N-Quads file); without it they live in memory only. */
+  revisionFile?: string;
+  /** Writes that add content are refused once the store holds this many quads. */
+  maxQuads?: number;
+}
 
 /**
  * Oxigraph needs about 4 bytes of WASM memory per byte of N-Quads it loads (measured). Memory is
@@ -17,8 +26,8 @@ const CLAIM_CEILING = 3.25 * 1024 * 1024 * 1024;
 const LARGEST_CLAIM = 1024 * 1024 * 1024;
 
 /**
- * The embedded store: Oxigraph compiled to WASM, in memory (persisted by the projection's own
- * files). Writes go through `load` of N-Quads text or SPARQL updates, never per-quad `add`,
+ * The embedded store: Oxigraph compiled to WASM, in memory; its revision graphs persist in an
+ * append-only N-Quads file whose length is the checkpoint a snapshot records. Writes go through `load` of N-Quads text or SPARQL updates, never per-quad `add`,
  * which degrades badly as the store grows.
  *
  * Every growth of the WASM memory makes V8 run a full garbage collection, and Oxigraph's allocator
@@ -33,10 +42,22 @@ export class OxigraphGraphStore implements GraphStore {
   private counted = 0;
   private loadedAtCount = 0;
   private loadedQuads = 0;
+  private readonly file: RevisionFile | undefined;
+  private readonly room: () => Promise<void>;
 
-  /** Quads loaded so far (each N-Quads line), an upper bound of the growth since any count. */
-  quadsLoaded(): number {
-    return this.loadedQuads;
+  constructor(options: OxigraphOptions = {}) {
+    this.file = options.revisionFile === undefined ? undefined : new RevisionFile(options.revisionFile);
+    this.room = capacityGuard(
+      () => this.size(),
+      () => this.loadedQuads,
+      options.maxQuads ?? Number.POSITIVE_INFINITY,
+    );
+  }
+
+  async putGraph(graph: string, ntriples: string): Promise<void> {
+    const quads = intoGraph(ntriples, graph);
+    await this.load(quads);
+    this.file?.append(quads);
   }
 
   async load(nquads: string | Uint8Array): Promise<void> {
@@ -44,6 +65,40 @@ export class OxigraphGraphStore implements GraphStore {
     this.reserve(nquads.length);
     this.store.load(nquads, { format: 'application/n-quads', lenient: true });
     this.loadedQuads += countLines(nquads);
+  }
+
+  ensureRoom(): Promise<void> {
+    return this.room();
+  }
+
+  checkpoint(durable: boolean): number {
+    return this.file?.flush(durable) ?? 0;
+  }
+
+  async persist(): Promise<void> {
+    await this.file?.sync();
+  }
+
+  async restore(mark: number | undefined, extraBytes: number): Promise<{ restored: true } | { restored: false; reason: string }> {
+    if (!this.file) return mark ? { restored: false, reason: 'this store keeps no revision file' } : { restored: true };
+    // Revisions written after the checkpoint are replayed from the log: they are cut off here.
+    if (!this.file.truncate(mark ?? 0)) {
+      this.file.truncate(0);
+      return { restored: false, reason: `the revision file ${this.file.path} is shorter than the checkpoint (${mark} bytes)` };
+    }
+    try {
+      this.prepareLoad(this.file.flush() + extraBytes);
+      for (const chunk of this.file.chunks()) await this.load(chunk);
+      return { restored: true };
+    } catch (error) {
+      this.store.update('CLEAR ALL');
+      this.file.truncate(0);
+      return { restored: false, reason: `the revision file ${this.file.path} cannot be loaded (${(error as Error).message})` };
+    }
+  }
+
+  async close(): Promise<void> {
+    this.file?.close();
   }
 
   async loadGraph(graph: string, ntriples: Uint8Array): Promise<void> {
@@ -58,8 +113,8 @@ export class OxigraphGraphStore implements GraphStore {
     this.store.update(sparql);
   }
 
-  /** A hint before a bulk load of about `bytes` of N-Quads text: claims the memory it will need in one step. */
-  async prepareLoad(bytes: number): Promise<void> {
+  /** Before a bulk load of about `bytes` of N-Quads text: claims the memory it will need in one step. */
+  private prepareLoad(bytes: number): void {
     this.claim(bytes * 4.5);
     this.written = 0;
   }
@@ -125,6 +180,7 @@ export class OxigraphGraphStore implements GraphStore {
           .join(' ;\n'),
       );
     }
+    if (this.file && names.length) await this.file.remove(new Set(names.map(iri)));
   }
 
   async size(): Promise<number> {
@@ -139,4 +195,15 @@ const countLines = (text: string | Uint8Array): number => {
   if (typeof text === 'string') for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines++;
   else for (let at = text.indexOf(0x0a); at !== -1; at = text.indexOf(0x0a, at + 1)) lines++;
   return lines;
+};
+
+/** Puts every triple of N-Triples text into graph `g`. */
+const intoGraph = (triples: string, g: string): string => {
+  const graph = ` ${iri(g)} .`;
+  let out = '';
+  for (const line of triples.split('\n')) {
+    const end = line.lastIndexOf(' .');
+    if (end > 0) out += `${line.slice(0, end)}${graph}\n`;
+  }
+  return out;
 };

@@ -18,9 +18,9 @@ import { dirname } from 'node:path';
 const CHUNK = 4 * 1024 * 1024;
 
 /**
- * The persisted copy of every revision graph: an append-only N-Quads file, written as revisions
- * are projected. The journal stays the source of truth; this file only spares a restart from
- * re-expanding every revision. A snapshot records how many bytes it covers.
+ * The embedded store's persisted copy of every revision graph: an append-only N-Quads file,
+ * written as revisions are projected. The journal stays the source of truth; this file only spares
+ * a restart from re-expanding every revision. Its length is the store's checkpoint.
  */
 export class RevisionFile {
   private fd: number;
@@ -99,13 +99,17 @@ export class RevisionFile {
     }
   }
 
-  /** Rewrites the file without the quads of the given graphs (permanent deletion). */
-  async remove(graphPrefix: string): Promise<void> {
+  /** Rewrites the file without the quads of the given graphs, spelled as N-Quads terms `<…>` (permanent deletion). */
+  async remove(graphs: ReadonlySet<string>): Promise<void> {
     this.flush();
     const tmp = `${this.path}.tmp`;
     const out = openSync(tmp, 'w');
-    const marker = `<${graphPrefix}`;
-    const inGraph = (line: string) => line.startsWith(marker, line.lastIndexOf(' <') + 1);
+    // The graph is the last term of a line: `<s> <p> <o> <g> .`
+    const inGraph = (line: string) => {
+      const start = line.lastIndexOf(' <') + 1;
+      const end = line.lastIndexOf('> .') + 1;
+      return start > 0 && end > start && graphs.has(line.slice(start, end));
+    };
     const lines = createInterface({ input: createReadStream(this.path), crlfDelay: Infinity });
     let pending: string[] = [];
     let size = 0;

@@ -1,7 +1,4 @@
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { iri, literal, spelledIri, XSD } from '../../src/rdf/terms.js';
 import { CatalogueIndex } from '../../src/catalogue/CatalogueIndex.js';
 import { CatalogueQueries } from '../../src/catalogue/CatalogueQueries.js';
@@ -10,7 +7,6 @@ import { revisionGraph } from '../../src/store/graphNames.js';
 import type { ListingFilter, SortKey } from '../../src/catalogue/ListingQuery.js';
 import { OxigraphGraphStore } from '../../src/store/OxigraphGraphStore.js';
 import { PayloadSortIndexes } from '../../src/catalogue/PayloadSortIndexes.js';
-import { RevisionFile } from '../../src/store/RevisionFile.js';
 import { RevisionProjection } from '../../src/projection/RevisionProjection.js';
 import { CatalogueProjection } from '../../src/catalogue/CatalogueProjection.js';
 import { TermDictionary } from '../../src/catalogue/TermDictionary.js';
@@ -53,11 +49,10 @@ const int = (n: number) => ({ value: String(n), datatype: `${XSD}integer` });
 const dbl = (lexical: string) => ({ value: lexical, datatype: `${XSD}double` });
 
 describe('payload sort indexes and SPARQL agree', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'payload-sort-'));
   const store = new CountingStore();
   const catalogue = new CatalogueIndex();
   const sorts = new PayloadSortIndexes(store, catalogue, 10);
-  const revisions = new RevisionProjection(store, new RevisionFile(join(dir, 'revisions.nq')), new JsonLdProcessor(new Map()));
+  const revisions = new RevisionProjection(store, new JsonLdProcessor(new Map()));
   const cataloguing = new CatalogueProjection(store, catalogue, sorts, new TermDictionary(), 'http://127.0.0.1/v1/');
   const queries = new CatalogueQueries(store, catalogue, sorts);
   const rnd = random(7);
@@ -100,7 +95,6 @@ describe('payload sort indexes and SPARQL agree', () => {
     for (const [i, item] of items.entries()) await revisions.put(item.kind, item.project, item.id, 1, ntriples(item.id, content(i)));
     await cataloguing.load(items);
   });
-  after(() => rmSync(dir, { recursive: true, force: true }));
 
   const filters: ListingFilter[] = [
     { kind: 'resources', projects: ['a/one'], types: [], typeOperator: 'or' },
