@@ -95,4 +95,10 @@ export const ROUTE_SUMMARIES: Readonly<Record<string, string>> = {
   'GET /v1/multi-fetch/resources': 'Fetch many items of any kind at once (JSON body: format and resources)',
   'POST /v1/multi-fetch/resources': 'Fetch many items of any kind at once (format and resources)',
   'GET /v1/openapi.json': 'This description (OpenAPI 3.1)',
+  'POST /v1/tracker/request-token': 'Issue tracker: start the OAuth 1.0a authorization (a User identity); answers the address where the user grants access',
+  'POST /v1/tracker/access-token': 'Issue tracker: exchange the code given after granting access ({"value"}) for the caller\'s access token',
+  'POST /v1/tracker/issue': "Issue tracker: create an issue with the caller's access token (the tracker's body)",
+  'PUT /v1/tracker/issue/:issueId': "Issue tracker: edit an issue with the caller's access token",
+  'GET /v1/tracker/project': "Issue tracker: list projects (?recent=N only) with the caller's access token",
+  'POST /v1/tracker/search': "Issue tracker: search issues with the caller's access token (the tracker's body)",
 };
