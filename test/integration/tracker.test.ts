@@ -281,6 +281,7 @@ describe('Issue tracker (spec §4.8): OAuth 1.0a with a tracker that verifies ev
     await authorize('alice', 'alice-jira');
     const dataDir = server.dataDir;
     await server.stop();
+    expect(statSync(join(dataDir, 'tracker', 'tokens.json')).isFile()).to.equal(true);
     for (const text of filesBelow(dataDir)) for (const secret of tracker.secrets()) expect(text).to.not.contain(secret);
     server = await startServer({ tracker: trackerConfig() }, dataDir);
     const r = await as('alice', 'POST', '/v1/tracker/search', { jql: '' });
