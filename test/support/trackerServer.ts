@@ -6,7 +6,7 @@ import { generateKeyPairSync, randomBytes, verify, type KeyObject } from 'node:c
 export const percentEncode = (value: string): string => encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** `OAuth k="v", ...` → its parameters, percent-decoded (RFC 5849 §3.5.1). */
-const authorizationParams = (header: string | undefined): [string, string][] | undefined => {
+export const authorizationParams = (header: string | undefined): [string, string][] | undefined => {
   if (!header || !/^OAuth\s/i.test(header)) return undefined;
   return [...header.slice(6).matchAll(/([A-Za-z0-9_%.~-]+)="([^"]*)"/g)].map((m) => [decodeURIComponent(m[1]!), decodeURIComponent(m[2]!)]);
 };
@@ -21,6 +21,29 @@ export const signatureBaseString = (method: string, host: string, path: string, 
     .map(([k, v]) => `${k}=${v}`)
     .join('&');
   return [method.toUpperCase(), percentEncode(`http://${authority}${path}`), percentEncode(normalized)].join('&');
+};
+
+/** A request as the tracker reads it for its signature: the raw target (path and query as sent), the headers that count, the body. */
+export interface SignedRequest {
+  method: string;
+  target: string;
+  host: string;
+  authorization: [string, string][];
+  contentType: string | undefined;
+  body: string;
+}
+
+/**
+ * The base string of a received request (RFC 5849 §3.4.1): its parameters are those of the query, of
+ * the Authorization header (less realm and the signature) and of a form-encoded body; a JSON body is
+ * not signed.
+ */
+export const requestBaseString = (request: SignedRequest): string => {
+  const [path, query] = request.target.split(/\?(.*)/s) as [string, string | undefined];
+  const params: [string, string][] = [...new URLSearchParams(query ?? '').entries()];
+  params.push(...request.authorization.filter(([k]) => k !== 'realm' && k !== 'oauth_signature'));
+  if (/^application\/x-www-form-urlencoded\b/.test(request.contentType ?? '')) params.push(...new URLSearchParams(request.body).entries());
+  return signatureBaseString(request.method, request.host, path, params);
 };
 
 /** What the tracker received, for the tests to look at (the OAuth header parsed). */
@@ -142,7 +165,7 @@ export class TrackerServer {
         .end(`oauth_problem=${problem}`);
     };
     if (!header) return refuse('parameter_absent', 400);
-    const problem = this.verify(req, url, header, body);
+    const problem = this.verify(req, header, body);
     if (problem) return refuse(problem, problem === 'parameter_absent' ? 400 : 401);
     const form = (fields: Record<string, string>) =>
       res.writeHead(200, { 'content-type': 'application/x-www-form-urlencoded' }).end(new URLSearchParams(fields).toString());
@@ -229,7 +252,7 @@ export class TrackerServer {
   }
 
   /** The OAuth 1.0a checks of every request; the problem's name when one fails. */
-  private verify(req: IncomingMessage, url: URL, header: [string, string][], body: string): string | undefined {
+  private verify(req: IncomingMessage, header: [string, string][], body: string): string | undefined {
     const oauth = Object.fromEntries(header);
     if (oauth['oauth_consumer_key'] !== this.consumerKey) return 'consumer_key_unknown';
     if (oauth['oauth_signature_method'] !== 'RSA-SHA1') return 'signature_method_rejected';
@@ -238,12 +261,14 @@ export class TrackerServer {
     if (Math.abs(Number(oauth['oauth_timestamp']) - Date.now() / 1000) > 300) return 'timestamp_refused';
     const nonce = `${oauth['oauth_consumer_key']}:${oauth['oauth_timestamp']}:${oauth['oauth_nonce']}`;
     if (this.nonces.has(nonce)) return 'nonce_used';
-    // The parameters: the query, the header's (less realm and the signature) and a form-encoded body; never a JSON body.
-    const params: [string, string][] = [...url.searchParams.entries()];
-    params.push(...header.filter(([k]) => k !== 'realm' && k !== 'oauth_signature'));
-    if (/^application\/x-www-form-urlencoded\b/.test(req.headers['content-type'] ?? '')) params.push(...new URLSearchParams(body).entries());
-    const pathAsSent = (req.url ?? '/').split('?')[0]!;
-    const base = signatureBaseString(req.method ?? 'GET', req.headers.host ?? '', pathAsSent, params);
+    const base = requestBaseString({
+      method: req.method ?? 'GET',
+      target: req.url ?? '/',
+      host: req.headers.host ?? '',
+      authorization: header,
+      contentType: req.headers['content-type'],
+      body,
+    });
     if (!verify('RSA-SHA1', Buffer.from(base), this.publicKey, Buffer.from(oauth['oauth_signature'], 'base64'))) return 'signature_invalid';
     this.nonces.add(nonce);
     return undefined;
