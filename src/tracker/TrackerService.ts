@@ -18,6 +18,12 @@ const userOf = (caller: Caller): TrackerUser => {
   throw rejections.authorizationFailed();
 };
 
+/** Parameters of the tracker that spec §4.8 makes unavailable: they never reach it, as a query or as a field of a body. */
+const UNAVAILABLE = ['updateHistory', 'notifyUsers', 'expand', 'includeArchived', 'browseArchive'];
+
+const withoutUnavailable = (payload: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(payload).filter(([name]) => !UNAVAILABLE.includes(name)));
+
 /** The tracker's error body as it was: JSON when it is JSON, else the text as a JSON string. */
 const contentOf = (body: string): unknown => {
   try {
@@ -63,12 +69,12 @@ export class TrackerService {
 
   /** Create an issue; no query reaches the tracker (its `updateHistory` is unavailable). */
   createIssue(caller: Caller, payload: Record<string, unknown>): Promise<unknown> {
-    return this.rest(caller, (client, token) => client.rest('POST', 'issue', token, payload));
+    return this.rest(caller, (client, token) => client.rest('POST', 'issue', token, withoutUnavailable(payload)));
   }
 
   /** Edit an issue; no query reaches the tracker (its `notifyUsers` is unavailable). */
   async editIssue(caller: Caller, issueId: string, payload: Record<string, unknown>): Promise<void> {
-    await this.rest(caller, (client, token) => client.rest('PUT', `issue/${encodeURIComponent(issueId)}`, token, payload));
+    await this.rest(caller, (client, token) => client.rest('PUT', `issue/${encodeURIComponent(issueId)}`, token, withoutUnavailable(payload)));
   }
 
   /** List projects; `recent` is the only parameter that reaches the tracker. */
@@ -78,7 +84,7 @@ export class TrackerService {
   }
 
   search(caller: Caller, payload: Record<string, unknown>): Promise<unknown> {
-    return this.rest(caller, (client, token) => client.rest('POST', 'search', token, payload));
+    return this.rest(caller, (client, token) => client.rest('POST', 'search', token, withoutUnavailable(payload)));
   }
 
   private configured(): TrackerParts {
