@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Log } from '../kernel/Log.js';
@@ -31,7 +31,7 @@ export class EncryptedTokenFile implements TokenStore {
     private readonly log: Log,
   ) {
     if (key.length !== 32) throw new Error('the token key must be 32 bytes');
-    this.rows = new Map(existsSync(path) ? Object.entries(JSON.parse(readFileSync(path, 'utf8')) as Record<string, string>) : []);
+    this.rows = this.load();
   }
 
   async get(user: TrackerUser): Promise<TrackerToken | undefined> {
@@ -58,6 +58,22 @@ export class EncryptedTokenFile implements TokenStore {
     const write = this.writing.then(() => this.persist());
     this.writing = write.catch(() => undefined);
     await write;
+  }
+
+  /** The rows of the file; a file that cannot be read is set aside (every user authorizes again), never a reason not to start. */
+  private load(): Map<string, string> {
+    if (!existsSync(this.path)) return new Map();
+    try {
+      const rows: unknown = JSON.parse(readFileSync(this.path, 'utf8'));
+      if (rows === null || typeof rows !== 'object' || Array.isArray(rows) || Object.values(rows).some((row) => typeof row !== 'string'))
+        throw new Error('not an object of rows');
+      return new Map(Object.entries(rows as Record<string, string>));
+    } catch (error) {
+      const aside = `${this.path}.damaged-${Date.now()}`;
+      renameSync(this.path, aside);
+      this.log.warn('the tracker token file could not be read and was set aside; users must authorize again', { aside, error: (error as Error).message });
+      return new Map();
+    }
   }
 
   private async persist(): Promise<void> {

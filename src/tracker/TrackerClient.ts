@@ -54,8 +54,8 @@ export class TrackerClient {
     const url = `${this.config.base}/rest/api/2/${path}${query && query.size > 0 ? `?${query}` : ''}`;
     if (method === 'GET') return this.send(this.oauth.get(url, accessToken, '', NO_CALLBACK));
     const body = JSON.stringify(json ?? {});
-    const request = method === 'POST' ? this.oauth.post : this.oauth.put;
-    return this.send(request.call(this.oauth, url, accessToken, '', body, 'application/json', NO_CALLBACK));
+    if (method === 'POST') return this.send(this.oauth.post(url, accessToken, '', body, 'application/json', NO_CALLBACK));
+    return this.send(this.oauth.put(url, accessToken, '', body, 'application/json', NO_CALLBACK));
   }
 
   private get requestTokenUrl(): string {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -47,6 +47,17 @@ describe('Tracker tokens in an encrypted file', () => {
     expect(await new EncryptedTokenFile(path, key, log).get(alice)).to.equal(undefined);
     expect(warnings).to.have.length(3);
     for (const w of warnings) expect(w).to.not.contain('alice-access-token');
+  });
+
+  it('sets a file that cannot be read aside and starts empty, without refusing to start', async () => {
+    mkdirSync(join(dir, 'tracker'), { recursive: true });
+    writeFileSync(path, '{"half": ');
+    const store = new EncryptedTokenFile(path, key, log);
+    expect(await store.get(alice)).to.equal(undefined);
+    expect(readdirSync(join(dir, 'tracker')).some((name) => name.startsWith('tokens.json.damaged-'))).to.equal(true);
+    expect(warnings).to.have.length(1);
+    await store.save(alice, { kind: 'access', value: 'again' });
+    expect(await new EncryptedTokenFile(path, key, log).get(alice)).to.deep.equal({ kind: 'access', value: 'again' });
   });
 
   /** A file holding a row for Bob only, to learn the name of his row. */
