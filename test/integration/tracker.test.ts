@@ -216,6 +216,12 @@ describe('Issue tracker (spec §4.8): OAuth 1.0a with a tracker that verifies ev
     expect(missing.body['@type']).to.equal('JiraResponseError');
     expect(missing.body.content.errorMessages).to.deep.equal(['Issue does not exist or you do not have permission to see it.']);
 
+    // A request token the user never authorized at the tracker.
+    await as('erin', 'POST', '/v1/tracker/request-token');
+    const unauthorized = await as('erin', 'POST', '/v1/tracker/access-token', { value: 'any-code' });
+    expect(unauthorized.status).to.equal(401);
+    expect(unauthorized.body.content).to.equal('oauth_problem=permission_unknown');
+
     const requested = await as('erin', 'POST', '/v1/tracker/request-token');
     tracker.authorize(requested.body.value, 'erin-jira');
     const wrongCode = await as('erin', 'POST', '/v1/tracker/access-token', { value: 'not-the-code' });
