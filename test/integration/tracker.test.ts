@@ -286,10 +286,11 @@ describe('Issue tracker (spec §4.8): OAuth 1.0a with a tracker that verifies ev
     expect((await as('dave', 'GET', '/v1/tracker/project')).status).to.equal(200);
   });
 
-  it('never answers an access token or a token secret', () => {
+  it('never answers an access token, a token secret or the consumer key', () => {
     const secrets = tracker.secrets();
     expect(secrets.length).to.be.greaterThan(5);
-    for (const reply of replies) for (const secret of secrets) expect(reply.text).to.not.contain(secret);
+    const keyLine = tracker.privateKeyPem.split('\n')[5]!;
+    for (const reply of replies) for (const secret of [...secrets, keyLine]) expect(reply.text).to.not.contain(secret);
   });
 
   it('keeps the tokens across a restart, encrypted: no token or secret appears in the data directory', async () => {
