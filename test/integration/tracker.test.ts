@@ -191,7 +191,8 @@ describe('Issue tracker (spec §4.8): OAuth 1.0a with a tracker that verifies ev
     expect(tracker.received.length).to.equal(count);
   });
 
-  it('refuses a malformed verifier or a body that is no JSON object', async () => {
+  it('refuses a malformed verifier or a body that is no JSON object, before calling the tracker', async () => {
+    const count = tracker.received.length;
     for (const body of [{}, { value: 3 }, { value: 'a', other: 1 }, []]) {
       const r = await as('dave', 'POST', '/v1/tracker/access-token', body);
       expect(r.status, JSON.stringify(body)).to.equal(400);
@@ -199,6 +200,9 @@ describe('Issue tracker (spec §4.8): OAuth 1.0a with a tracker that verifies ev
     }
     const r = await as('dave', 'POST', '/v1/tracker/issue', ['not', 'an', 'object']);
     expect(r.body['@type']).to.equal('MalformedRequestContentRejection');
+    const notJson = await as('dave', 'POST', '/v1/tracker/search', '{"jql": ');
+    expect(notJson.body['@type']).to.equal('MalformedRequestContentRejection');
+    expect(tracker.received.length).to.equal(count);
   });
 
   it("relays the tracker's errors as JiraResponseError with its status and body in content (JSON, or text as a string)", async () => {
