@@ -72,6 +72,9 @@ import { orgDefinition } from './domain/orgs/orgDefinition.js';
 import { projectDefinition } from './domain/projects/projectDefinition.js';
 import { itemDefinition } from './domain/resources/itemDefinition.js';
 import { RESOURCE_KIND } from './domain/resources/ItemKind.js';
+import { trackerRoutes } from './http/routes/tracker.js';
+import { TrackerService } from './tracker/TrackerService.js';
+import { trackerParts } from './tracker/trackerParts.js';
 
 export interface Registry {
   app: express.Express;
@@ -249,6 +252,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     addresses,
     maxEntries: config.multiFetchMax ?? 1_000,
   });
+  trackerRoutes(routes, router, { tracker: new TrackerService(trackerParts(config.tracker, config.dataDir, logs)) });
   app.use(requestLogging(logger));
   if ((config.metrics ?? 'permission') !== 'off') app.use(metrics.middleware());
   // Browsers: any origin by default (credentials travel in the Authorization header, never cookies).

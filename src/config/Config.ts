@@ -1,6 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
+import { ConfigError } from './ConfigError.js';
+import { trackerConfig } from './trackerConfig.js';
+import type { TrackerConfig } from './trackerConfig.js';
 
 export interface Config {
   port: number;
@@ -37,6 +40,8 @@ export interface Config {
   /** Level of the JSON log lines (`info` by default; `silent` turns them off, as tests do). */
   logLevel?: string;
   snapshotMillis: number;
+  /** The issue-tracker integration (`plugins.jira.*` of the configuration file); absent: not configured. */
+  tracker?: TrackerConfig;
 }
 
 /** What the HTTP server allows one client: slow or greedy clients are cut off, and told so. */
@@ -59,15 +64,7 @@ export const httpLimits = (config: Config): HttpLimits => ({
   ...config.http,
 });
 
-/** A setting that cannot be used; start-up fails naming it. */
-export class ConfigError extends Error {
-  constructor(
-    readonly setting: string,
-    problem: string,
-  ) {
-    super(`Invalid configuration '${setting}': ${problem}`);
-  }
-}
+export { ConfigError };
 
 const integerSetting = (name: string, raw: string | undefined, fallback: number, min: number, max: number): number => {
   if (raw === undefined || raw === '') return fallback;
@@ -169,5 +166,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     workBudgetMillis: integerSetting('WORK_BUDGET_MILLIS', setting('WORK_BUDGET_MILLIS', 'workers.budget-millis'), 10_000, 10, 600_000),
     snapshotEvents: integerSetting('SNAPSHOT_EVENTS', setting('SNAPSHOT_EVENTS', 'store.snapshot-events'), 20_000, 1, 10_000_000),
     snapshotMillis: integerSetting('SNAPSHOT_MILLIS', setting('SNAPSHOT_MILLIS', 'store.snapshot-millis'), 60_000, 0, 86_400_000),
+    tracker: trackerConfig(file),
   };
 };

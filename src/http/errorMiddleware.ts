@@ -24,13 +24,13 @@ export const errorMiddleware =
     const known = raised && statusOf(raised.type) !== undefined ? raised : undefined;
     if (!known) log.error('unexpected error', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
     const body = known ?? rejections.unexpected();
-    const status = statusOf(body.type) ?? 500;
+    const status = statusOf(body.type, body.fields) ?? 500;
     if (body.type === 'HttpMethodNotAllowed') res.setHeader('Allow', (body.fields['allowed'] as string[]).join(', '));
     if (res.headersSent) {
       res.end();
       return;
     }
-    const { allowed: _allowed, ...fields } = body.fields;
+    const { allowed: _allowed, relayedStatus: _relayed, ...fields } = body.fields;
     res
       .status(status)
       .type('application/ld+json')

@@ -95,4 +95,10 @@ export const ROUTE_SUMMARIES: Readonly<Record<string, string>> = {
   'GET /v1/multi-fetch/resources': 'Fetch many items of any kind at once (JSON body: format and resources)',
   'POST /v1/multi-fetch/resources': 'Fetch many items of any kind at once (format and resources)',
   'GET /v1/openapi.json': 'This description (OpenAPI 3.1)',
+  'POST /v1/tracker/request-token': 'Issue tracker (realm users only, no ACL): start the OAuth 1.0a authorization; answers where the user grants access',
+  'POST /v1/tracker/access-token': "Issue tracker (realm users only, no ACL): exchange the code given after granting access ({value}) for the user's token",
+  'POST /v1/tracker/issue': "Issue tracker (realm users only, no ACL): create an issue with the user's token; the tracker's answer",
+  'PUT /v1/tracker/issue/:issueId': "Issue tracker (realm users only, no ACL): edit an issue with the user's token",
+  'GET /v1/tracker/project': "Issue tracker (realm users only, no ACL): list projects (?recent=N only) with the user's token",
+  'POST /v1/tracker/search': "Issue tracker (realm users only, no ACL): search issues with the user's token; the tracker's answer",
 };

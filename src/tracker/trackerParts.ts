@@ -1,0 +1,23 @@
+import { hkdfSync } from 'node:crypto';
+import { join } from 'node:path';
+import type { TrackerConfig } from '../config/trackerConfig.js';
+import type { Log } from '../kernel/Log.js';
+import { EncryptedTokenFile } from './EncryptedTokenFile.js';
+import { TrackerClient } from './TrackerClient.js';
+import type { TrackerParts } from './TrackerService.js';
+
+/**
+ * The key that encrypts stored tokens: the configured one, else one derived from the consumer's
+ * private key (a new consumer key makes the old tokens useless at the tracker anyway).
+ */
+const tokenKey = (config: TrackerConfig): Buffer =>
+  config.tokenKey ??
+  Buffer.from(hkdfSync('sha256', config.privateKey.export({ format: 'der', type: 'pkcs8' }), 'registry-tracker-tokens', 'aes-256-gcm token store', 32));
+
+/** The configured integration's parts, its tokens kept in `{dataDir}/tracker/tokens.json`; none when not configured. */
+export const trackerParts = (config: TrackerConfig | undefined, dataDir: string, log: Log): TrackerParts | undefined =>
+  config && {
+    client: new TrackerClient(config),
+    tokens: new EncryptedTokenFile(join(dataDir, 'tracker', 'tokens.json'), tokenKey(config), log),
+    timeoutMillis: config.timeoutMillis,
+  };
