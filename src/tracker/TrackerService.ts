@@ -18,11 +18,13 @@ const userOf = (caller: Caller): TrackerUser => {
   throw rejections.authorizationFailed();
 };
 
-/** Parameters of the tracker that spec §4.8 makes unavailable: they never reach it, as a query or as a field of a body. */
-const UNAVAILABLE = ['updateHistory', 'notifyUsers', 'expand', 'includeArchived', 'browseArchive'];
-
-const withoutUnavailable = (payload: Record<string, unknown>): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(payload).filter(([name]) => !UNAVAILABLE.includes(name)));
+/**
+ * A parameter spec §4.8 makes unavailable for an operation (`updateHistory` on create, `notifyUsers`
+ * on edit; no query string reaches the tracker at all) dropped from the body as well, in case a
+ * client sends it there. The rest of the body reaches the tracker unchanged.
+ */
+const without = (name: string, payload: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(payload).filter(([field]) => field !== name));
 
 /** The tracker's error body as it was: JSON when it is JSON, else the text as a JSON string. */
 const contentOf = (body: string): unknown => {
@@ -69,12 +71,12 @@ export class TrackerService {
 
   /** Create an issue; no query reaches the tracker (its `updateHistory` is unavailable). */
   createIssue(caller: Caller, payload: Record<string, unknown>): Promise<unknown> {
-    return this.rest(caller, (client, token) => client.rest('POST', 'issue', token, withoutUnavailable(payload)));
+    return this.rest(caller, (client, token) => client.rest('POST', 'issue', token, without('updateHistory', payload)));
   }
 
   /** Edit an issue; no query reaches the tracker (its `notifyUsers` is unavailable). */
   async editIssue(caller: Caller, issueId: string, payload: Record<string, unknown>): Promise<void> {
-    await this.rest(caller, (client, token) => client.rest('PUT', `issue/${encodeURIComponent(issueId)}`, token, withoutUnavailable(payload)));
+    await this.rest(caller, (client, token) => client.rest('PUT', `issue/${encodeURIComponent(issueId)}`, token, without('notifyUsers', payload)));
   }
 
   /** List projects; `recent` is the only parameter that reaches the tracker. */
@@ -83,8 +85,9 @@ export class TrackerService {
     return this.rest(caller, (client, token) => client.rest('GET', 'project', token, undefined, query));
   }
 
+  /** Search with the tracker's own search request, unchanged (its `expand` field included: spec §4.8 keeps it). */
   search(caller: Caller, payload: Record<string, unknown>): Promise<unknown> {
-    return this.rest(caller, (client, token) => client.rest('POST', 'search', token, withoutUnavailable(payload)));
+    return this.rest(caller, (client, token) => client.rest('POST', 'search', token, payload));
   }
 
   private configured(): TrackerParts {
