@@ -74,6 +74,8 @@ import { projectDefinition } from './domain/projects/projectDefinition.js';
 import { itemDefinition } from './domain/resources/itemDefinition.js';
 import { RESOURCE_KIND } from './domain/resources/ItemKind.js';
 import { capacityGuard } from './store/capacityGuard.js';
+import { TextIndex } from './search/TextIndex.js';
+import { TextProjection } from './search/TextProjection.js';
 
 export interface Registry {
   app: express.Express;
@@ -137,11 +139,19 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   });
   // Pruned events must not outlive a permanent deletion in the streams' memory.
   const forgetPruned: Projection = { apply: async (change) => void (change.next === undefined && streams.forget()) };
+  // Full text (listings' `q`, the search API): its own file, indexed again from the log when missing.
+  const textIndex = TextIndex.open(join(config.dataDir, 'projection', 'text.sqlite'));
+  const textProjection = new TextProjection(
+    textIndex,
+    { resources: (state, payload) => resourceBody(state, payload, addresses), schemas: (state, payload) => schemaBody(state, payload, addresses) },
+    log,
+    logs,
+  );
   const projector = new Projector(
     log,
     states,
     revisions,
-    [catalogueProjection, forgetPruned],
+    [catalogueProjection, textProjection, forgetPruned],
     new Snapshots(join(config.dataDir, 'projection', 'snapshot.json'), logs),
     revisionFile,
     {
@@ -206,7 +216,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   );
 
   const catalogue = new CatalogueQueries(graphStore, catalogueIndex, payloadSorts);
-  const listings = new Listings(catalogue, listingScopes(orgs, projects, addresses, states.terms));
+  const listings = new Listings(catalogue, listingScopes(orgs, projects, addresses, states.terms), textIndex);
   const queries = new ResourceQueries(kinds.resources, listings, catalogue, resources);
   const schemaQueries = new ResourceQueries(kinds.schemas, listings, catalogue, schemas, SCHEMA_KIND);
 
@@ -297,6 +307,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
       await log.close();
       projector.snapshot();
       revisionFile.close();
+      textIndex.close();
       await executor.close();
     },
   };

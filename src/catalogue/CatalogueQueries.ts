@@ -8,6 +8,7 @@ import type { ListingFilter, SortKey } from './ListingQuery.js';
 import { aggregationQuery, countQuery, pageQuery } from './ListingQuery.js';
 import { n, Statement, str } from '../store/sparql.js';
 import { CatalogueIndex } from './CatalogueIndex.js';
+import type { CatalogueItem } from './catalogue.js';
 import { PayloadSortIndexes } from './PayloadSortIndexes.js';
 import { MISSING_DATATYPE } from './SortValue.js';
 
@@ -41,6 +42,11 @@ export class CatalogueQueries {
     }
     const [total, rows] = await Promise.all([this.count(f), this.page(f, sort, page)]);
     return { total, rows };
+  }
+
+  /** Whether the listing selects an item, by node, with the item's catalogue row. */
+  selector(f: ListingFilter): (node: string) => CatalogueItem | undefined {
+    return this.index.selector(f);
   }
 
   async page(f: ListingFilter, sort: SortKey[], page: { offset: number; limit: number; after?: Binding[] }): Promise<ListedItem[]> {
