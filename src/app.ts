@@ -76,6 +76,8 @@ import { RESOURCE_KIND } from './domain/resources/ItemKind.js';
 import { capacityGuard } from './store/capacityGuard.js';
 import { TextIndex } from './search/TextIndex.js';
 import { TextProjection } from './search/TextProjection.js';
+import { SearchService } from './search/SearchService.js';
+import { searchRoutes } from './http/routes/search.js';
 
 export interface Registry {
   app: express.Express;
@@ -253,6 +255,13 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   eventRoutes(routes, router, { streams, orgExists: (label) => kinds.orgs.has(label), projectExists: (ref) => kinds.projects.has(ref) });
   resourceRoutes(routes, router, { resources, queries, jsonld, addresses });
   schemaRoutes(routes, router, { schemas, queries: schemaQueries, jsonld, addresses });
+  searchRoutes(routes, router, {
+    search: new SearchService(textIndex, () => kinds.projects.keys(), {
+      suites: config.searchSuites ?? {},
+      ...(config.searchFields !== undefined ? { fieldsFile: config.searchFields } : {}),
+    }),
+    checkProject: (ref) => void projects.fetch(ref),
+  });
   multiFetchRoutes(routes, router, {
     multiFetch: new MultiFetch([
       { kind: 'resources', service: resources },

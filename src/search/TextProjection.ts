@@ -87,7 +87,9 @@ export class TextProjection implements Projection {
   }
 
   private put(kind: string, state: ResourceState, documentOf: DocumentOf, payload: JsonObject, content = true): void {
-    const source = content ? (withoutNulls(payload) as JsonObject) : payload;
+    // The document's `@id` is the absolute one, whatever form the payload wrote it in.
+    const { '@id': _written, ...rest } = content ? (withoutNulls(payload) as JsonObject) : payload;
+    const source: JsonObject = { '@id': state.id, ...rest };
     this.index.put({
       node: itemNode(kind, state.project, state.id),
       kind,
@@ -97,7 +99,7 @@ export class TextProjection implements Projection {
       rev: state.rev,
       deprecated: state.deprecated,
       doc: documentOf(state, source),
-      ...(content ? { body: searchableText(state.id, source) } : {}),
+      ...(content ? { body: searchableText(state.id, rest) } : {}),
     });
   }
 
