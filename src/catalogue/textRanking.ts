@@ -1,10 +1,18 @@
 import type { Binding } from '../store/GraphStore.js';
+import { rejections } from '../domain/rejections.js';
 import type { CatalogueItem } from './catalogue.js';
 
 /** The text index as listings use it: the items of a kind matching an FTS5 expression, with their relevance. */
 export interface TextMatcher {
   match(expression: string, kind: string): { node: string; score: number }[];
 }
+
+/** Listings of a registry started without its text index (`TEXT_INDEX=off`): `q` is refused. */
+export const noTextIndex: TextMatcher = {
+  match: () => {
+    throw rejections.malformedQueryParam("Full-text search with 'q' is not available: this registry runs without its text index (TEXT_INDEX=off).");
+  },
+};
 
 export interface ScoredItem {
   node: string;

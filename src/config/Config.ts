@@ -37,6 +37,8 @@ export interface Config {
   /** Level of the JSON log lines (`info` by default; `silent` turns them off, as tests do). */
   logLevel?: string;
   snapshotMillis: number;
+  /** The text index (listings' `q`, the search API); `false` leaves it out (default on). */
+  textIndex?: boolean;
   /** `plugins.search.fields`: the JSON file `GET /v1/search/config` answers with. */
   searchFields?: string;
   /** `plugins.search.suites`: suite name → projects (`org/project`). */
@@ -143,6 +145,12 @@ const fileSettings = (path: string | undefined): ((key: string) => string | unde
   };
 };
 
+const onOffSetting = (name: string, raw: string | undefined): boolean => {
+  if (raw === undefined || raw === '' || raw === 'on') return true;
+  if (raw === 'off') return false;
+  throw new ConfigError(name, `expected on or off, got '${raw}'`);
+};
+
 const optionalSetting = <K extends string>(key: K, value: string | undefined): { [P in K]?: string } =>
   (value === undefined || value === '' ? {} : { [key]: value }) as { [P in K]?: string };
 
@@ -194,6 +202,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     workBudgetMillis: integerSetting('WORK_BUDGET_MILLIS', setting('WORK_BUDGET_MILLIS', 'workers.budget-millis'), 10_000, 10, 600_000),
     snapshotEvents: integerSetting('SNAPSHOT_EVENTS', setting('SNAPSHOT_EVENTS', 'store.snapshot-events'), 20_000, 1, 10_000_000),
     snapshotMillis: integerSetting('SNAPSHOT_MILLIS', setting('SNAPSHOT_MILLIS', 'store.snapshot-millis'), 60_000, 0, 86_400_000),
+    textIndex: onOffSetting('TEXT_INDEX', setting('TEXT_INDEX', 'search.text-index')),
     ...optionalSetting('searchFields', setting('SEARCH_FIELDS', 'plugins.search.fields')),
     searchSuites: suitesSetting(setting('SEARCH_SUITES', 'plugins.search.suites')),
   };

@@ -4,6 +4,8 @@ import type { ProjectRef } from '../kernel/labels.js';
 import { executeSearch } from './dsl/executeSearch.js';
 import type { SearchResponse } from './dsl/executeSearch.js';
 import type { SearchDoc } from './dsl/fields.js';
+import { FieldReader } from './dsl/fields.js';
+import type { JsonObject } from '../kernel/json.js';
 import { searchRejections } from './searchRejections.js';
 import type { TextIndex } from './TextIndex.js';
 
@@ -29,6 +31,9 @@ const readable = (access: ProjectAccess) => (project: ProjectRef) =>
  */
 export class SearchService {
   private readonly fields: string | undefined;
+  /** One wrapper per stored document object (replaced on every write), so values read from it are kept. */
+  private readonly wrapped = new WeakMap<JsonObject, SearchDoc>();
+  private readonly reader = new FieldReader();
 
   constructor(
     private readonly index: TextIndex,
@@ -76,9 +81,13 @@ export class SearchService {
   private run(body: unknown, projects: ProjectRef[]): SearchResponse {
     const docs: SearchDoc[] = [];
     for (const project of projects)
-      for (const source of this.index.documents('resources', project).values())
-        if (source['_deprecated'] !== true) docs.push({ id: String(source['@id']), project, source });
-    return executeSearch(body, docs, (d) => indexName(d.project), projects.length);
+      for (const source of this.index.documents('resources', project).values()) {
+        if (source['_deprecated'] === true) continue;
+        let doc = this.wrapped.get(source);
+        if (!doc) this.wrapped.set(source, (doc = { id: String(source['@id']), project, source }));
+        docs.push(doc);
+      }
+    return executeSearch(body, docs, (d) => indexName(d.project), projects.length, this.reader);
   }
 }
 

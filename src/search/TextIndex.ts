@@ -65,6 +65,8 @@ export class TextIndex {
   private readonly statements: Record<string, Statement>;
   /** Parsed documents of the projects a search has read, kept current by every write. */
   private readonly loaded = new Map<string, Map<string, JsonObject>>();
+  /** Item node and kind by row: matches are read without joining the documents table (a quarter of a common word's query). */
+  private readonly rows = new Map<number, { node: string; kind: string }>();
   /** Log position of the last event applied per project (the search view's offset). */
   private readonly projectPositions = new Map<ProjectRef, number>();
 
@@ -86,13 +88,15 @@ export class TextIndex {
       deleteWords: db.prepare('DELETE FROM words WHERE rowid = ?'),
       deleteDoc: db.prepare('DELETE FROM docs WHERE rowid = ?'),
       versions: db.prepare('SELECT node, content_seq AS contentSeq, rev FROM docs'),
-      match: db.prepare('SELECT d.node AS node, -bm25(words) AS score FROM words JOIN docs d ON d.rowid = words.rowid WHERE words MATCH ? AND d.kind = ?'),
+      match: db.prepare('SELECT rowid, -bm25(words) FROM words WHERE words MATCH ?').raw(true),
+      rows: db.prepare('SELECT rowid, node, kind FROM docs').raw(true),
       docsOf: db.prepare('SELECT node, doc FROM docs WHERE kind = ? AND project = ?'),
       docOf: db.prepare('SELECT doc FROM docs WHERE node = ?'),
       position: db.prepare('INSERT INTO positions (project, seq) VALUES (?, ?) ON CONFLICT (project) DO UPDATE SET seq = excluded.seq'),
       positions: db.prepare('SELECT project, seq FROM positions'),
     };
     for (const row of this.statements['positions']!.all() as { project: string; seq: number }[]) this.projectPositions.set(row.project, row.seq);
+    for (const [rowid, node, kind] of this.statements['rows']!.iterate() as Iterable<[number, string, string]>) this.rows.set(rowid, { node, kind });
   }
 
   static open(path: string): TextIndex {
@@ -114,6 +118,7 @@ export class TextIndex {
     } else {
       const { body: _body, ...columns } = values;
       rowid = Number(this.statements['insert']!.run(columns).lastInsertRowid);
+      this.rows.set(rowid, { node: item.node, kind: item.kind });
     }
     if (item.body !== undefined || !row) this.statements['insertWords']!.run(rowid, item.body ?? '');
     this.loaded.get(`${item.kind} ${item.project}`)?.set(item.node, item.doc);
@@ -125,6 +130,7 @@ export class TextIndex {
     if (!row) return;
     this.statements['deleteWords']!.run(row.rowid);
     this.statements['deleteDoc']!.run(row.rowid);
+    this.rows.delete(row.rowid);
     this.loaded.get(`${kind} ${project}`)?.delete(node);
   }
 
@@ -150,7 +156,12 @@ export class TextIndex {
 
   /** Items of a kind matching an FTS5 expression (built from words only, see analyzer.ts), with their BM25 score. */
   match(expression: string, kind: string): TextMatch[] {
-    return this.statements['match']!.all(expression, kind) as TextMatch[];
+    const out: TextMatch[] = [];
+    for (const [rowid, score] of this.statements['match']!.all(expression) as [number, number][]) {
+      const row = this.rows.get(rowid);
+      if (row && row.kind === kind) out.push({ node: row.node, score });
+    }
+    return out;
   }
 
   /** The documents of a kind in a project, parsed once and then kept current. */

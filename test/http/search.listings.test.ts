@@ -194,3 +194,22 @@ describe('full text in listings: the text index is rebuilt from the log', () => 
     await rebuilt.stop(true);
   });
 });
+
+describe('full text: a registry without its text index (TEXT_INDEX=off)', () => {
+  it('refuses q with 400 and serves no search API', async () => {
+    const server = await startServer({ textIndex: false });
+    try {
+      const api = client(server.url);
+      await api.put('/v1/orgs/o', {});
+      await api.put('/v1/projects/o/p', {});
+      expect((await api.put('/v1/resources/o/p/_/r', { '@context': { '@vocab': S }, name: 'kept' })).status).to.equal(201);
+      const q = await api.get('/v1/resources/o/p?q=kept');
+      expect(q.status).to.equal(400);
+      expect(q.body['reason']).to.contain('TEXT_INDEX=off');
+      expect((await api.get('/v1/resources/o/p')).body['_total']).to.equal(1);
+      expect((await api.post('/v1/search/query', {})).status).to.equal(404);
+    } finally {
+      await server.stop(true);
+    }
+  });
+});

@@ -137,7 +137,14 @@ const sortValue = (reader: FieldReader, doc: SearchDoc, key: SortKey): { cmp: nu
  * Runs an Elasticsearch search body over documents and answers in Elasticsearch's response shape.
  * Pure: the documents, the index name of each and the clock's reading are given.
  */
-export const executeSearch = (body: unknown, docs: readonly SearchDoc[], indexOf: (doc: SearchDoc) => string, shards: number): SearchResponse => {
+export const executeSearch = (
+  body: unknown,
+  docs: readonly SearchDoc[],
+  indexOf: (doc: SearchDoc) => string,
+  shards: number,
+  /** Values and words read from documents: kept across searches, they are read once per document. */
+  reader: FieldReader = new FieldReader(),
+): SearchResponse => {
   const started = performance.now();
   if (!isObject(body)) throw malformed('The search body must be a JSON object.');
   for (const key of Object.keys(body)) if (!KNOWN.has(key)) throw unsupported(key, 'search request parameter');
@@ -147,7 +154,6 @@ export const executeSearch = (body: unknown, docs: readonly SearchDoc[], indexOf
   const track = body['track_total_hits'];
   if (track !== undefined && typeof track !== 'boolean' && !(typeof track === 'number' && Number.isInteger(track) && track >= 0))
     throw malformed("'track_total_hits' must be a boolean or a non-negative integer.");
-  const reader = new FieldReader();
   const corpus = new Corpus(docs, reader);
   const query: Query = body['query'] === undefined ? () => 1 : compileQuery(body['query'], { corpus });
   const sort = sortKeys(body['sort']);

@@ -6,9 +6,25 @@ export interface SearchDoc {
   id: string;
   project: string;
   source: JsonObject;
+  /** What has been read from this document, by path (see FieldReader). */
+  memo?: DocMemo;
 }
 
+interface DocMemo {
+  leaves: Map<string, Leaf[]>;
+  words: Map<string, string[][]>;
+  frequencies: Map<string, TermFrequencies>;
+  paths?: string[];
+}
+
+const memoOf = (doc: SearchDoc): DocMemo => (doc.memo ??= { leaves: new Map(), words: new Map(), frequencies: new Map() });
+
 export type Leaf = string | number | boolean;
+
+export interface TermFrequencies {
+  tf: ReadonlyMap<string, number>;
+  length: number;
+}
 
 /** Elasticsearch's dynamic mapping of one value: strings are text (with a keyword sub-field) unless they read as dates. */
 export type FieldType = 'text' | 'keyword' | 'long' | 'double' | 'boolean' | 'date';
@@ -25,19 +41,29 @@ export const typeOf = (value: Leaf): FieldType =>
 export const epochMillis = (value: string): number => Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(value) || !value.includes('T') ? value : `${value}Z`);
 
 /**
- * The values of a field of the documents, read once per document and path: dotted paths go through
+ * The values of a field of the documents, read once per document and path (kept on the document,
+ * which lives as long as the stored document it wraps): dotted paths go through
  * objects and arrays alike (arrays are multi-valued fields), `x.keyword` is the keyword sub-field of
  * the text values of `x`, `_id` is the document's `@id`.
  */
 export class FieldReader {
-  private readonly leaves = new WeakMap<SearchDoc, Map<string, Leaf[]>>();
-  private readonly tokens = new WeakMap<SearchDoc, Map<string, string[][]>>();
-  private readonly paths = new WeakMap<SearchDoc, string[]>();
+  /** How often each word occurs in the path's text values, and how many words they hold (BM25's tf and field length). */
+  termFrequencies(doc: SearchDoc, path: string): TermFrequencies {
+    const byPath = memoOf(doc).frequencies;
+    let found = byPath.get(path);
+    if (!found) {
+      const tf = new Map<string, number>();
+      let length = 0;
+      for (const value of this.words(doc, path)) for (const w of value) (length++, tf.set(w, (tf.get(w) ?? 0) + 1));
+      found = { tf, length };
+      byPath.set(path, found);
+    }
+    return found;
+  }
 
   /** Every leaf value of the path; for `.keyword`, the text values as whole strings. */
   values(doc: SearchDoc, path: string): Leaf[] {
-    let byPath = this.leaves.get(doc);
-    if (!byPath) this.leaves.set(doc, (byPath = new Map()));
+    const byPath = memoOf(doc).leaves;
     let found = byPath.get(path);
     if (!found) {
       if (path === '_id') found = [doc.id];
@@ -55,8 +81,7 @@ export class FieldReader {
 
   /** The words of each text value of the path (one list per value: phrases never cross values). */
   words(doc: SearchDoc, path: string): string[][] {
-    let byPath = this.tokens.get(doc);
-    if (!byPath) this.tokens.set(doc, (byPath = new Map()));
+    const byPath = memoOf(doc).words;
     let found = byPath.get(path);
     if (!found) {
       found = this.values(doc, path)
@@ -69,7 +94,8 @@ export class FieldReader {
 
   /** Every path of the document holding leaf values (`a.b.c`), for field patterns such as `*` or `name*`. */
   fieldPaths(doc: SearchDoc): string[] {
-    let found = this.paths.get(doc);
+    const memo = memoOf(doc);
+    let found = memo.paths;
     if (!found) {
       const out = new Set<string>();
       const walk = (value: unknown, path: string) => {
@@ -80,7 +106,7 @@ export class FieldReader {
       };
       walk(doc.source, '');
       found = [...out];
-      this.paths.set(doc, found);
+      memo.paths = found;
     }
     return found;
   }

@@ -14,45 +14,50 @@ const malformed = searchRejections.malformedSearchQuery;
 const K1 = 1.2;
 const B = 0.75;
 
-/** Term statistics of the searched documents for BM25 (Lucene's formula), computed per field when a query first needs them. */
+/** Term statistics of the searched documents for BM25 (Lucene's formula), computed for the fields and words a query needs. */
 export class Corpus {
-  private readonly perField = new Map<string, { df: Map<string, number>; docs: number; totalLength: number }>();
+  private readonly lengths = new Map<string, { docs: number; total: number }>();
+  private readonly dfs = new Map<string, number>();
 
   constructor(
     readonly docs: readonly SearchDoc[],
     readonly reader: FieldReader,
   ) {}
 
-  private stats(path: string) {
-    let s = this.perField.get(path);
+  private fieldLength(path: string) {
+    let s = this.lengths.get(path);
     if (!s) {
-      s = { df: new Map(), docs: 0, totalLength: 0 };
+      s = { docs: 0, total: 0 };
       for (const doc of this.docs) {
-        const values = this.reader.words(doc, path);
-        if (!values.length) continue;
-        s.docs++;
-        const seen = new Set<string>();
-        for (const value of values) for (const w of value) (seen.add(w), s.totalLength++);
-        for (const w of seen) s.df.set(w, (s.df.get(w) ?? 0) + 1);
+        const { length } = this.reader.termFrequencies(doc, path);
+        if (length) (s.docs++, (s.total += length));
       }
-      this.perField.set(path, s);
+      this.lengths.set(path, s);
     }
     return s;
   }
 
+  private df(path: string, term: string): number {
+    const key = `${path}\u0000${term}`;
+    let n = this.dfs.get(key);
+    if (n === undefined) {
+      n = 0;
+      for (const doc of this.docs) if (this.reader.termFrequencies(doc, path).tf.has(term)) n++;
+      this.dfs.set(key, n);
+    }
+    return n;
+  }
+
   /** BM25 of a document's field for the given words (each counted once). */
   bm25(doc: SearchDoc, path: string, terms: readonly string[]): number {
-    const s = this.stats(path);
-    const values = this.reader.words(doc, path);
-    let length = 0;
-    const tf = new Map<string, number>();
-    for (const value of values) for (const w of value) (length++, tf.set(w, (tf.get(w) ?? 0) + 1));
-    const avg = s.docs ? s.totalLength / s.docs : 1;
+    const s = this.fieldLength(path);
+    const { tf, length } = this.reader.termFrequencies(doc, path);
+    const avg = s.docs ? s.total / s.docs : 1;
     let score = 0;
     for (const t of new Set(terms)) {
       const f = tf.get(t);
       if (!f) continue;
-      const df = s.df.get(t) ?? 0;
+      const df = this.df(path, t);
       const idf = Math.log(1 + (this.docs.length - df + 0.5) / (df + 0.5));
       score += (idf * f * (K1 + 1)) / (f + K1 * (1 - B + (B * length) / avg));
     }
@@ -145,10 +150,9 @@ const matchField = (ctx: Context, doc: SearchDoc, path: string, text: Leaf, requ
   const terms = words(String(text));
   const values = reader.values(doc, path);
   if (!values.length) return undefined;
-  const textValues = reader.words(doc, path);
-  if (textValues.length && terms.length) {
-    const present = new Set(textValues.flat());
-    const matched = new Set(terms.filter((t) => present.has(t)));
+  const { tf, length } = reader.termFrequencies(doc, path);
+  if (length && terms.length) {
+    const matched = new Set(terms.filter((t) => tf.has(t)));
     if (matched.size && required(matched.size, new Set(terms).size)) return ctx.corpus.bm25(doc, path, [...matched]);
   }
   // Values that are not text (keywords, numbers, booleans, dates) match the query as one term.
