@@ -32,11 +32,12 @@ export class CatalogueQueries {
 
   /** A page and the total: from the in-memory indexes for the default order and single payload sorts, else SPARQL. */
   async listing(f: ListingFilter, sort: SortKey[], page: { offset: number; limit: number; after?: Binding[] }): Promise<{ total: number; rows: ListedItem[] }> {
-    if (CatalogueIndex.serves(sort)) {
+    // A set of matched items is filtered by SPARQL only: the in-memory indexes know nothing of it.
+    if (f.items === undefined && CatalogueIndex.serves(sort)) {
       const { total, rows } = this.index.page(f, page);
       return { total, rows: rows.map((r) => ({ project: r.item.project, id: r.item.id, cursor: r.cursor })) };
     }
-    if (PayloadSortIndexes.serves(sort)) {
+    if (f.items === undefined && PayloadSortIndexes.serves(sort)) {
       const served = await this.sorts.listing(f, sort[0]!, page);
       if (served) return served;
     }

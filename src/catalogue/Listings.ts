@@ -87,6 +87,10 @@ export class Listings {
   async list(req: ListingRequest): Promise<ListingResult> {
     const filter = this.filter(req);
     if (req.q !== undefined) return this.search(req, filter);
+    return this.listSorted(req, filter);
+  }
+
+  private async listSorted(req: ListingRequest, filter: ListingFilter): Promise<ListingResult> {
     if (filter.projects?.length === 0) return { total: 0, items: [] };
     const project = req.project === undefined ? undefined : this.scopes.project(req.project);
     const sort = req.sort.length ? req.sort.map((s) => this.sortKey(s, project)) : DEFAULT_SORT;
@@ -104,8 +108,8 @@ export class Listings {
   }
 
   /** A `q` listing: the text index's matches narrowed by every other condition, ranked by score, exact `@id` matches first. */
-  private search(req: ListingRequest, filter: ListingFilter): ListingResult {
-    if (req.sort.length) throw rejections.malformedQueryParam("Query parameters 'q' and 'sort' cannot be used together: a 'q' listing is ranked by score.");
+  private async search(req: ListingRequest, filter: ListingFilter): Promise<ListingResult> {
+    if (req.sort.length) return this.sortedSearch(req, filter);
     const after = req.after && cursorPosition(req.after);
     if (req.after && !after)
       throw rejections.malformedQueryParam("Query parameter 'after' does not match this listing's sort: use the cursor given in '_next'.");
@@ -120,6 +124,17 @@ export class Listings {
       maxScore: rows.reduce((max, r) => Math.max(max, r.score), 0),
       ...(page.length > req.size && last ? { next: scoreCursor(last) } : {}),
     };
+  }
+
+  /** A `q` listing in the order `sort` asks for: the matched items listed as any other listing, each with its score. */
+  private async sortedSearch(req: ListingRequest, filter: ListingFilter): Promise<ListingResult> {
+    const rows = this.matches(req, filter);
+    const maxScore = rows.reduce((max, r) => Math.max(max, r.score), 0);
+    if (!rows.length) return { total: 0, items: [], scores: [], maxScore };
+    const scores = new Map(rows.map((r) => [`${r.item.project} ${r.item.id}`, r.score]));
+    const { q: _q, ...rest } = req;
+    const listed = await this.listSorted(rest, { ...filter, items: rows.map((r) => r.node) });
+    return { ...listed, scores: listed.items.map((i) => scores.get(`${i.project} ${i.id}`) ?? 0), maxScore };
   }
 
   /** Every item the `q` listing selects, unordered. */

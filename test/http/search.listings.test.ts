@@ -150,11 +150,30 @@ describe('full text in listings (q)', () => {
     expect((await search(`/v1/resources/${a.p}?q=renamed`))._total).to.equal(0);
   });
 
-  it('rejects q with sort, and a cursor of another listing', async () => {
+  it('sorts the matches by sort instead of score when asked, with exact totals and cursors, scores kept', async () => {
     const a = await project();
-    const sorted = await api.get(`/v1/resources/${a.p}?q=x&sort=name`);
-    expect(sorted.status).to.equal(400);
-    expect(sorted.body['@type']).to.equal('MalformedQueryParamRejection');
+    for (let i = 0; i < 9; i++) await create(a.p, `s${i}`, { name: `heron ${String.fromCharCode(105 - i)}`, rank: i % 3, text: 'heron '.repeat(1 + (i % 4)) });
+    await create(a.p, 'other', { name: 'egret' });
+    const sorted = await search(`/v1/resources/${a.p}?q=heron&sort=name&size=4`);
+    expect(sorted._total).to.equal(9);
+    expect(sorted._maxScore).to.be.a('number');
+    expect(sorted._results.map((r) => r._score)).to.satisfy((xs: number[]) => xs.every((x) => typeof x === 'number' && x > 0));
+    const seen: Item[] = [];
+    let next: string | undefined = `/v1/resources/${a.p}?q=heron&sort=name&size=4`;
+    while (next) {
+      const page = await search(next.startsWith('http') ? next.slice(server.url.length) : next);
+      expect(page._total).to.equal(9);
+      seen.push(...page._results);
+      next = page._next;
+    }
+    // Names run from 'heron i' (s0) down to 'heron a' (s8): ascending by name is s8 ... s0.
+    expect(ids(seen)).to.deep.equal(Array.from({ length: 9 }, (_, i) => `${a.base}s${8 - i}`));
+    expect(ids((await search(`/v1/resources/${a.p}?q=heron&sort=-rank&sort=@id&size=3`))._results)).to.deep.equal([2, 5, 8].map((i) => `${a.base}s${i}`));
+    expect((await search(`/v1/resources/${a.p}?q=nomatch&sort=name`))._total).to.equal(0);
+  });
+
+  it('rejects a cursor of another listing', async () => {
+    const a = await project();
     const wrongCursor = await api.get(`/v1/resources/${a.p}?q=x&after=${enc(JSON.stringify([{ type: 'uri', value: 'urn:x' }]))}`);
     expect(wrongCursor.status).to.equal(400);
     expect(wrongCursor.body['@type']).to.equal('MalformedQueryParamRejection');
