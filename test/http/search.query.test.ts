@@ -119,6 +119,10 @@ describe('search API over HTTP: query, suites, configuration, offsets, access', 
     expect(sig.status).to.equal(400);
     expect(sig.body.reason).to.contain('significant_terms');
     expect((await call('POST', '/v1/search/query', 'admin', undefined, '{"query": ')).status).to.equal(400);
+    // No body at all searches everything.
+    const all = await call('POST', '/v1/search/query', 'admin');
+    expect(all.status).to.equal(200);
+    expect(all.body.hits.total).to.deep.equal({ value: 4, relation: 'eq' });
     const bad = await call('POST', '/v1/search/query', 'admin', { query: { match: {} } });
     expect(bad.status).to.equal(400);
     expect(bad.body['@type']).to.equal('MalformedSearchQuery');
