@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { startServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
@@ -229,6 +230,45 @@ describe('full text: a registry without its text index (TEXT_INDEX=off)', () => 
       expect((await api.post('/v1/search/query', {})).status).to.equal(404);
     } finally {
       await server.stop(true);
+    }
+  });
+});
+
+describe('full text: a text index that differs from the log is reconciled at start', () => {
+  it('re-indexes missing or stale items, refreshes metadata, drops items the log no longer has', async () => {
+    const first = await startServer();
+    const api = client(first.url);
+    await api.put('/v1/orgs/o', {});
+    await api.put('/v1/projects/o/p', {});
+    for (const id of ['a', 'b', 'c'])
+      expect((await api.put(`/v1/resources/o/p/_/${id}`, { '@context': { '@vocab': S }, name: `plover ${id}` })).status).to.equal(201);
+    expect((await api.delete('/v1/resources/o/p/_/c?rev=1')).status).to.equal(200);
+    await first.stop();
+    // Tamper with the file as a crash between a write and its group commit could leave it.
+    const db = new Database(join(first.dataDir, 'projection', 'text.sqlite'));
+    const row = (id: string) => db.prepare('SELECT rowid, doc FROM docs WHERE id LIKE ?').get(`%/${id}`) as { rowid: number; doc: string };
+    const a = row('a');
+    db.prepare('DELETE FROM words WHERE rowid = ?').run(a.rowid);
+    db.prepare('DELETE FROM docs WHERE rowid = ?').run(a.rowid);
+    const c = row('c');
+    db.prepare('UPDATE docs SET rev = 1, doc = ? WHERE rowid = ?').run(JSON.stringify({ ...JSON.parse(c.doc), _rev: 1, _deprecated: false }), c.rowid);
+    db.prepare(
+      "INSERT INTO docs (node, kind, project, id, content_seq, rev, deprecated, doc) VALUES ('urn:registry:resources/o/p/stray', 'resources', 'o/p', 'stray', 1, 1, 0, '{}')",
+    ).run();
+    const stray = db.prepare("SELECT rowid FROM docs WHERE id = 'stray'").get() as { rowid: number };
+    db.prepare('INSERT INTO words (rowid, body) VALUES (?, ?)').run(stray.rowid, 'plover stray');
+    db.close();
+    const second = await startServer({}, first.dataDir);
+    try {
+      const again = client(second.url);
+      const found = await again.get('/v1/resources/o/p?q=plover&size=10');
+      expect((found.body['_results'] as Item[]).map((r) => r['@id'].split('/').pop()).sort()).to.deep.equal(['a', 'b']);
+      const search = await again.post('/v1/search/query', { query: { match: { name: 'plover' } } });
+      expect((search.body.hits.hits as { _id: string }[]).map((h) => h._id.split('/').pop()).sort()).to.deep.equal(['a', 'b']);
+      const deprecated = await again.get('/v1/resources/o/p?q=plover&deprecated=true');
+      expect(deprecated.body['_total']).to.equal(1);
+    } finally {
+      await second.stop(true);
     }
   });
 });
