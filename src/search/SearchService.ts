@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { ConfigError } from '../config/Config.js';
 import type { ProjectAccess } from '../kernel/ProjectAccess.js';
 import type { ProjectRef } from '../kernel/labels.js';
 import { executeSearch } from './dsl/executeSearch.js';
@@ -42,8 +43,13 @@ export class SearchService {
     private readonly settings: SearchSettings,
   ) {
     if (settings.fieldsFile !== undefined) {
-      const text = readFileSync(settings.fieldsFile, 'utf8');
-      JSON.parse(text);
+      let text: string;
+      try {
+        text = readFileSync(settings.fieldsFile, 'utf8');
+        JSON.parse(text);
+      } catch (error) {
+        throw new ConfigError('SEARCH_FIELDS', `'${settings.fieldsFile}' cannot be read as JSON: ${(error as Error).message}`);
+      }
       this.fields = text;
     }
   }
