@@ -1,7 +1,7 @@
 import { searchRejections } from '../searchRejections.js';
 import type { Leaf, SearchDoc } from './fields.js';
 import { epochMillis, FieldReader } from './fields.js';
-import type { Corpus } from './queries.js';
+import type { Corpus } from './Corpus.js';
 import { compileQuery } from './queries.js';
 
 const unsupported = searchRejections.unsupportedConstruct;

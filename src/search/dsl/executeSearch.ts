@@ -4,7 +4,8 @@ import { compileAggregations } from './aggregations.js';
 import type { Leaf, SearchDoc } from './fields.js';
 import { epochMillis, FieldReader, fieldPattern } from './fields.js';
 import type { Query } from './queries.js';
-import { compileQuery, Corpus } from './queries.js';
+import { compileQuery } from './queries.js';
+import { Corpus } from './Corpus.js';
 
 const unsupported = searchRejections.unsupportedConstruct;
 const malformed = searchRejections.malformedSearchQuery;
