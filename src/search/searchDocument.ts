@@ -11,6 +11,13 @@ export const withoutNulls = (value: unknown): unknown => {
   return value;
 };
 
+/**
+ * Between two values: a private-use character, which the FTS5 tokenizer keeps as a token of its own
+ * and the analyzer never produces, so a phrase cannot run from one value into the next (as the
+ * position gap between values does in Elasticsearch).
+ */
+export const VALUE_BARRIER = '\n\uE000\n';
+
 /** The words a listing's `q` finds an item by: its `@id` and every value of its payload at any depth, the context excepted. */
 export const searchableText = (id: string, source: JsonObject): string => {
   const parts: string[] = [id];
@@ -22,5 +29,5 @@ export const searchableText = (id: string, source: JsonObject): string => {
     } else parts.push(String(value));
   };
   walk(source);
-  return parts.join('\n');
+  return parts.join(VALUE_BARRIER);
 };

@@ -61,6 +61,8 @@ describe('full text in listings (q)', () => {
     expect(ids((await search(`/v1/resources/${a.p}?q=cambr`))._results)).to.deep.equal([`${a.base}carol`]);
     // The words as a phrase: both present but apart does not match.
     expect((await search(`/v1/resources/${a.p}?q=church%20christ`))._total).to.equal(0);
+    // Nor across two values: Alice's street and city are adjacent in her payload.
+    expect((await search(`/v1/resources/${a.p}?q=oxford%20christ`))._total).to.equal(0);
     expect((await search(`/v1/resources/${a.p}?q=nothing-like-this`))._total).to.equal(0);
     expect((await search(`/v1/resources/${a.p}?q=%20`))._total).to.equal(0);
     const plain = await search(`/v1/resources/${a.p}`);

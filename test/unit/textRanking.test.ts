@@ -3,7 +3,7 @@ import { phrasePrefix, words } from '../../src/search/analyzer.js';
 import { cursorPosition, rankedPage, scoreCursor } from '../../src/catalogue/textRanking.js';
 import type { ScoredItem } from '../../src/catalogue/textRanking.js';
 import type { CatalogueItem } from '../../src/catalogue/catalogue.js';
-import { searchableText, withoutNulls } from '../../src/search/searchDocument.js';
+import { searchableText, VALUE_BARRIER, withoutNulls } from '../../src/search/searchDocument.js';
 
 const row = (node: string, score: number, exact = false): ScoredItem => ({ node, score, exact, item: { id: node } as CatalogueItem });
 
@@ -19,7 +19,9 @@ describe('full text: words, FTS5 expressions and ranking', () => {
   });
 
   it('takes every payload value but the context, and drops nulls as compaction does', () => {
-    expect(searchableText('urn:a', { '@context': { x: 'ignored' }, name: 'A', n: 3, deep: [{ b: true }, null] })).to.equal('urn:a\nA\n3\ntrue');
+    expect(searchableText('urn:a', { '@context': { x: 'ignored' }, name: 'A', n: 3, deep: [{ b: true }, null] })).to.equal(
+      ['urn:a', 'A', '3', 'true'].join(VALUE_BARRIER),
+    );
     expect(withoutNulls({ a: null, b: [1, null, { c: null, d: 2 }] })).to.deep.equal({ b: [1, { d: 2 }] });
   });
 
