@@ -75,6 +75,11 @@ import { RESOURCE_KIND } from './domain/resources/ItemKind.js';
 import { trackerRoutes } from './http/routes/tracker.js';
 import { TrackerService } from './tracker/TrackerService.js';
 import { trackerParts } from './tracker/trackerParts.js';
+import { TextIndex } from './search/TextIndex.js';
+import { TextProjection } from './search/TextProjection.js';
+import { SearchService } from './search/SearchService.js';
+import { noTextIndex } from './catalogue/textRanking.js';
+import { searchRoutes } from './http/routes/search.js';
 
 export interface Registry {
   app: express.Express;
@@ -137,11 +142,23 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   });
   // Pruned events must not outlive a permanent deletion in the streams' memory.
   const forgetPruned: Projection = { apply: async (change) => void (change.next === undefined && streams.forget()) };
+  // Full text (listings' `q`, the search API): its own file, indexed again from the log when missing.
+  const textIndex = config.textIndex === false ? undefined : TextIndex.open(join(config.dataDir, 'projection', 'text.sqlite'));
+  const textProjections: Projection[] = textIndex
+    ? [
+        new TextProjection(
+          textIndex,
+          { resources: (state, payload) => resourceBody(state, payload, addresses), schemas: (state, payload) => schemaBody(state, payload, addresses) },
+          log,
+          logs,
+        ),
+      ]
+    : [];
   const projector = new Projector(
     log,
     states,
     revisions,
-    [catalogueProjection, forgetPruned],
+    [catalogueProjection, ...textProjections, forgetPruned],
     new Snapshots(join(config.dataDir, 'projection', 'snapshot.json'), logs),
     graphStore,
     {
@@ -202,7 +219,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   );
 
   const catalogue = new CatalogueQueries(graphStore, catalogueIndex, payloadSorts);
-  const listings = new Listings(catalogue, listingScopes(orgs, projects, addresses, states.terms));
+  const listings = new Listings(catalogue, listingScopes(orgs, projects, addresses, states.terms), textIndex ?? noTextIndex);
   const queries = new ResourceQueries(kinds.resources, listings, catalogue, resources);
   const schemaQueries = new ResourceQueries(kinds.schemas, listings, catalogue, schemas, SCHEMA_KIND);
 
@@ -239,6 +256,14 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   eventRoutes(routes, router, { streams, orgExists: (label) => kinds.orgs.has(label), projectExists: (ref) => kinds.projects.has(ref) });
   resourceRoutes(routes, router, { resources, queries, jsonld, addresses });
   schemaRoutes(routes, router, { schemas, queries: schemaQueries, jsonld, addresses });
+  if (textIndex)
+    searchRoutes(routes, router, {
+      search: new SearchService(textIndex, () => kinds.projects.keys(), {
+        suites: config.searchSuites ?? {},
+        ...(config.searchFields !== undefined ? { fieldsFile: config.searchFields } : {}),
+      }),
+      checkProject: (ref) => void projects.fetch(ref),
+    });
   multiFetchRoutes(routes, router, {
     multiFetch: new MultiFetch([
       { kind: 'resources', service: resources },
@@ -294,6 +319,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
       await log.close();
       projector.snapshot();
       await graphStore.close();
+      textIndex?.close();
       await executor.close();
     },
   };

@@ -189,6 +189,15 @@ export class CatalogueIndex {
     return e && compile(f)(e) ? e.item : undefined;
   }
 
+  /** Tells, by item node, whether the listing selects that item, and gives its current state (one compiled filter for many nodes). */
+  selector(f: ListingFilter): (node: string) => CatalogueItem | undefined {
+    const matches = selects(f, compile(f));
+    return (node) => {
+      const e = this.entries.get(node);
+      return e && matches(e) ? e.item : undefined;
+    };
+  }
+
   /** One page in the default order, from an offset or after a cursor, and the total. */
   page(f: ListingFilter, page: { offset: number; limit: number; after?: Binding[] }): { total: number; rows: { item: CatalogueItem; cursor: Binding[] }[] } {
     const lists = this.scope(f);

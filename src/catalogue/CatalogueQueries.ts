@@ -8,6 +8,7 @@ import type { ListingFilter, SortKey } from './ListingQuery.js';
 import { aggregationQuery, countQuery, pageQuery } from './ListingQuery.js';
 import { n, Statement, str } from '../store/sparql.js';
 import { CatalogueIndex } from './CatalogueIndex.js';
+import type { CatalogueItem } from './catalogue.js';
 import { PayloadSortIndexes } from './PayloadSortIndexes.js';
 import { MISSING_DATATYPE } from './SortValue.js';
 
@@ -31,16 +32,22 @@ export class CatalogueQueries {
 
   /** A page and the total: from the in-memory indexes for the default order and single payload sorts, else SPARQL. */
   async listing(f: ListingFilter, sort: SortKey[], page: { offset: number; limit: number; after?: Binding[] }): Promise<{ total: number; rows: ListedItem[] }> {
-    if (CatalogueIndex.serves(sort)) {
+    // A set of matched items is filtered by SPARQL only: the in-memory indexes know nothing of it.
+    if (f.items === undefined && CatalogueIndex.serves(sort)) {
       const { total, rows } = this.index.page(f, page);
       return { total, rows: rows.map((r) => ({ project: r.item.project, id: r.item.id, cursor: r.cursor })) };
     }
-    if (PayloadSortIndexes.serves(sort)) {
+    if (f.items === undefined && PayloadSortIndexes.serves(sort)) {
       const served = await this.sorts.listing(f, sort[0]!, page);
       if (served) return served;
     }
     const [total, rows] = await Promise.all([this.count(f), this.page(f, sort, page)]);
     return { total, rows };
+  }
+
+  /** Whether the listing selects an item, by node, with the item's catalogue row. */
+  selector(f: ListingFilter): (node: string) => CatalogueItem | undefined {
+    return this.index.selector(f);
   }
 
   async page(f: ListingFilter, sort: SortKey[], page: { offset: number; limit: number; after?: Binding[] }): Promise<ListedItem[]> {

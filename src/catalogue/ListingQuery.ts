@@ -58,6 +58,8 @@ export interface ListingFilter extends CatalogueConditions {
   projects?: string[];
   org?: string;
   id?: string;
+  /** Only these item nodes (the matches of a full-text `q` listing sorted otherwise than by score). */
+  items?: string[];
 }
 
 const item = v('item');
@@ -76,6 +78,7 @@ const selection = (f: ListingFilter, extra: Triple[] = []): Pattern[] => {
     }
   }
   if (f.id !== undefined) triples.push(triple(item, nxvTerm('id'), n(f.id)));
+  if (f.items !== undefined) outside.push(values('item', f.items.map(n)));
   if (f.deprecated !== undefined) triples.push(triple(item, nxvTerm('deprecated'), bool(f.deprecated)));
   if (f.rev !== undefined) triples.push(triple(item, nxvTerm('rev'), int(f.rev)));
   if (f.schema !== undefined) triples.push(triple(item, nxvTerm('constrainedBy'), n(f.schema)));

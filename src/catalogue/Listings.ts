@@ -7,6 +7,11 @@ import { schemaBase } from '../domain/schemas/schemaRef.js';
 import type { Binding } from '../store/GraphStore.js';
 import type { Bucket, CatalogueQueries, ItemRef } from './CatalogueQueries.js';
 import type { CatalogueConditions, ListingFilter, SortKey } from './ListingQuery.js';
+import { resolveId } from '../domain/projects/apiMappings.js';
+import { itemNode } from '../store/graphNames.js';
+import { phrasePrefix } from '../search/analyzer.js';
+import type { ScoredItem, TextMatcher } from './textRanking.js';
+import { cursorPosition, rankedPage, scoreCursor } from './textRanking.js';
 
 /** A listing as requested, before ids, CURIEs and terms are resolved against the scope. */
 export interface ListingRequest extends CatalogueConditions {
@@ -20,6 +25,8 @@ export interface ListingRequest extends CatalogueConditions {
   size: number;
   after?: Binding[];
   locate?: string;
+  /** Full text: items whose values contain these words, ranked by relevance. */
+  q?: string;
   sort: string[];
 }
 
@@ -28,6 +35,9 @@ export interface ListingResult {
   items: ItemRef[];
   /** Cursor of the next page, when there is one. */
   next?: Binding[];
+  /** With `q`: the relevance of each item, and the best of the whole listing. */
+  scores?: number[];
+  maxScore?: number;
 }
 
 export interface Aggregations {
@@ -71,10 +81,16 @@ export class Listings {
   constructor(
     private readonly queries: CatalogueQueries,
     private readonly scopes: Scopes,
+    private readonly text: TextMatcher,
   ) {}
 
   async list(req: ListingRequest): Promise<ListingResult> {
     const filter = this.filter(req);
+    if (req.q !== undefined) return this.search(req, filter);
+    return this.listSorted(req, filter);
+  }
+
+  private async listSorted(req: ListingRequest, filter: ListingFilter): Promise<ListingResult> {
     if (filter.projects?.length === 0) return { total: 0, items: [] };
     const project = req.project === undefined ? undefined : this.scopes.project(req.project);
     const sort = req.sort.length ? req.sort.map((s) => this.sortKey(s, project)) : DEFAULT_SORT;
@@ -91,8 +107,61 @@ export class Listings {
     return { total, items, ...(rows.length > req.size && last ? { next: last.cursor } : {}) };
   }
 
+  /** A `q` listing: the text index's matches narrowed by every other condition, ranked by score, exact `@id` matches first. */
+  private async search(req: ListingRequest, filter: ListingFilter): Promise<ListingResult> {
+    if (req.sort.length) return this.sortedSearch(req, filter);
+    const after = req.after && cursorPosition(req.after);
+    if (req.after && !after)
+      throw rejections.malformedQueryParam("Query parameter 'after' does not match this listing's sort: use the cursor given in '_next'.");
+    const rows = this.matches(req, filter);
+    const page = rankedPage(rows, { offset: req.from, limit: req.size + 1, ...(after ? { after } : {}) });
+    const items = page.slice(0, req.size);
+    const last = items[items.length - 1];
+    return {
+      total: rows.length,
+      items: items.map((r) => ({ project: r.item.project, id: r.item.id })),
+      scores: items.map((r) => r.score),
+      maxScore: rows.reduce((max, r) => Math.max(max, r.score), 0),
+      ...(page.length > req.size && last ? { next: scoreCursor(last) } : {}),
+    };
+  }
+
+  /** A `q` listing in the order `sort` asks for: the matched items listed as any other listing, each with its score. */
+  private async sortedSearch(req: ListingRequest, filter: ListingFilter): Promise<ListingResult> {
+    const rows = this.matches(req, filter);
+    const maxScore = rows.reduce((max, r) => Math.max(max, r.score), 0);
+    if (!rows.length) return { total: 0, items: [], scores: [], maxScore };
+    const scores = new Map(rows.map((r) => [`${r.item.project} ${r.item.id}`, r.score]));
+    const { q: _q, ...rest } = req;
+    const listed = await this.listSorted(rest, { ...filter, items: rows.map((r) => r.node) });
+    return { ...listed, scores: listed.items.map((i) => scores.get(`${i.project} ${i.id}`) ?? 0), maxScore };
+  }
+
+  /** Every item the `q` listing selects, unordered. */
+  private matches(req: ListingRequest, filter: ListingFilter): ScoredItem[] {
+    if (filter.projects?.length === 0) return [];
+    const q = req.q!.trim();
+    const expression = phrasePrefix(q);
+    const selected = this.queries.selector(filter);
+    const rows = new Map<string, ScoredItem>();
+    for (const m of expression ? this.text.match(expression, req.kind) : []) {
+      const item = selected(m.node);
+      if (item) rows.set(m.node, { node: m.node, item, score: m.score, exact: item.id === q });
+    }
+    // An `@id` written as the project's mappings allow (a CURIE, a term) is found too.
+    const project = req.project === undefined ? undefined : this.scopes.project(req.project);
+    const id = project ? resolveId(q, project) : undefined;
+    if (project && id !== undefined) {
+      const node = itemNode(req.kind, req.project!, id);
+      const item = selected(node);
+      if (item) rows.set(node, { node, item, score: rows.get(node)?.score ?? 0, exact: true });
+    }
+    return [...rows.values()];
+  }
+
   async aggregate(req: ListingRequest): Promise<Aggregations> {
     const filter = this.filter(req);
+    if (req.q !== undefined) return tallies(this.matches(req, filter));
     if (filter.projects?.length === 0) return { total: 0, projects: [], types: [] };
     const [total, projects, types] = await Promise.all([
       this.queries.count(filter),
@@ -137,6 +206,16 @@ export class Listings {
     return { field: { predicate: learned ?? resolveIri(name, project, 'vocab', 'sort') }, descending };
   }
 }
+
+/** The `projects` and `types` buckets of the items of a `q` listing, in the order the SPARQL aggregation gives. */
+const tallies = (rows: ScoredItem[]): Aggregations => {
+  const count = (keys: (r: ScoredItem) => string[]): Bucket[] => {
+    const counts = new Map<string, number>();
+    for (const r of rows) for (const key of keys(r)) counts.set(key, (counts.get(key) ?? 0) + 1);
+    return [...counts].map(([key, n]) => ({ key, count: n })).sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  };
+  return { total: rows.length, projects: count((r) => [r.item.project]), types: count((r) => r.item.types) };
+};
 
 /**
  * The projects a listing may cover: its scope (one project, or all) narrowed to what the caller may

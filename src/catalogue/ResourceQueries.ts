@@ -19,6 +19,8 @@ export interface Page<T> {
   total: number;
   items: T[];
   next?: Binding[];
+  scores?: number[];
+  maxScore?: number;
 }
 
 /** The read side of resources (or, by `kind`, schemas): listings, aggregations, incoming and outgoing links. */
@@ -33,7 +35,13 @@ export class ResourceQueries {
 
   async list(req: ListingRequest): Promise<Page<ResourceState>> {
     const result = await this.listings.list(req);
-    return { ...result, items: result.items.flatMap((i) => this.state(i.project, i.id) ?? []) };
+    if (!result.scores) return { ...result, items: result.items.flatMap((i) => this.state(i.project, i.id) ?? []) };
+    // Scores stay aligned with the items they rank.
+    const kept = result.items.flatMap((i, n) => {
+      const state = this.state(i.project, i.id);
+      return state ? [{ state, score: result.scores![n]! }] : [];
+    });
+    return { ...result, items: kept.map((k) => k.state), scores: kept.map((k) => k.score) };
   }
 
   aggregate(req: ListingRequest): Promise<Aggregations> {

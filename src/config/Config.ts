@@ -42,6 +42,12 @@ export interface Config {
   snapshotMillis: number;
   /** The issue-tracker integration (`plugins.jira.*` of the configuration file); absent: not configured. */
   tracker?: TrackerConfig;
+  /** The text index (listings' `q`, the search API); `false` leaves it out (default on). */
+  textIndex?: boolean;
+  /** `plugins.search.fields`: the JSON file `GET /v1/search/config` answers with. */
+  searchFields?: string;
+  /** `plugins.search.suites`: suite name → projects (`org/project`). */
+  searchSuites?: Record<string, string[]>;
 }
 
 /** What the HTTP server allows one client: slow or greedy clients are cut off, and told so. */
@@ -101,6 +107,24 @@ const bootstrapIdentitySetting = (raw: string | undefined): string => {
   return raw;
 };
 
+/** `{"name": ["org/project", ...]}`, from the config file's object or the environment's JSON text. */
+const suitesSetting = (raw: string | undefined): Record<string, string[]> => {
+  if (raw === undefined || raw === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    parsed = undefined;
+  }
+  const valid =
+    parsed !== null &&
+    typeof parsed === 'object' &&
+    !Array.isArray(parsed) &&
+    Object.values(parsed).every((v) => Array.isArray(v) && v.every((p) => typeof p === 'string' && /^[a-zA-Z0-9_-]{1,64}\/[a-zA-Z0-9_-]{1,64}$/.test(p)));
+  if (!valid) throw new ConfigError('SEARCH_SUITES', `expected an object of suite name to an array of "org/project", got '${raw}'`);
+  return parsed as Record<string, string[]>;
+};
+
 /** Reads `key.sub.key` from an optional JSON config file (keys follow the spec's names). */
 const fileSettings = (path: string | undefined): ((key: string) => string | undefined) => {
   if (!path) return () => undefined;
@@ -114,9 +138,18 @@ const fileSettings = (path: string | undefined): ((key: string) => string | unde
   return (key) => {
     let node: unknown = tree;
     for (const part of key.split('.')) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
-    return node === undefined || node === null ? undefined : String(node);
+    return node === undefined || node === null ? undefined : typeof node === 'object' ? JSON.stringify(node) : String(node);
   };
 };
+
+const onOffSetting = (name: string, raw: string | undefined): boolean => {
+  if (raw === undefined || raw === '' || raw === 'on') return true;
+  if (raw === 'off') return false;
+  throw new ConfigError(name, `expected on or off, got '${raw}'`);
+};
+
+const optionalSetting = <K extends string>(key: K, value: string | undefined): { [P in K]?: string } =>
+  (value === undefined || value === '' ? {} : { [key]: value }) as { [P in K]?: string };
 
 /** Configuration from the environment (and `CONFIG_FILE`), with the embedded defaults of a fresh clone. */
 export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
@@ -167,5 +200,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     snapshotEvents: integerSetting('SNAPSHOT_EVENTS', setting('SNAPSHOT_EVENTS', 'store.snapshot-events'), 20_000, 1, 10_000_000),
     snapshotMillis: integerSetting('SNAPSHOT_MILLIS', setting('SNAPSHOT_MILLIS', 'store.snapshot-millis'), 60_000, 0, 86_400_000),
     tracker: trackerConfig(file),
+    textIndex: onOffSetting('TEXT_INDEX', setting('TEXT_INDEX', 'search.text-index')),
+    ...optionalSetting('searchFields', setting('SEARCH_FIELDS', 'plugins.search.fields')),
+    searchSuites: suitesSetting(setting('SEARCH_SUITES', 'plugins.search.suites')),
   };
 };

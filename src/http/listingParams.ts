@@ -57,10 +57,9 @@ export interface Scope {
   schemaSegment?: string;
 }
 
-/** Query parameters of a listing (spec 4.2); `q` (full-text) is not available. */
+/** Query parameters of a listing (spec 4.2). */
 export const listingRequest = (req: Request, scope: Scope, access: ProjectAccess): ListingRequest => {
   const q = req.query;
-  if (single(q, 'q') !== undefined) throw rejections.malformedQueryParam("Full-text search with 'q' is not available on this registry.");
   const after = cursor(q);
   const fromParam = integer(q, 'from', 0, 10_000);
   if (after && fromParam !== undefined) throw rejections.malformedQueryParam("Query parameters 'from' and 'after' cannot be used together.");
@@ -81,6 +80,7 @@ export const listingRequest = (req: Request, scope: Scope, access: ProjectAccess
     size: integer(q, 'size', 1, 1000) ?? 20,
     ...optional('after', after),
     ...optional('locate', single(q, 'locate')),
+    ...optional('q', single(q, 'q')),
     ...optional('deprecated', bool(q, 'deprecated')),
     ...optional('rev', integer(q, 'rev', 1)),
     types: many(q, 'type'),

@@ -4,6 +4,7 @@ import { projectStatuses } from '../domain/projects/projectRejections.js';
 import { requestStatuses } from '../domain/requestRejections.js';
 import { resourceStatuses } from '../domain/resources/resourceRejections.js';
 import { trackerRelayedStatuses, trackerStatuses } from '../tracker/trackerRejections.js';
+import { searchStatuses } from '../search/searchRejections.js';
 
 /**
  * The one place that maps rejection types to HTTP status codes (wire-format.md, "Error body"): the
@@ -17,6 +18,7 @@ const statuses: Partial<Record<string, number>> = {
   ...resourceStatuses,
   ...authStatuses,
   ...trackerStatuses,
+  ...searchStatuses,
 };
 
 /** Types that relay the error status another service answered (their field `relayedStatus`), when it is one. */

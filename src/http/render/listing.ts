@@ -3,10 +3,11 @@ import type { Aggregations } from '../../catalogue/Listings.js';
 
 export const LISTING_CONTEXT = [context('metadata'), context('search'), context('search-metadata')];
 
-/** Spec 2.6: `_total`, `_results` (metadata only, no `@context` of their own), `_next`. */
-export const listingBody = (total: number, results: Record<string, unknown>[], next?: string) => ({
+/** Spec 2.6: `_total`, `_results` (metadata only, no `@context` of their own), `_next`; `_maxScore` with `q`. */
+export const listingBody = (total: number, results: Record<string, unknown>[], next?: string, maxScore?: number) => ({
   '@context': LISTING_CONTEXT,
   _total: total,
+  ...(maxScore !== undefined ? { _maxScore: maxScore } : {}),
   _results: results.map(({ '@context': _ctx, ...rest }) => rest),
   ...(next ? { _next: next } : {}),
 });

@@ -107,8 +107,9 @@ export const itemHandlers = ({ service, queries, jsonld, addresses, kind, render
         res,
         listingBody(
           page.total,
-          page.items.map((s) => render.metadata(s, addresses)),
+          page.items.map((s, i) => ({ ...render.metadata(s, addresses), ...(page.scores ? { _score: page.scores[i] } : {}) })),
           page.next && nextAddress(addresses, req, page.next),
+          page.maxScore,
         ),
       );
     },

@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { ConfigError } from '../config/Config.js';
+import type { ProjectAccess } from '../kernel/ProjectAccess.js';
+import type { ProjectRef } from '../kernel/labels.js';
+import { executeSearch } from './dsl/executeSearch.js';
+import type { SearchResponse } from './dsl/executeSearch.js';
+import type { SearchDoc } from './dsl/fields.js';
+import { FieldReader } from './dsl/fields.js';
+import type { JsonObject } from '../kernel/json.js';
+import { searchRejections } from './searchRejections.js';
+import type { TextIndex } from './TextIndex.js';
+
+export interface Suite {
+  name: string;
+  projects: ProjectRef[];
+}
+
+export interface SearchSettings {
+  /** Suite name → projects. */
+  suites: Readonly<Record<string, readonly ProjectRef[]>>;
+  /** The JSON file `GET /v1/search/config` answers with, read once at start. */
+  fieldsFile?: string;
+}
+
+const readable = (access: ProjectAccess) => (project: ProjectRef) =>
+  access.mode === 'all' || access.projects.includes(project) || access.orgs.includes(project.slice(0, project.indexOf('/')));
+
+/**
+ * The search API (spec 4.6): one search projection per project, the current non-deprecated
+ * resources as a fetch returns them, searched with the Elasticsearch query DSL in the projects the
+ * caller may query, all of them or a suite's.
+ */
+export class SearchService {
+  private readonly fields: string | undefined;
+  /** One wrapper per stored document object (replaced on every write), so values read from it are kept. */
+  private readonly wrapped = new WeakMap<JsonObject, SearchDoc>();
+  private readonly reader = new FieldReader();
+
+  constructor(
+    private readonly index: TextIndex,
+    /** Every existing project. */
+    private readonly projects: () => Iterable<ProjectRef>,
+    private readonly settings: SearchSettings,
+  ) {
+    if (settings.fieldsFile !== undefined) {
+      let text: string;
+      try {
+        text = readFileSync(settings.fieldsFile, 'utf8');
+        JSON.parse(text);
+      } catch (error) {
+        throw new ConfigError('SEARCH_FIELDS', `'${settings.fieldsFile}' cannot be read as JSON: ${(error as Error).message}`);
+      }
+      this.fields = text;
+    }
+  }
+
+  /** Searches every project the caller may query. */
+  query(body: unknown, access: ProjectAccess): SearchResponse {
+    return this.run(body, [...this.projects()].filter(readable(access)));
+  }
+
+  /** Searches a suite's projects and the added ones, among those the caller may query. */
+  querySuite(name: string, added: ProjectRef[], body: unknown, access: ProjectAccess): SearchResponse {
+    const suite = this.suite(name);
+    const existing = new Set(this.projects());
+    const scope = [...new Set([...suite.projects, ...added])].filter((p) => existing.has(p) && readable(access)(p));
+    return this.run(body, scope);
+  }
+
+  suite(name: string): Suite {
+    const projects = Object.hasOwn(this.settings.suites, name) ? this.settings.suites[name] : undefined;
+    if (!projects) throw searchRejections.unknownSuite(name);
+    return { name, projects: [...projects] };
+  }
+
+  /** The text of the fields configuration file, unchanged. */
+  config(): string {
+    if (this.fields === undefined) throw searchRejections.searchConfigUnavailable();
+    return this.fields;
+  }
+
+  /** How far the project's search projection is: the log position of the last event it applied. */
+  offset(project: ProjectRef): number | undefined {
+    return this.index.positionOf(project);
+  }
+
+  private run(body: unknown, projects: ProjectRef[]): SearchResponse {
+    const docs: SearchDoc[] = [];
+    for (const project of projects)
+      for (const source of this.index.documents('resources', project).values()) {
+        if (source['_deprecated'] === true) continue;
+        let doc = this.wrapped.get(source);
+        if (!doc) this.wrapped.set(source, (doc = { id: String(source['@id']), project, source }));
+        docs.push(doc);
+      }
+    return executeSearch(body, docs, (d) => indexName(d.project), projects.length, this.reader);
+  }
+}
+
+/** The name of a project's search index in responses (`_index`). */
+export const indexName = (project: ProjectRef): string => `search_${project.replace('/', '_')}`;

@@ -1,0 +1,55 @@
+import type { FieldReader, SearchDoc } from './fields.js';
+
+const K1 = 1.2;
+const B = 0.75;
+
+/** Term statistics of the searched documents for BM25 (Lucene's formula), computed for the fields and words a query needs. */
+export class Corpus {
+  private readonly lengths = new Map<string, { docs: number; total: number }>();
+  private readonly dfs = new Map<string, number>();
+
+  constructor(
+    readonly docs: readonly SearchDoc[],
+    readonly reader: FieldReader,
+  ) {}
+
+  private fieldLength(path: string) {
+    let s = this.lengths.get(path);
+    if (!s) {
+      s = { docs: 0, total: 0 };
+      for (const doc of this.docs) {
+        const { length } = this.reader.termFrequencies(doc, path);
+        if (length) (s.docs++, (s.total += length));
+      }
+      this.lengths.set(path, s);
+    }
+    return s;
+  }
+
+  private df(path: string, term: string): number {
+    const key = `${path}\u0000${term}`;
+    let n = this.dfs.get(key);
+    if (n === undefined) {
+      n = 0;
+      for (const doc of this.docs) if (this.reader.termFrequencies(doc, path).tf.has(term)) n++;
+      this.dfs.set(key, n);
+    }
+    return n;
+  }
+
+  /** BM25 of a document's field for the given words (each counted once). */
+  bm25(doc: SearchDoc, path: string, terms: readonly string[]): number {
+    const s = this.fieldLength(path);
+    const { tf, length } = this.reader.termFrequencies(doc, path);
+    const avg = s.docs ? s.total / s.docs : 1;
+    let score = 0;
+    for (const t of new Set(terms)) {
+      const f = tf.get(t);
+      if (!f) continue;
+      const df = this.df(path, t);
+      const idf = Math.log(1 + (this.docs.length - df + 0.5) / (df + 0.5));
+      score += (idf * f * (K1 + 1)) / (f + K1 * (1 - B + (B * length) / avg));
+    }
+    return score;
+  }
+}

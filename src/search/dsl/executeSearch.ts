@@ -1,0 +1,216 @@
+import type { JsonObject } from '../../kernel/json.js';
+import { searchRejections } from '../searchRejections.js';
+import { compileAggregations } from './aggregations.js';
+import type { Leaf, SearchDoc } from './fields.js';
+import { epochMillis, FieldReader, fieldPattern } from './fields.js';
+import type { Query } from './queries.js';
+import { compileQuery } from './queries.js';
+import { Corpus } from './Corpus.js';
+
+const unsupported = searchRejections.unsupportedConstruct;
+const malformed = searchRejections.malformedSearchQuery;
+
+/** Top-level keys of a search body this registry evaluates; any other is refused by name. */
+const KNOWN = new Set(['query', 'from', 'size', 'sort', '_source', 'track_total_hits', 'aggs', 'aggregations']);
+/** Elasticsearch's `index.max_result_window`. */
+const MAX_WINDOW = 10_000;
+const DEFAULT_TRACK = 10_000;
+
+export interface SearchHit {
+  _index: string;
+  _id: string;
+  _score: number | null;
+  _source?: JsonObject;
+  sort?: (string | number | boolean | null)[];
+}
+
+export interface SearchResponse {
+  took: number;
+  timed_out: false;
+  _shards: { total: number; successful: number; skipped: number; failed: number };
+  hits: { total?: { value: number; relation: 'eq' | 'gte' }; max_score: number | null; hits: SearchHit[] };
+  aggregations?: Record<string, unknown>;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const integer = (value: unknown, name: string, fallback: number): number => {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw malformed(`'${name}' must be a non-negative integer.`);
+  return value;
+};
+
+interface SortKey {
+  field: string;
+  descending: boolean;
+  missing: 'first' | 'last';
+}
+
+const sortKeys = (spec: unknown): SortKey[] | undefined => {
+  if (spec === undefined) return undefined;
+  const list = Array.isArray(spec) ? spec : [spec];
+  return list.map((entry) => {
+    if (typeof entry === 'string') return { field: entry, descending: entry === '_score', missing: 'last' as const };
+    if (!isObject(entry) || Object.keys(entry).length !== 1)
+      throw malformed(`A sort entry must be a field name or {"<field>": "asc" | "desc" | {...}}, got ${JSON.stringify(entry)}.`);
+    const [field, how] = Object.entries(entry)[0]!;
+    const params = typeof how === 'string' ? { order: how } : isObject(how) ? how : undefined;
+    if (!params) throw malformed(`The sort of '${field}' must be "asc", "desc" or an object.`);
+    for (const key of Object.keys(params)) if (key !== 'order' && key !== 'missing') throw unsupported(`sort.${key}`, `sort option of '${field}'`);
+    const order = params['order'] ?? (field === '_score' ? 'desc' : 'asc');
+    if (order !== 'asc' && order !== 'desc') throw malformed(`The sort order of '${field}' must be "asc" or "desc".`);
+    const missing = params['missing'] ?? '_last';
+    if (missing !== '_last' && missing !== '_first') throw unsupported(`sort.missing: ${JSON.stringify(missing)}`, 'only _first or _last');
+    return { field, descending: order === 'desc', missing: missing === '_first' ? ('first' as const) : ('last' as const) };
+  });
+};
+
+/** `_source`: false, a pattern, patterns, or {includes, excludes}. */
+const sourceFilter = (spec: unknown): ((source: JsonObject) => JsonObject) | false => {
+  if (spec === undefined || spec === true) return (s) => s;
+  if (spec === false) return false;
+  const asList = (v: unknown) => (v === undefined ? [] : Array.isArray(v) ? v.map(String) : [String(v)]);
+  let includes: string[];
+  let excludes: string[];
+  if (typeof spec === 'string' || Array.isArray(spec)) ((includes = asList(spec)), (excludes = []));
+  else if (isObject(spec)) {
+    for (const key of Object.keys(spec))
+      if (!['includes', 'excludes', 'include', 'exclude'].includes(key)) throw unsupported(`_source.${key}`, '_source filtering');
+    includes = asList(spec['includes'] ?? spec['include']);
+    excludes = asList(spec['excludes'] ?? spec['exclude']);
+  } else throw malformed("'_source' must be a boolean, a pattern, a list of patterns or {includes, excludes}.");
+  const inc = includes.map(fieldPattern);
+  const exc = excludes.map(fieldPattern);
+  // A path is kept when a pattern names it or an object above it; an include pattern also keeps the objects on its way.
+  const kept = (path: string) =>
+    (!inc.length || inc.some((t, i) => t(path) || includes.some((p, j) => j === i && path.startsWith(`${p}.`)))) &&
+    !exc.some((t, i) => t(path) || path.startsWith(`${excludes[i]}.`));
+  const below = (path: string) => !inc.length || includes.some((p) => p.startsWith(`${path}.`) || p.includes('*'));
+  const filter = (value: unknown, path: string): unknown => {
+    if (Array.isArray(value)) {
+      const out = value.map((v) => filter(v, path)).filter((v) => v !== undefined);
+      return out.length ? out : undefined;
+    }
+    if (isObject(value)) {
+      const out: JsonObject = {};
+      for (const [k, v] of Object.entries(value)) {
+        const p = path ? `${path}.${k}` : k;
+        if (exc.some((t, i) => t(p) || p.startsWith(`${excludes[i]}.`))) continue;
+        const f = kept(p) ? filterAll(v, p) : below(p) ? filter(v, p) : undefined;
+        if (f !== undefined) out[k] = f;
+      }
+      return path && !Object.keys(out).length ? undefined : out;
+    }
+    return kept(path) ? value : undefined;
+  };
+  // Below a kept path only the excludes still apply.
+  const filterAll = (value: unknown, path: string): unknown => {
+    if (Array.isArray(value)) return value.map((v) => filterAll(v, path));
+    if (!isObject(value)) return value;
+    const out: JsonObject = {};
+    for (const [k, v] of Object.entries(value)) {
+      const p = `${path}.${k}`;
+      if (!exc.some((t, i) => t(p) || p.startsWith(`${excludes[i]}.`))) out[k] = filterAll(v, p);
+    }
+    return out;
+  };
+  return (s) => (filter(s, '') as JsonObject | undefined) ?? {};
+};
+
+/** The value a document sorts by on a field: min for ascending, max for descending (multi-valued fields). */
+const sortValue = (reader: FieldReader, doc: SearchDoc, key: SortKey): { cmp: number | string; out: string | number | boolean } | undefined => {
+  const values: Leaf[] = reader.values(doc, key.field);
+  let best: { cmp: number | string; out: string | number | boolean } | undefined;
+  for (const v of values) {
+    const type = FieldReader.typeOfPath(key.field, v);
+    if (type === 'text')
+      throw malformed(
+        `Text fields are not optimised for operations that require per-document field data like aggregations and sorting: sort by '${key.field}.keyword'.`,
+      );
+    const cmp = type === 'date' ? epochMillis(String(v)) : type === 'boolean' ? (v ? 1 : 0) : v;
+    const out = type === 'date' || type === 'boolean' ? (cmp as number) : v;
+    if (!best || (key.descending ? cmp > best.cmp : cmp < best.cmp)) best = { cmp: cmp as number | string, out };
+  }
+  return best;
+};
+
+/**
+ * Runs an Elasticsearch search body over documents and answers in Elasticsearch's response shape.
+ * Pure: the documents, the index name of each and the clock's reading are given.
+ */
+export const executeSearch = (
+  body: unknown,
+  docs: readonly SearchDoc[],
+  indexOf: (doc: SearchDoc) => string,
+  shards: number,
+  /** Values and words read from documents: kept across searches, they are read once per document. */
+  reader: FieldReader = new FieldReader(),
+): SearchResponse => {
+  const started = performance.now();
+  if (!isObject(body)) throw malformed('The search body must be a JSON object.');
+  for (const key of Object.keys(body)) if (!KNOWN.has(key)) throw unsupported(key, 'search request parameter');
+  const from = integer(body['from'], 'from', 0);
+  const size = integer(body['size'], 'size', 10);
+  if (from + size > MAX_WINDOW) throw malformed(`Result window is too large, from + size must be less than or equal to ${MAX_WINDOW} but was ${from + size}.`);
+  const track = body['track_total_hits'];
+  if (track !== undefined && typeof track !== 'boolean' && !(typeof track === 'number' && Number.isInteger(track) && track >= 0))
+    throw malformed("'track_total_hits' must be a boolean or a non-negative integer.");
+  const corpus = new Corpus(docs, reader);
+  const query: Query = body['query'] === undefined ? () => 1 : compileQuery(body['query'], { corpus });
+  const sort = sortKeys(body['sort']);
+  const source = sourceFilter(body['_source']);
+  const aggSpec = body['aggs'] ?? body['aggregations'];
+  const aggregate = aggSpec === undefined ? undefined : compileAggregations(aggSpec, corpus);
+
+  const matched: { doc: SearchDoc; score: number }[] = [];
+  for (const doc of docs) {
+    const score = query(doc);
+    if (score !== undefined) matched.push({ doc, score });
+  }
+  const scored = !sort || sort.some((k) => k.field === '_score');
+  let rows: { doc: SearchDoc; score: number; sort?: { cmp: number | string; out: string | number | boolean }[] | undefined }[];
+  if (!sort) rows = [...matched].sort((a, b) => b.score - a.score || (a.doc.id < b.doc.id ? -1 : a.doc.id > b.doc.id ? 1 : 0));
+  else {
+    const keyed = matched.map((m) => ({
+      ...m,
+      sort: sort.map((k) =>
+        k.field === '_score' ? { cmp: m.score, out: m.score } : k.field === '_doc' ? { cmp: 0, out: 0 } : sortValue(reader, m.doc, k),
+      ) as ({ cmp: number | string; out: string | number | boolean } | undefined)[],
+    }));
+    keyed.sort((a, b) => {
+      for (let i = 0; i < sort.length; i++) {
+        const k = sort[i]!;
+        const x = a.sort[i];
+        const y = b.sort[i];
+        if (x === undefined || y === undefined) {
+          if (x === y) continue;
+          return (x === undefined) === (k.missing === 'last') ? 1 : -1;
+        }
+        if (x.cmp !== y.cmp) return (x.cmp < y.cmp ? -1 : 1) * (k.descending ? -1 : 1);
+      }
+      return a.doc.id < b.doc.id ? -1 : a.doc.id > b.doc.id ? 1 : 0;
+    });
+    rows = keyed as typeof rows;
+  }
+  const page = rows.slice(from, from + size);
+  const total = matched.length;
+  const limit = track === true ? Infinity : track === false ? undefined : typeof track === 'number' ? track : DEFAULT_TRACK;
+  const hits: SearchHit[] = page.map((r) => ({
+    _index: indexOf(r.doc),
+    _id: r.doc.id,
+    _score: scored && !sort ? r.score : sort?.some((k) => k.field === '_score') ? r.score : null,
+    ...(source ? { _source: source(r.doc.source) } : {}),
+    ...(sort ? { sort: (r.sort as ({ out: string | number | boolean } | undefined)[]).map((s) => (s === undefined ? null : s.out)) } : {}),
+  }));
+  return {
+    took: Math.round(performance.now() - started),
+    timed_out: false,
+    _shards: { total: shards, successful: shards, skipped: 0, failed: 0 },
+    hits: {
+      ...(limit === undefined ? {} : { total: total > limit ? { value: limit, relation: 'gte' as const } : { value: total, relation: 'eq' as const } }),
+      max_score: sort ? null : matched.length ? matched.reduce((max, m) => Math.max(max, m.score), -Infinity) : null,
+      hits,
+    },
+    ...(aggregate ? { aggregations: aggregate(matched.map((m) => m.doc)) } : {}),
+  };
+};

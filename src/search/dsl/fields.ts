@@ -1,0 +1,147 @@
+import type { JsonObject } from '../../kernel/json.js';
+import { words } from '../analyzer.js';
+
+/** A search document: the resource as a fetch returns it, its `@id` and its project. */
+export interface SearchDoc {
+  id: string;
+  project: string;
+  source: JsonObject;
+  /** What has been read from this document, by path (see FieldReader). */
+  memo?: DocMemo;
+}
+
+interface DocMemo {
+  leaves: Map<string, Leaf[]>;
+  words: Map<string, string[][]>;
+  frequencies: Map<string, TermFrequencies>;
+  paths?: string[];
+}
+
+const memoOf = (doc: SearchDoc): DocMemo => (doc.memo ??= { leaves: new Map(), words: new Map(), frequencies: new Map() });
+
+export type Leaf = string | number | boolean;
+
+export interface TermFrequencies {
+  tf: ReadonlyMap<string, number>;
+  length: number;
+}
+
+/** Elasticsearch's dynamic mapping of one value: strings are text (with a keyword sub-field) unless they read as dates. */
+export type FieldType = 'text' | 'keyword' | 'long' | 'double' | 'boolean' | 'date';
+
+/** `strict_date_optional_time`, as date detection recognises it. */
+const DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+export const isDate = (value: string): boolean => DATE.test(value) && !Number.isNaN(Date.parse(value));
+
+export const typeOf = (value: Leaf): FieldType =>
+  typeof value === 'number' ? (Number.isInteger(value) ? 'long' : 'double') : typeof value === 'boolean' ? 'boolean' : isDate(value) ? 'date' : 'text';
+
+/** A date's instant in epoch milliseconds (what Elasticsearch keeps and sorts by). */
+export const epochMillis = (value: string): number => Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(value) || !value.includes('T') ? value : `${value}Z`);
+
+/**
+ * The values of a field of the documents, read once per document and path (kept on the document,
+ * which lives as long as the stored document it wraps): dotted paths go through
+ * objects and arrays alike (arrays are multi-valued fields), `x.keyword` is the keyword sub-field of
+ * the text values of `x`, `_id` is the document's `@id`.
+ */
+export class FieldReader {
+  /** How often each word occurs in the path's text values, and how many words they hold (BM25's tf and field length). */
+  termFrequencies(doc: SearchDoc, path: string): TermFrequencies {
+    const byPath = memoOf(doc).frequencies;
+    let found = byPath.get(path);
+    if (!found) {
+      const tf = new Map<string, number>();
+      let length = 0;
+      for (const value of this.words(doc, path)) for (const w of value) (length++, tf.set(w, (tf.get(w) ?? 0) + 1));
+      found = { tf, length };
+      byPath.set(path, found);
+    }
+    return found;
+  }
+
+  /** Every leaf value of the path; for `.keyword`, the text values as whole strings. */
+  values(doc: SearchDoc, path: string): Leaf[] {
+    const byPath = memoOf(doc).leaves;
+    let found = byPath.get(path);
+    if (!found) {
+      if (path === '_id') found = [doc.id];
+      else if (path.endsWith('.keyword')) found = leavesAt(doc.source, path.slice(0, -'.keyword'.length)).filter((v) => typeOf(v) === 'text');
+      else found = leavesAt(doc.source, path);
+      byPath.set(path, found);
+    }
+    return found;
+  }
+
+  /** How the path's values are mapped: `.keyword` and `_id` are keywords, others by each value. */
+  static typeOfPath(path: string, value: Leaf): FieldType {
+    return path === '_id' || path.endsWith('.keyword') ? 'keyword' : typeOf(value);
+  }
+
+  /** The words of each text value of the path (one list per value: phrases never cross values). */
+  words(doc: SearchDoc, path: string): string[][] {
+    const byPath = memoOf(doc).words;
+    let found = byPath.get(path);
+    if (!found) {
+      found = this.values(doc, path)
+        .filter((v) => FieldReader.typeOfPath(path, v) === 'text')
+        .map((v) => words(String(v)));
+      byPath.set(path, found);
+    }
+    return found;
+  }
+
+  /** Every path of the document holding leaf values (`a.b.c`), for field patterns such as `*` or `name*`. */
+  fieldPaths(doc: SearchDoc): string[] {
+    const memo = memoOf(doc);
+    let found = memo.paths;
+    if (!found) {
+      const out = new Set<string>();
+      const walk = (value: unknown, path: string) => {
+        if (value === null || value === undefined) return;
+        if (Array.isArray(value)) value.forEach((v) => walk(v, path));
+        else if (typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, path ? `${path}.${k}` : k);
+        else if (path) out.add(path);
+      };
+      walk(doc.source, '');
+      found = [...out];
+      memo.paths = found;
+    }
+    return found;
+  }
+}
+
+const leavesAt = (source: JsonObject, path: string): Leaf[] => {
+  const out: Leaf[] = [];
+  const walk = (value: unknown, rest: string) => {
+    if (value === null || value === undefined) return;
+    if (Array.isArray(value)) {
+      for (const v of value) walk(v, rest);
+      return;
+    }
+    if (rest === '') {
+      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') out.push(value);
+      return;
+    }
+    if (typeof value !== 'object') return;
+    const obj = value as JsonObject;
+    // A key may itself hold dots (`a.b` as one key): try the longest key first.
+    const parts = rest.split('.');
+    for (let i = parts.length; i >= 1; i--) {
+      const key = parts.slice(0, i).join('.');
+      if (key in obj) walk(obj[key], parts.slice(i).join('.'));
+    }
+  };
+  walk(source, path);
+  return out;
+};
+
+/** A field pattern (`name`, `name*`, `*`, `a.*.c`) as a test of paths. */
+export const fieldPattern = (pattern: string): ((path: string) => boolean) => {
+  if (!pattern.includes('*')) return (path) => path === pattern;
+  const re = new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`);
+  return (path) => re.test(path);
+};
+
+export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
