@@ -8,6 +8,11 @@ export const searchRejections = {
     new Rejection('UnsupportedSearchConstruct', `The search construct '${construct}' (${where}) is not supported.`, { construct }),
   /** A supported construct written wrongly. */
   malformedSearchQuery: (reason: string) => new Rejection('MalformedSearchQuery', reason),
+  /** Elasticsearch's `search.max_buckets`: an aggregation may not answer more buckets than this. */
+  tooManyBuckets: (limit: number, where: string) =>
+    new Rejection('TooManyBuckets', `The aggregation '${where}' would create more than ${limit} buckets; ask for a coarser interval or fewer documents.`, {
+      limit,
+    }),
   unknownSuite: (name: string) => new Rejection('UnknownSuite', `The suite '${name}' can't be found.`),
   /** `GET /v1/search/config` without `plugins.search.fields` configured. */
   searchConfigUnavailable: () => new Rejection('SearchConfigUnavailable', "No search configuration is set: 'plugins.search.fields' names no file."),
@@ -16,6 +21,7 @@ export const searchRejections = {
 export const searchStatuses: Record<RejectionTypes<typeof searchRejections>, number> = {
   UnsupportedSearchConstruct: 400,
   MalformedSearchQuery: 400,
+  TooManyBuckets: 400,
   UnknownSuite: 404,
   SearchConfigUnavailable: 404,
 };

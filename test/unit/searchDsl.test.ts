@@ -215,6 +215,17 @@ describe('search query DSL over a fixed data set', () => {
     });
   });
 
+  it('refuses a histogram with more buckets than Elasticsearch allows (TooManyBuckets) instead of filling billions of empty ones', () => {
+    const far = [doc('o/c', { '@id': 'urn:early', on: '0001-01-01' }), doc('o/c', { '@id': 'urn:late', on: '9999-12-31' })];
+    let refusal: unknown;
+    try {
+      executeSearch({ size: 0, aggs: { m: { date_histogram: { field: 'on', calendar_interval: 'minute' } } } }, far, () => 'search-o/c', 1);
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).to.be.instanceOf(Rejection).and.to.have.property('type', 'TooManyBuckets');
+  });
+
   it('refuses every construct it does not evaluate, by name, and malformed ones', () => {
     const cases: [unknown, string][] = [
       [{ query: { more_like_this: { like: 'x' } } }, 'more_like_this'],

@@ -5,6 +5,8 @@ import type { Corpus } from './Corpus.js';
 import { compileQuery } from './queries.js';
 
 const unsupported = searchRejections.unsupportedConstruct;
+/** Elasticsearch's default `search.max_buckets`. */
+const MAX_BUCKETS = 65_536;
 const malformed = searchRejections.malformedSearchQuery;
 
 /** A compiled aggregation: its result over a set of documents. */
@@ -139,9 +141,12 @@ const compileOne = (name: string, spec: unknown, corpus: Corpus): Aggregation =>
         }
         const keys = [...buckets.keys()].sort((a, b) => a - b);
         const out: Record<string, unknown>[] = [];
-        // Elasticsearch fills the empty intervals between the first and last bucket (min_doc_count 0).
+        // Elasticsearch fills the empty intervals between the first and last bucket (min_doc_count 0),
+        // up to its bucket limit: dates centuries apart by the minute would be billions of buckets.
+        let counted = 0;
         if (keys.length)
           for (let k = keys[0]!; k <= keys[keys.length - 1]!; k = next(k, unit)) {
+            if (++counted > MAX_BUCKETS) throw searchRejections.tooManyBuckets(MAX_BUCKETS, name);
             const list = buckets.get(k) ?? [];
             if (list.length >= minDocCount) out.push(withSub(list, { key_as_string: isoMillis(k), key: k, doc_count: list.length }));
           }

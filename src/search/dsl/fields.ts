@@ -1,3 +1,4 @@
+import { globMatcher } from './glob.js';
 import type { JsonObject } from '../../kernel/json.js';
 import { words } from '../analyzer.js';
 
@@ -140,8 +141,5 @@ const leavesAt = (source: JsonObject, path: string): Leaf[] => {
 /** A field pattern (`name`, `name*`, `*`, `a.*.c`) as a test of paths. */
 export const fieldPattern = (pattern: string): ((path: string) => boolean) => {
   if (!pattern.includes('*')) return (path) => path === pattern;
-  const re = new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`);
-  return (path) => re.test(path);
+  return globMatcher(pattern);
 };
-
-export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -1,7 +1,8 @@
 import { words } from '../analyzer.js';
 import { searchRejections } from '../searchRejections.js';
 import type { Leaf, SearchDoc } from './fields.js';
-import { epochMillis, escapeRegExp, FieldReader, fieldPattern, isDate } from './fields.js';
+import { globMatcher } from './glob.js';
+import { epochMillis, FieldReader, fieldPattern, isDate } from './fields.js';
 import { parseQueryString } from './queryString.js';
 import type { Corpus } from './Corpus.js';
 import type { QsNode } from './queryString.js';
@@ -322,14 +323,8 @@ export const compileQuery = (json: unknown, ctx: Context, where = 'query'): Quer
     case 'wildcard': {
       const [field, params] = onField(type, body, 'value', ['value', 'wildcard', 'case_insensitive']);
       const value = String(scalar(params['value'] ?? params['wildcard'], `[wildcard] on '${field}'`));
-      const re = new RegExp(
-        `^${value
-          .split('')
-          .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : escapeRegExp(c)))
-          .join('')}$`,
-        params['case_insensitive'] === true ? 'is' : 's',
-      );
-      return patternQuery(field, (s) => re.test(s), reader, boostOf(params));
+      const matches = globMatcher(value, { single: true, caseInsensitive: params['case_insensitive'] === true });
+      return patternQuery(field, matches, reader, boostOf(params));
     }
     case 'ids': {
       if (!isObject(body) || !Array.isArray(body['values'])) throw malformed("[ids] needs a 'values' array.");
