@@ -74,6 +74,10 @@ import { projectDefinition } from './domain/projects/projectDefinition.js';
 import { itemDefinition } from './domain/resources/itemDefinition.js';
 import { RESOURCE_KIND } from './domain/resources/ItemKind.js';
 import { capacityGuard } from './store/capacityGuard.js';
+import { storageDefinition } from './domain/storages/storageDefinition.js';
+import { fileDefinition } from './domain/files/fileDefinition.js';
+import { storagesAndFiles } from './files/wireFiles.js';
+import { PERMISSIONS_KEY } from './kernel/logKeys.js';
 
 export interface Registry {
   app: express.Express;
@@ -127,7 +131,17 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const schemaKind = itemDefinition(SCHEMA_KIND);
   const accessSettings = { bootstrapIdentity: config.bootstrapIdentity ?? 'anonymous', providerTimeoutMillis: config.providerTimeoutMillis ?? 5_000 };
   const iam = accessControlKinds(accessSettings);
-  const states = new States([orgDefinition, projectDefinition, resourceKind, schemaKind, iam.realms, iam.acls, iam.permissions]);
+  const states = new States([
+    orgDefinition,
+    projectDefinition,
+    resourceKind,
+    schemaKind,
+    iam.realms,
+    iam.acls,
+    iam.permissions,
+    storageDefinition,
+    fileDefinition,
+  ]);
   const kinds = { orgs: states.of(orgDefinition), projects: states.of(projectDefinition), resources: states.of(resourceKind), schemas: states.of(schemaKind) };
   const revisions = new RevisionProjection(graphStore, revisionFile, jsonld);
   const catalogueProjection = new CatalogueProjection(graphStore, catalogueIndex, payloadSorts, states.terms, addresses.subjects);
@@ -161,7 +175,8 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const lifecycle = new Lifecycle(writer);
   const access = accessControl(iam, states, { lifecycle, clock, addresses, projects: () => kinds.projects.keys(), settings: accessSettings });
   const orgs = new OrgService(kinds.orgs, lifecycle, clock);
-  const projects = new ProjectService(kinds.projects, orgs, lifecycle, clock, addresses);
+  // The default storage of a new project is created by the storages, wired below.
+  const projects = new ProjectService(kinds.projects, orgs, lifecycle, clock, addresses, (ref, caller) => storagesFiles.projectCreated(ref, caller));
   const capacity = capacityGuard(
     () => graphStore.size(),
     () => graphStore.quadsLoaded(),
@@ -209,6 +224,20 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const listings = new Listings(catalogue, listingScopes(orgs, projects, addresses, states.terms));
   const queries = new ResourceQueries(kinds.resources, listings, catalogue, resources);
   const schemaQueries = new ResourceQueries(kinds.schemas, listings, catalogue, schemas, SCHEMA_KIND);
+  const storagesFiles = storagesAndFiles({
+    config: config.storages,
+    dataDir: config.dataDir,
+    storageStates: states.of(storageDefinition),
+    fileStates: states.of(fileDefinition),
+    projects,
+    lifecycle,
+    clock,
+    jsonld,
+    addresses,
+    listings,
+    catalogue,
+    permissions: () => (states.of(iam.permissions).get(PERMISSIONS_KEY) ?? iam.initial).permissions,
+  });
 
   const app = express();
   app.disable('x-powered-by');
@@ -243,6 +272,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   eventRoutes(routes, router, { streams, orgExists: (label) => kinds.orgs.has(label), projectExists: (ref) => kinds.projects.has(ref) });
   resourceRoutes(routes, router, { resources, queries, jsonld, addresses });
   schemaRoutes(routes, router, { schemas, queries: schemaQueries, jsonld, addresses });
+  storagesFiles.routes(routes, router);
   multiFetchRoutes(routes, router, {
     multiFetch: new MultiFetch([
       { kind: 'resources', service: resources },
@@ -289,7 +319,8 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     routes: routes.routes(),
     log: logs,
     endStreams: () => streams.closeAll(),
-    bodyLimit: () => config.maxPayloadBytes,
+    // File uploads are streamed, their size checked against their storage's limits as they arrive.
+    bodyLimit: (req) => (req.url?.startsWith('/v1/files/') ? Number.MAX_SAFE_INTEGER : config.maxPayloadBytes),
     close: async () => {
       streams.closeAll();
       projector.close();

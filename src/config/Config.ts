@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
+import type { StorageConfig } from './storageConfig.js';
+import { storageConfig } from './storageConfig.js';
 
 export interface Config {
   port: number;
@@ -37,6 +39,8 @@ export interface Config {
   /** Level of the JSON log lines (`info` by default; `silent` turns them off, as tests do). */
   logLevel?: string;
   snapshotMillis: number;
+  /** Storages and files (`plugins.storage.storages.*` in the config file); defaults of the spec when absent. */
+  storages?: StorageConfig;
 }
 
 /** What the HTTP server allows one client: slow or greedy clients are cut off, and told so. */
@@ -169,5 +173,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     workBudgetMillis: integerSetting('WORK_BUDGET_MILLIS', setting('WORK_BUDGET_MILLIS', 'workers.budget-millis'), 10_000, 10, 600_000),
     snapshotEvents: integerSetting('SNAPSHOT_EVENTS', setting('SNAPSHOT_EVENTS', 'store.snapshot-events'), 20_000, 1, 10_000_000),
     snapshotMillis: integerSetting('SNAPSHOT_MILLIS', setting('SNAPSHOT_MILLIS', 'store.snapshot-millis'), 60_000, 0, 86_400_000),
+    storages: storageConfig(file, (name, problem) => new ConfigError(name, problem)),
   };
 };

@@ -22,7 +22,7 @@ export const nesting = (value: unknown): number => {
 };
 
 /** What a route reads from the request body; each kind has its own size limit. */
-export type BodyKind = 'json' | 'none';
+export type BodyKind = 'json' | 'none' | 'multipart';
 
 export interface BodyLimits {
   /** Largest JSON body, in bytes (413 beyond). */
@@ -69,8 +69,22 @@ const noBody: RequestHandler[] = [
   },
 ];
 
+/**
+ * A `multipart/form-data` body (file uploads) is checked for its type and left streaming: the route
+ * reads it only once authorized, and its service streams the file part to its storage.
+ */
+const multipartBody: RequestHandler[] = [
+  (req, _res, next) => {
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'multipart/form-data') return next(rejections.unsupportedContentType(type || 'none'));
+    req.body = undefined;
+    next();
+  },
+];
+
 /** The body readers of every kind, built once from the configured limits. */
 export const bodyReaders = (limits: BodyLimits): Record<BodyKind, RequestHandler[]> => ({
   json: jsonBody(limits.json),
   none: noBody,
+  multipart: multipartBody,
 });

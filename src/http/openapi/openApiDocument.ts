@@ -12,7 +12,8 @@ const guardText = (route: DeclaredRoute): string => {
   if ('within' in guard) return `Lists only what the caller holds \`${guard.permission}\` on.`;
   const permission =
     typeof guard.permission === 'string' ? `\`${guard.permission}\`` : `\`${guard.permission.create}\` to create, \`${guard.permission.update}\` to update`;
-  return `Needs ${permission} on the path${guard.when ? ' (when the parameters ask for it)' : ''} or an ancestor.`;
+  const own = guard.resolve ? ' (or the permission its storage names)' : '';
+  return `Needs ${permission}${own} on the path${guard.when ? ' (when the parameters ask for it)' : ''} or an ancestor.`;
 };
 
 /**
