@@ -90,7 +90,7 @@ export class S3FileStore implements FileStore {
     const e = error as { name?: string; message?: string; Code?: string };
     return storageRejections.storageNotAccessible(
       this.storageId,
-      `Bucket '${this.settings.bucket}' at '${this.settings.endpoint ?? 'the default endpoint'}' cannot be used: ${e.Code ?? e.name ?? 'error'}${e.message ? ` (${e.message})` : ''}`,
+      `Bucket '${this.settings.bucket}' at '${this.settings.endpoint ?? 'the default endpoint'}' cannot be used: ${e.Code ?? e.name ?? 'error'}${status(error) ? ` (status ${status(error)})` : ''}${e.message ? `: ${e.message}` : ''}`,
     );
   }
 }
