@@ -70,17 +70,11 @@ const noBody: RequestHandler[] = [
 ];
 
 /**
- * A `multipart/form-data` body (file uploads) is checked for its type and left streaming: the route
- * reads it only once authorized, and its service streams the file part to its storage.
+ * A `multipart/form-data` body (file uploads) is left streaming: the route reads it only once
+ * authorized (its type checked then, see multipart.ts), and its service streams the file part to
+ * its storage. Nothing is buffered, so no size limit applies here: storages enforce theirs.
  */
-const multipartBody: RequestHandler[] = [
-  (req, _res, next) => {
-    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    if (type !== 'multipart/form-data') return next(rejections.unsupportedContentType(type || 'none'));
-    req.body = undefined;
-    next();
-  },
-];
+const multipartBody: RequestHandler[] = noBody;
 
 /** The body readers of every kind, built once from the configured limits. */
 export const bodyReaders = (limits: BodyLimits): Record<BodyKind, RequestHandler[]> => ({

@@ -37,6 +37,8 @@ export const filePart =
   (req: Request): FilePartSource =>
   () =>
     new Promise<FilePart>((resolve, reject) => {
+      const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      if (type !== 'multipart/form-data') return reject(rejections.notMultipart(type || 'none'));
       let parser: busboy.Busboy;
       try {
         parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fields: 100, parts: 200 } });

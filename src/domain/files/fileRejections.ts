@@ -10,6 +10,11 @@ export const fileRejections = {
     new Rejection('FileTooLarge', `File size exceeds the space left on the storage (${left} bytes of its capacity remain).`, { spaceLeft: left }),
   invalidMultipartFieldName: () =>
     new Rejection('InvalidMultipartFieldName', "The multipart form-data must have a part named 'file' holding the file's bytes."),
+  notMultipart: (contentType: string) =>
+    new Rejection(
+      'UnsupportedRequestContentTypeRejection',
+      `The request's Content-Type '${contentType}' is not supported; a file is uploaded as 'multipart/form-data' with a part named 'file'.`,
+    ),
   malformedMultipart: (details: string) => new Rejection('MalformedRequestContentRejection', `The multipart form-data could not be read: ${details}`),
   fileIsDeprecated: (id: string) => new Rejection('FileIsDeprecated', `File '${id}' is deprecated.`),
   fileIsNotDeprecated: (id: string) => new Rejection('FileIsNotDeprecated', `File '${id}' is not deprecated.`),
@@ -25,6 +30,7 @@ export const fileStatuses = {
   ResourceAlreadyExists: 409,
   FileTooLarge: 413,
   InvalidMultipartFieldName: 400,
+  UnsupportedRequestContentTypeRejection: 415,
   MalformedRequestContentRejection: 400,
   FileIsDeprecated: 400,
   FileIsNotDeprecated: 400,
