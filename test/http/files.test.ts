@@ -39,8 +39,10 @@ describe('files on disk storages', () => {
     expect(created.body._digest).to.deep.equal({ _algorithm: 'SHA-256', _value: sha256(data) });
     expect(created.body._storage).to.deep.include({ '@id': 'https://bluebrain.github.io/nexus/vocabulary/diskStorageDefault', '@type': 'DiskStorage' });
     expect(created.body._constrainedBy).to.equal('https://bluebrain.github.io/nexus/schemas/files.json');
-    const got = await fetch(`${F()}/my-file`);
+    const got = await fetch(`${F()}/my-file`, { headers: { 'accept-encoding': 'gzip, br' } });
     expect(got.status).to.equal(200);
+    expect(got.headers.get('content-encoding')).to.equal(null);
+    expect(got.headers.get('content-length')).to.equal(String(data.length));
     expect(got.headers.get('content-type')).to.equal('text/plain; charset=UTF-8');
     expect(got.headers.get('content-disposition')).to.equal('attachment; filename="hello.txt"');
     expect(await got.text()).to.equal(data);

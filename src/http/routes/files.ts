@@ -108,6 +108,8 @@ export const fileRoutes = (routes: Routes, router: Router, { files, storages, qu
     res.setHeader('Content-Length', String(range ? range.end - range.start + 1 : bytes));
     res.setHeader('Content-Disposition', contentDisposition(filename));
     res.setHeader('Accept-Ranges', 'bytes');
+    // The bytes as stored: never compressed on the way (Content-Length and ranges count stored bytes).
+    res.setHeader('Cache-Control', 'no-transform');
     if (range) res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${bytes}`);
     try {
       await pipeline(stream, res);
