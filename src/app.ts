@@ -274,10 +274,13 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   schemaRoutes(routes, router, { schemas, queries: schemaQueries, jsonld, addresses });
   storagesFiles.routes(routes, router);
   multiFetchRoutes(routes, router, {
-    multiFetch: new MultiFetch([
-      { kind: 'resources', service: resources },
-      { kind: 'schemas', service: schemas },
-    ]),
+    multiFetch: new MultiFetch(
+      [
+        { kind: 'resources', service: resources },
+        { kind: 'schemas', service: schemas },
+      ],
+      storagesFiles.viewed,
+    ),
     renderers: {
       resources: { metadata: resourceMetadata, body: resourceBody, annotated: annotatedSource },
       schemas: { metadata: schemaMetadata, body: schemaBody, annotated: annotatedSchema },

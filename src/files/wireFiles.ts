@@ -27,6 +27,11 @@ import type { Routes } from '../http/route.js';
 import { storageRoutes } from '../http/routes/storages.js';
 import { fileRoutes } from '../http/routes/files.js';
 import { AesSecretBox } from './AesSecretBox.js';
+import type { ViewedKind } from '../domain/resources/MultiFetch.js';
+import { storageBody, storageMetadata } from '../http/render/storages.js';
+import { fileMetadata } from '../http/render/files.js';
+import { storageExpanded } from '../domain/storages/storageExpanded.js';
+import { attributesJson, fileExpanded } from '../domain/files/fileDefinition.js';
 import { fileStoreOf } from './fileStores.js';
 
 /** The configured password, else a random one kept (owner-only) in the data directory so restarts can open old secrets. */
@@ -82,9 +87,34 @@ export const storagesAndFiles = (deps: FilesDeps) => {
   const files = new FileService({ states: deps.fileStates, projects: deps.projects, storages, stores, lifecycle: deps.lifecycle, clock: deps.clock });
   const storageQueries = new KindQueries('storages', deps.storageStates, storageKey, deps.listings, deps.catalogue);
   const fileQueries = new KindQueries('files', deps.fileStates, fileKey, deps.listings, deps.catalogue);
+  // Multi-fetch reads storages and files' metadata in every format from these views.
+  const viewed: ViewedKind[] = [
+    {
+      kind: 'storages',
+      fetch: (project, id, selector) => {
+        const s = storages.fetch(project, id, selector);
+        return {
+          id: s.id,
+          source: s.value.source,
+          body: storageBody(s, deps.addresses),
+          annotated: { ...storageMetadata(s, deps.addresses), ...s.value.source },
+          expanded: storageExpanded(s.id, s.value.fields),
+        };
+      },
+    },
+    {
+      kind: 'files',
+      fetch: (project, id, selector) => {
+        const f = files.fetch(project, id, selector);
+        const body = fileMetadata(f, deps.addresses);
+        return { id: f.id, source: { '@id': f.id, '@type': 'File', ...attributesJson(f.value) }, body, annotated: body, expanded: fileExpanded(f.id, f.value) };
+      },
+    },
+  ];
   return {
     storages,
     files,
+    viewed,
     /** Each new project gets its default disk storage right after it is created. */
     projectCreated: async (ref: ProjectRef, caller: Caller) => void (await storages.createDefault(ref, caller)),
     routes: (routes: Routes, router: Router) => {

@@ -124,4 +124,29 @@ describe('files on disk storages', () => {
     expect([deprecated.status, deprecated.body['@type']]).to.deep.equal([400, 'StorageIsDeprecated']);
     expect((await api.put('/v1/files/org/proj/c1/undeprecate?rev=1')).body['@type']).to.equal('FileIsNotDeprecated');
   });
+
+  it('multi-fetch serves storages and files metadata; links reach files and storages', async () => {
+    const DEFAULT = 'https://bluebrain.github.io/nexus/vocabulary/diskStorageDefault';
+    const fileId = `${base}/v1/resources/org/proj/_/c1`;
+    const compacted = await api.post('/v1/multi-fetch/resources', {
+      format: 'compacted',
+      resources: [
+        { id: DEFAULT, project: 'org/proj' },
+        { id: `${fileId}?rev=1`, project: 'org/proj' },
+        { id: 'urn:nothing', project: 'org/proj' },
+      ],
+    });
+    expect(compacted.status, compacted.text).to.equal(200);
+    const [storage, file, missing] = compacted.body.resources;
+    expect(storage.value).to.include({ '@id': DEFAULT, default: true, _algorithm: 'SHA-256' });
+    expect(file.value).to.include({ '@id': fileId, '@type': 'File', _bytes: 40 });
+    expect(missing.error['@type']).to.equal('NotFound');
+    const triples = await api.post('/v1/multi-fetch/resources', { format: 'n-triples', resources: [{ id: fileId, project: 'org/proj' }] });
+    expect(triples.body.resources[0].value).to.include('<https://bluebrain.github.io/nexus/vocabulary/bytes>');
+    await api.put('/v1/resources/org/proj/_/citing', { '@context': { '@vocab': 'http://x/' }, file: { '@id': fileId }, storage: { '@id': DEFAULT } });
+    expect((await api.get('/v1/files/org/proj/c1/incoming')).body._total).to.equal(1);
+    expect((await api.get('/v1/storages/org/proj/defaultStorage/incoming')).body._results.map((r: { '@id': string }) => r['@id'])).to.include(
+      `${base}/v1/resources/org/proj/_/citing`,
+    );
+  });
 });

@@ -106,6 +106,8 @@ export const ROUTE_SUMMARIES: Readonly<Record<string, string>> = {
   'GET /v1/storages/:org/:project/:id/source': 'The storage payload as sent, without secrets',
   'GET /v1/storages/:org/:project/:id/tags': 'Tags of a storage',
   'POST /v1/storages/:org/:project/:id/tags': 'Tag a revision of a storage (?rev)',
+  'GET /v1/storages/:org/:project/:id/incoming': 'Resources linking to a storage',
+  'GET /v1/storages/:org/:project/:id/outgoing': 'What a storage links to',
   'GET /v1/storages/:org/:project/:id/statistics': 'Files and space used on a storage',
   'GET /v1/files': 'List files of every readable project',
   'GET /v1/files/:org': 'List files of an organization',

@@ -7,7 +7,7 @@ import type { Addresses } from '../../kernel/Addresses.js';
 import { context } from '../../kernel/vocabulary.js';
 import { listingRequest, nextAddress } from '../listingParams.js';
 import type { Scope } from '../listingParams.js';
-import { indexing, requiredRev, selector, single } from '../params.js';
+import { indexing, integer, requiredRev, selector, single } from '../params.js';
 import { listingBody } from '../render/listing.js';
 import { storageBody, storageMetadata } from '../render/storages.js';
 import { onOrg, onProject, onRoot, projectOf, segment } from '../route.js';
@@ -94,6 +94,22 @@ export const storageRoutes = (routes: Routes, router: Router, { storages, files,
       written(res, 201)(await storages.tag(projectOf(req), id(req), rev, body.tag, body.rev, ctx.caller));
     }),
   });
+  const links = async (req: Request, res: Response, which: 'incoming' | 'outgoing') => {
+    const s = storages.fetch(projectOf(req), id(req));
+    const from = integer(req.query, 'from', 0, 10_000) ?? 0;
+    const size = integer(req.query, 'size', 1, 1000) ?? 20;
+    const found = await queries[which](s.project, s.id, from, size);
+    send(
+      res,
+      listingBody(
+        found.total,
+        found.items.map((l) => ({ '@id': l.id, paths: l.paths })),
+        from + size < found.total ? addresses.local(`${req.path}?from=${from + size}&size=${size}`) : undefined,
+      ),
+    );
+  };
+  routes.add(router, `${S}/incoming`, { get: read((req, res) => links(req, res, 'incoming')) });
+  routes.add(router, `${S}/outgoing`, { get: read((req, res) => links(req, res, 'outgoing')) });
   routes.add(router, `${S}/statistics`, {
     get: read((req, res) => send(res, { '@context': context('storages'), ...files.statistics(projectOf(req), id(req)) })),
   });
