@@ -14,8 +14,11 @@ export interface S3Settings {
   bucket: string;
 }
 
-/** Multipart parts of 8 MiB, four in flight: at most ~32 MiB of a large upload is in memory. */
-const PART_SIZE = 8 * 1024 * 1024;
+/**
+ * Multipart parts of 5 MiB (the S3 minimum), four in flight: a few tens of MiB of an upload in
+ * memory at most. Parts grow for files so large they would need more than S3's 10,000.
+ */
+const MIN_PART = 5 * 1024 * 1024;
 const QUEUE = 4;
 
 /**
@@ -60,7 +63,12 @@ export class S3FileStore implements FileStore {
 
   async save(path: string, body: Readable, maxBytes: number, tooLarge: () => Error): Promise<SavedBytes> {
     const meter = new Meter(maxBytes, tooLarge);
-    const upload = new Upload({ client: this.client, params: { Bucket: this.settings.bucket, Key: path, Body: meter }, partSize: PART_SIZE, queueSize: QUEUE });
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.settings.bucket, Key: path, Body: meter },
+      partSize: Math.max(MIN_PART, Math.ceil(maxBytes / 9_000)),
+      queueSize: QUEUE,
+    });
     // A failed upload stops reading: the pipeline is torn down with it instead of waiting forever.
     const done = upload.done().catch((error: unknown) => {
       meter.destroy(error as Error);

@@ -7,6 +7,7 @@ import type { TestServer } from '../support/server.js';
 import { storagesConfig, upload } from '../support/files.js';
 import { client } from '../support/client.js';
 import { startRemoteDisk, startS3 } from '../support/objectStores.js';
+import { openStream } from '../support/sse.js';
 
 const filesUnder = (dir: string): string[] =>
   readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? filesUnder(join(dir, name)) : [join(dir, name)]));
@@ -42,7 +43,7 @@ describe('files on BlobStorage (s3rver) and RemoteDiskStorage (a test file servi
   });
 
   it('creates a BlobStorage (its bucket when missing), never shows its secret, and streams files through it', async () => {
-    const created = await api.put('/v1/storages/org/proj/s3', { '@type': 'BlobStorage', default: false, bucket: 'bucket-new', secretKey: 'S3RVER' });
+    const created = await api.put('/v1/storages/org/proj/s3', { '@type': 'BlobStorage', default: false, bucket: 'bucket-new', secretKey: 'very-secret-value' });
     expect(created.status, created.text).to.equal(201);
     const fetched = await api.get('/v1/storages/org/proj/s3');
     expect(fetched.body).to.include({ bucket: 'bucket-new', endpoint: s3.endpoint, accessKey: 'S3RVER', maxFileSize: 20000000 });
