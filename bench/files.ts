@@ -60,14 +60,19 @@ const uploadFile = (url: string, file: string, size: number): Promise<number> =>
   });
 };
 
-/** Downloads and counts the bytes. */
-const download = async (url: string): Promise<number> => {
-  const res = await fetch(url);
-  if (!res.ok || !res.body) throw new Error(`download: ${res.status}`);
-  let bytes = 0;
-  for await (const chunk of res.body) bytes += (chunk as Uint8Array).length;
-  return bytes;
-};
+/** Downloads and counts the bytes (node:http, as the SDK's plain download does). */
+const download = (url: string): Promise<number> =>
+  new Promise((resolve, reject) => {
+    request(url, (res) => {
+      if (res.statusCode !== 200) return reject(new Error(`download: ${res.statusCode}`));
+      let bytes = 0;
+      res.on('data', (c: Buffer) => (bytes += c.length));
+      res.on('end', () => resolve(bytes));
+      res.on('error', reject);
+    })
+      .once('error', reject)
+      .end();
+  });
 
 const rate = (bytes: number, millis: number) => (bytes / MIB / (millis / 1000)).toFixed(0).padStart(5);
 
@@ -177,10 +182,10 @@ export const benchFiles = async (megabytes = Number(process.env['BENCH_FILE_MB']
       if (down.result !== size) throw new Error(`downloaded ${down.result} bytes of ${size}`);
       const growth = (peak: number) => ((peak - base) / MIB).toFixed(0).padStart(4);
       console.log(
-        `${`upload, ${name}`.padEnd(36)} ${rate(size, up.millis)} MiB/s  (${((plainUp / up.millis) * 100).toFixed(0)} % of the plain ${name === 'disk' ? 'copy' : 'S3 upload'})  server RSS +${growth(up.peak)} MiB`,
+        `${`upload, ${name}`.padEnd(36)} ${rate(size, up.millis)} MiB/s  (${((plainUp / up.millis) * 100).toFixed(0)} % of the plain ${name === 'disk' ? 'copy' : 'S3 upload'}${name === 'disk' ? '' : `, ${((copyMillis / up.millis) * 100).toFixed(0)} % of the plain copy`})  server RSS +${growth(up.peak)} MiB`,
       );
       console.log(
-        `${`download, ${name}`.padEnd(36)} ${rate(size, down.millis)} MiB/s  (${((plainDown / down.millis) * 100).toFixed(0)} % of the plain ${name === 'disk' ? 'read' : 'S3 download'})  server RSS +${growth(down.peak)} MiB`,
+        `${`download, ${name}`.padEnd(36)} ${rate(size, down.millis)} MiB/s  (${((plainDown / down.millis) * 100).toFixed(0)} % of the plain ${name === 'disk' ? 'read' : 'S3 download'}, ${((copyMillis / down.millis) * 100).toFixed(0)} % of the plain copy)  server RSS +${growth(down.peak)} MiB`,
       );
     }
   } finally {

@@ -58,7 +58,8 @@ export class DiskFileStore implements FileStore {
   }
 
   async read(path: string, range?: ByteRange): Promise<Readable> {
-    const stream = createReadStream(this.absolute(path), range ? { start: range.start, end: range.end } : {});
+    // Reads of 1 MiB: a large download costs fewer trips through the event loop.
+    const stream = createReadStream(this.absolute(path), { highWaterMark: 1024 * 1024, ...(range ? { start: range.start, end: range.end } : {}) });
     // Fails now (a missing file) rather than in the middle of a response.
     await new Promise<void>((ok, fail) => {
       stream.once('open', () => ok());

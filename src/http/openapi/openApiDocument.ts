@@ -37,7 +37,16 @@ export const openApiDocument = (routes: readonly DeclaredRoute[], version: strin
               content: { 'application/json': { schema: { type: 'object' } }, 'application/ld+json': { schema: { type: 'object' } } },
             },
           }
-        : {}),
+        : route.body === 'multipart'
+          ? {
+              requestBody: {
+                required: true,
+                content: {
+                  'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] } },
+                },
+              },
+            }
+          : {}),
       ...('public' in route.guard ? {} : { security: [{}, { bearer: [] }] }),
       responses: {
         '2XX': { description: 'Success' },
