@@ -15,11 +15,11 @@ export interface S3Settings {
 }
 
 /**
- * Multipart parts of 5 MiB (the S3 minimum), four in flight: a few tens of MiB of an upload in
+ * Multipart parts of 5 MiB (the S3 minimum), two in flight: a few tens of MiB of an upload in
  * memory at most. Parts grow for files so large they would need more than S3's 10,000.
  */
 const MIN_PART = 5 * 1024 * 1024;
-const QUEUE = 4;
+const QUEUE = 2;
 
 /**
  * A bucket of an S3-compatible object store (path-style addresses, so any endpoint works). Large

@@ -63,6 +63,11 @@ describe('files on BlobStorage (s3rver) and RemoteDiskStorage (a test file servi
     expect(Buffer.from(await range.arrayBuffer()).equals(data.subarray(100, 200))).to.equal(true);
   });
 
+  it('refuses to change the type of a storage on update (DifferentStorageType)', async () => {
+    const r = await api.put('/v1/storages/org/proj/s3?rev=1', { '@type': 'DiskStorage', default: false });
+    expect([r.status, r.body['@type']]).to.deep.equal([400, 'DifferentStorageType']);
+  });
+
   it('refuses an unknown access key and an unreachable endpoint with StorageNotAccessible', async () => {
     const key = await api.put('/v1/storages/org/proj/s3-bad', { '@type': 'BlobStorage', default: false, accessKey: 'UNKNOWN', bucket: 'bucket-bad' });
     expect([key.status, key.body['@type']]).to.deep.equal([400, 'StorageNotAccessible']);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '../support/server.js';
@@ -123,6 +123,16 @@ describe('files on disk storages', () => {
     const deprecated = await upload(`${F()}/u2?storage=small`, 'PUT', 'x');
     expect([deprecated.status, deprecated.body['@type']]).to.deep.equal([400, 'StorageIsDeprecated']);
     expect((await api.put('/v1/files/org/proj/c1/undeprecate?rev=1')).body['@type']).to.equal('FileIsNotDeprecated');
+    const noBoundary = await fetch(`${F()}/nb`, { method: 'PUT', body: 'x', headers: { 'content-type': 'multipart/form-data' } });
+    expect([noBoundary.status, (await noBoundary.json())['@type']]).to.deep.equal([400, 'MalformedRequestContentRejection']);
+  });
+
+  it('says when the bytes of a file are gone from its storage (FileNotAccessible)', async () => {
+    const created = await upload(`${F()}/gone`, 'PUT', 'soon gone');
+    expect(created.status).to.equal(201);
+    for (const path of filesUnder(volume)) if (path.endsWith(created.body._uuid)) rmSync(path);
+    const r = await fetch(`${F()}/gone`);
+    expect([r.status, (await r.json())['@type']]).to.deep.equal([500, 'FileNotAccessible']);
   });
 
   it('multi-fetch serves storages and files metadata; links reach files and storages', async () => {
@@ -148,5 +158,11 @@ describe('files on disk storages', () => {
     expect((await api.get('/v1/storages/org/proj/defaultStorage/incoming')).body._results.map((r: { '@id': string }) => r['@id'])).to.include(
       `${base}/v1/resources/org/proj/_/citing`,
     );
+  });
+
+  it('has no default storage to upload to once the default is deprecated', async () => {
+    expect((await api.delete('/v1/storages/org/proj/defaultStorage?rev=1')).status).to.equal(200);
+    const r = await upload(`${F()}/orphan`, 'PUT', 'x');
+    expect([r.status, r.body['@type'], r.body.reason]).to.deep.equal([404, 'ResourceNotFound', "Project 'org/proj' has no default storage."]);
   });
 });
