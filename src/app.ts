@@ -80,6 +80,10 @@ import { TextProjection } from './search/TextProjection.js';
 import { SearchService } from './search/SearchService.js';
 import { noTextIndex } from './catalogue/textRanking.js';
 import { searchRoutes } from './http/routes/search.js';
+import { storageDefinition } from './domain/storages/storageDefinition.js';
+import { fileDefinition } from './domain/files/fileDefinition.js';
+import { storagesAndFiles } from './files/wireFiles.js';
+import { PERMISSIONS_KEY } from './kernel/logKeys.js';
 
 export interface Registry {
   app: express.Express;
@@ -132,7 +136,17 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const schemaKind = itemDefinition(SCHEMA_KIND);
   const accessSettings = { bootstrapIdentity: config.bootstrapIdentity ?? 'anonymous', providerTimeoutMillis: config.providerTimeoutMillis ?? 5_000 };
   const iam = accessControlKinds(accessSettings);
-  const states = new States([orgDefinition, projectDefinition, resourceKind, schemaKind, iam.realms, iam.acls, iam.permissions]);
+  const states = new States([
+    orgDefinition,
+    projectDefinition,
+    resourceKind,
+    schemaKind,
+    iam.realms,
+    iam.acls,
+    iam.permissions,
+    storageDefinition,
+    fileDefinition,
+  ]);
   const kinds = { orgs: states.of(orgDefinition), projects: states.of(projectDefinition), resources: states.of(resourceKind), schemas: states.of(schemaKind) };
   const revisions = new RevisionProjection(graphStore, jsonld);
   const catalogueProjection = new CatalogueProjection(graphStore, catalogueIndex, payloadSorts, states.terms, addresses.subjects);
@@ -178,8 +192,9 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const lifecycle = new Lifecycle(writer);
   const access = accessControl(iam, states, { lifecycle, clock, addresses, projects: () => kinds.projects.keys(), settings: accessSettings });
   const orgs = new OrgService(kinds.orgs, lifecycle, clock);
-  const projects = new ProjectService(kinds.projects, orgs, lifecycle, clock, addresses);
   const capacity = () => graphStore.ensureRoom();
+  // The default storage of a new project is created by the storages, wired below.
+  const projects = new ProjectService(kinds.projects, orgs, lifecycle, clock, addresses, (ref, caller) => storagesFiles.projectCreated(ref, caller));
   const reader = new RevisionReader(log);
   // Schemas and their imports are read back from the pinned revisions in the log.
   const revisionTriples = pinnedRevisionTriples(kinds, reader, jsonld);
@@ -222,6 +237,20 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const listings = new Listings(catalogue, listingScopes(orgs, projects, addresses, states.terms), textIndex ?? noTextIndex);
   const queries = new ResourceQueries(kinds.resources, listings, catalogue, resources);
   const schemaQueries = new ResourceQueries(kinds.schemas, listings, catalogue, schemas, SCHEMA_KIND);
+  const storagesFiles = storagesAndFiles({
+    config: config.storages,
+    dataDir: config.dataDir,
+    storageStates: states.of(storageDefinition),
+    fileStates: states.of(fileDefinition),
+    projects,
+    lifecycle,
+    clock,
+    jsonld,
+    addresses,
+    listings,
+    catalogue,
+    permissions: () => (states.of(iam.permissions).get(PERMISSIONS_KEY) ?? iam.initial).permissions,
+  });
 
   const app = express();
   app.disable('x-powered-by');
@@ -264,11 +293,15 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
       }),
       checkProject: (ref) => void projects.fetch(ref),
     });
+  storagesFiles.routes(routes, router);
   multiFetchRoutes(routes, router, {
-    multiFetch: new MultiFetch([
-      { kind: 'resources', service: resources },
-      { kind: 'schemas', service: schemas },
-    ]),
+    multiFetch: new MultiFetch(
+      [
+        { kind: 'resources', service: resources },
+        { kind: 'schemas', service: schemas },
+      ],
+      storagesFiles.viewed,
+    ),
     renderers: {
       resources: { metadata: resourceMetadata, body: resourceBody, annotated: annotatedSource },
       schemas: { metadata: schemaMetadata, body: schemaBody, annotated: annotatedSchema },
@@ -311,7 +344,8 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     routes: routes.routes(),
     log: logs,
     endStreams: () => streams.closeAll(),
-    bodyLimit: () => config.maxPayloadBytes,
+    // File uploads are streamed, their size checked against their storage's limits as they arrive.
+    bodyLimit: (req) => (req.url?.startsWith('/v1/files/') ? Number.MAX_SAFE_INTEGER : config.maxPayloadBytes),
     close: async () => {
       streams.closeAll();
       projector.close();

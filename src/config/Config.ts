@@ -4,6 +4,8 @@ import { availableParallelism } from 'node:os';
 import { ConfigError } from './ConfigError.js';
 import { trackerConfig } from './trackerConfig.js';
 import type { TrackerConfig } from './trackerConfig.js';
+import type { StorageConfig } from './storageConfig.js';
+import { storageConfig } from './storageConfig.js';
 
 export interface Config {
   port: number;
@@ -48,6 +50,8 @@ export interface Config {
   searchFields?: string;
   /** `plugins.search.suites`: suite name → projects (`org/project`). */
   searchSuites?: Record<string, string[]>;
+  /** Storages and files (`plugins.storage.storages.*` in the config file); defaults of the spec when absent. */
+  storages?: StorageConfig;
 }
 
 /** What the HTTP server allows one client: slow or greedy clients are cut off, and told so. */
@@ -203,5 +207,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     textIndex: onOffSetting('TEXT_INDEX', setting('TEXT_INDEX', 'search.text-index')),
     ...optionalSetting('searchFields', setting('SEARCH_FIELDS', 'plugins.search.fields')),
     searchSuites: suitesSetting(setting('SEARCH_SUITES', 'plugins.search.suites')),
+    storages: storageConfig(file, (name, problem) => new ConfigError(name, problem)),
   };
 };

@@ -2,6 +2,8 @@ import { orgRejections } from './orgs/orgRejections.js';
 import { projectRejections } from './projects/projectRejections.js';
 import { requestRejections } from './requestRejections.js';
 import { resourceRejections } from './resources/resourceRejections.js';
+import { storageRejections } from './storages/storageRejections.js';
+import { fileRejections } from './files/fileRejections.js';
 
 /** Every rejection the domain raises, one family per kind (each family knows its statuses). */
 export const rejections = {
@@ -9,4 +11,6 @@ export const rejections = {
   ...orgRejections,
   ...projectRejections,
   ...resourceRejections,
+  ...storageRejections,
+  ...fileRejections,
 };

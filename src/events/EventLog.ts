@@ -1,5 +1,5 @@
 /** The kinds of item whose changes the log records; each has its own event streams. */
-export type Kind = 'orgs' | 'projects' | 'resources' | 'schemas' | 'storages' | 'acls' | 'realms' | 'permissions';
+export type Kind = 'orgs' | 'projects' | 'resources' | 'schemas' | 'storages' | 'files' | 'acls' | 'realms' | 'permissions';
 
 /** What a writer hands to the log. `event` is the domain event, `rev` the item's revision after it (0: deleted). */
 export interface EventDraft {

@@ -22,7 +22,7 @@ export const nesting = (value: unknown): number => {
 };
 
 /** What a route reads from the request body; each kind has its own size limit. */
-export type BodyKind = 'json' | 'none';
+export type BodyKind = 'json' | 'none' | 'multipart';
 
 export interface BodyLimits {
   /** Largest JSON body, in bytes (413 beyond). */
@@ -69,8 +69,16 @@ const noBody: RequestHandler[] = [
   },
 ];
 
+/**
+ * A `multipart/form-data` body (file uploads) is left streaming: the route reads it only once
+ * authorized (its type checked then, see multipart.ts), and its service streams the file part to
+ * its storage. Nothing is buffered, so no size limit applies here: storages enforce theirs.
+ */
+const multipartBody: RequestHandler[] = noBody;
+
 /** The body readers of every kind, built once from the configured limits. */
 export const bodyReaders = (limits: BodyLimits): Record<BodyKind, RequestHandler[]> => ({
   json: jsonBody(limits.json),
   none: noBody,
+  multipart: multipartBody,
 });

@@ -32,7 +32,15 @@ export const onProject: AclTarget = (req) => `/${param(req, 'org')}/${param(req,
  * - `public`: no permission at all, said explicitly.
  */
 export type Guard =
-  { permission: Permission | Upsert; on: AclTarget; when?: (req: Request) => boolean } | { permission: Permission; within: AclTarget } | { public: true };
+  | { permission: Permission | Upsert; on: AclTarget; when?: (req: Request) => boolean; resolve?: PermissionOf }
+  | { permission: Permission; within: AclTarget }
+  | { public: true };
+
+/**
+ * Where the permission is the item's own (files: their storage's `readPermission` or
+ * `writePermission`), what the request needs; undefined keeps the declared permission.
+ */
+export type PermissionOf = (req: Request) => string | undefined;
 
 /** A `PUT` that creates without `rev` and updates with it needs a different permission for each. */
 export interface Upsert {
@@ -108,8 +116,9 @@ export class Routes {
 
   private async authorize(guard: Guard, caller: Caller, req: Request): Promise<ProjectAccess> {
     if ('on' in guard && (guard.when?.(req) ?? true)) {
-      const permission =
+      const declared =
         typeof guard.permission === 'string' ? guard.permission : req.query['rev'] === undefined ? guard.permission.create : guard.permission.update;
+      const permission = (guard.resolve?.(req) ?? declared) as Permission;
       await this.acl.authorize(caller, permission, guard.on(req));
     }
     if ('within' in guard) return this.acl.access(caller, guard.permission, guard.within(req));

@@ -5,6 +5,8 @@ import { requestStatuses } from '../domain/requestRejections.js';
 import { resourceStatuses } from '../domain/resources/resourceRejections.js';
 import { trackerRelayedStatuses, trackerStatuses } from '../tracker/trackerRejections.js';
 import { searchStatuses } from '../search/searchRejections.js';
+import { storageStatuses } from '../domain/storages/storageRejections.js';
+import { fileStatuses } from '../domain/files/fileRejections.js';
 
 /**
  * The one place that maps rejection types to HTTP status codes (wire-format.md, "Error body"): the
@@ -19,6 +21,8 @@ const statuses: Partial<Record<string, number>> = {
   ...authStatuses,
   ...trackerStatuses,
   ...searchStatuses,
+  ...storageStatuses,
+  ...fileStatuses,
 };
 
 /** Types that relay the error status another service answered (their field `relayedStatus`), when it is one. */

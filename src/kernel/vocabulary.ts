@@ -5,6 +5,7 @@ export const SCHEMAS = 'https://bluebrain.github.io/nexus/schemas/';
 export const UNCONSTRAINED = `${SCHEMAS}unconstrained.json`;
 export const SHACL_SCHEMA = `${SCHEMAS}shacl-20170720.ttl`;
 export const STORAGES_SCHEMA = `${SCHEMAS}storages.json`;
+export const FILES_SCHEMA = `${SCHEMAS}files.json`;
 export const DEFAULT_STORAGE = `${NXV}diskStorageDefault`;
 export const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 export const XSD = 'http://www.w3.org/2001/XMLSchema#';

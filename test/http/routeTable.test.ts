@@ -34,7 +34,7 @@ describe('route table', () => {
       if ('public' in guard) continue;
       const permissions = typeof guard.permission === 'string' ? [guard.permission] : [guard.permission.create, guard.permission.update];
       for (const p of permissions) expect(PERMISSIONS, route).to.include(p);
-      expect(['json', 'none'], route).to.include(entry!.body);
+      expect(['json', 'none', 'multipart'], route).to.include(entry!.body);
     }
   });
 

@@ -24,6 +24,8 @@ export class ProjectService {
     private readonly lifecycle: Lifecycle,
     private readonly clock: Clock,
     private readonly addresses: Addresses,
+    /** What follows a project's creation (its default storage). */
+    private readonly created: (ref: ProjectRef, caller: Caller) => Promise<void> = async () => undefined,
   ) {}
 
   fetch(ref: ProjectRef): ProjectState {
@@ -50,7 +52,7 @@ export class ProjectService {
     checkLabel(label);
     const orgState = this.orgs.active(org);
     const fields = this.fields(org, label, payload);
-    return this.run({
+    const project = await this.run({
       type: 'Create',
       org,
       label,
@@ -60,6 +62,8 @@ export class ProjectService {
       instant: this.clock.now(),
       subject: caller.subject,
     });
+    await this.created(projectRef(org, label), caller);
+    return project;
   }
 
   async update(org: string, label: string, rev: number, payload: unknown, caller: Caller): Promise<ProjectState> {

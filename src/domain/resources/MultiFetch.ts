@@ -11,9 +11,25 @@ export interface MultiFetchEntry {
   project: ProjectRef;
 }
 
+/** Every representation of an item of a kind kept whole in its state (storages, files' metadata). */
+export interface ItemViews {
+  id: string;
+  source: JsonObject;
+  body: JsonObject;
+  annotated: JsonObject;
+  expanded: JsonObject[];
+}
+
+/** A kind multi-fetch reads through its views; `fetch` rejects when the project holds no such item. */
+export interface ViewedKind {
+  kind: string;
+  fetch(project: ProjectRef, id: string, selector: Selector): ItemViews;
+}
+
 /** One entry's outcome: the revision of the kind that holds the id, or why there is none. */
 export type MultiFetched =
   | { entry: MultiFetchEntry; kind: string; state: ResourceState; content?: Revision['content']; compacted?: JsonObject }
+  | { entry: MultiFetchEntry; kind: string; views: ItemViews }
   | { entry: MultiFetchEntry; error: 'NotFound' | 'AuthorizationFailed' };
 
 /** `iri?rev=3` or `iri?tag=v1`: the id and its selector. */
@@ -31,7 +47,11 @@ const selected = (raw: string): { id: string; selector: Selector } => {
  * failure of the whole request.
  */
 export class MultiFetch {
-  constructor(private readonly kinds: readonly { kind: string; service: ResourceService }[]) {}
+  constructor(
+    private readonly kinds: readonly { kind: string; service: ResourceService }[],
+    /** Kinds kept whole in their states, tried after the others. */
+    private readonly viewed: readonly ViewedKind[] = [],
+  ) {}
 
   fetch(entries: readonly MultiFetchEntry[], compacted: boolean, readable: (project: ProjectRef) => boolean): Promise<MultiFetched[]> {
     return Promise.all(entries.map((entry) => this.one(entry, compacted, readable)));
@@ -50,6 +70,13 @@ export class MultiFetch {
         return { entry, kind, state, compacted: body };
       } catch (error) {
         // Any refusal (unknown project, id, revision or tag) is "not found" for this entry; the next kind may hold the id.
+        if (!(error instanceof Rejection)) throw error;
+      }
+    }
+    for (const { kind, fetch } of this.viewed) {
+      try {
+        return { entry, kind, views: fetch(entry.project, id, selector) };
+      } catch (error) {
         if (!(error instanceof Rejection)) throw error;
       }
     }

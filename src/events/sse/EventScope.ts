@@ -1,7 +1,7 @@
 import type { Kind, LogEvent } from '../EventLog.js';
 
-/** Kinds with their own event streams (spec §4: resources, schemas, storages). */
-export const STREAM_KINDS = ['resources', 'schemas', 'storages'] as const;
+/** Kinds with their own event streams (spec §4: resources, schemas, storages; files as in Delta). */
+export const STREAM_KINDS = ['resources', 'schemas', 'storages', 'files'] as const;
 export type StreamKind = (typeof STREAM_KINDS)[number];
 
 /**

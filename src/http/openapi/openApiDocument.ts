@@ -12,7 +12,8 @@ const guardText = (route: DeclaredRoute): string => {
   if ('within' in guard) return `Lists only what the caller holds \`${guard.permission}\` on.`;
   const permission =
     typeof guard.permission === 'string' ? `\`${guard.permission}\`` : `\`${guard.permission.create}\` to create, \`${guard.permission.update}\` to update`;
-  return `Needs ${permission} on the path${guard.when ? ' (when the parameters ask for it)' : ''} or an ancestor.`;
+  const own = guard.resolve ? ' (or the permission its storage names)' : '';
+  return `Needs ${permission}${own} on the path${guard.when ? ' (when the parameters ask for it)' : ''} or an ancestor.`;
 };
 
 /**
@@ -36,7 +37,16 @@ export const openApiDocument = (routes: readonly DeclaredRoute[], version: strin
               content: { 'application/json': { schema: { type: 'object' } }, 'application/ld+json': { schema: { type: 'object' } } },
             },
           }
-        : {}),
+        : route.body === 'multipart'
+          ? {
+              requestBody: {
+                required: true,
+                content: {
+                  'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] } },
+                },
+              },
+            }
+          : {}),
       ...('public' in route.guard ? {} : { security: [{}, { bearer: [] }] }),
       responses: {
         '2XX': { description: 'Success' },

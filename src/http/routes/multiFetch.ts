@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import type { MultiFetch, MultiFetched, MultiFetchEntry } from '../../domain/resources/MultiFetch.js';
+import type { ItemViews, MultiFetch, MultiFetched, MultiFetchEntry } from '../../domain/resources/MultiFetch.js';
 import { rejections } from '../../domain/rejections.js';
 import type { Addresses } from '../../kernel/Addresses.js';
 import type { ProjectAccess } from '../../kernel/ProjectAccess.js';
@@ -46,6 +46,7 @@ const request = (body: unknown, max: number): { format: Format; entries: MultiFe
 /** Spec §4.7: many items of any kind in one request, in request order, each readable one in the chosen format. */
 export const multiFetchRoutes = (routes: Routes, router: Router, deps: Deps): void => {
   const value = async (fetched: Exclude<MultiFetched, { error: string }>, format: Format): Promise<unknown> => {
+    if ('views' in fetched) return viewed(fetched.views, format);
     const { state } = fetched;
     const content = fetched.content!;
     const render = deps.renderers[fetched.kind]!;
@@ -62,6 +63,24 @@ export const multiFetchRoutes = (routes: Routes, router: Router, deps: Deps): vo
       case 'dot': {
         const triples = (await deps.jsonld.toNQuads(content.expanded)) + metadataTriples(state, deps.addresses);
         return format === 'dot' ? dot(state.id, triples) : triples;
+      }
+    }
+  };
+  /** Storages and files' metadata: every format from their views. */
+  const viewed = async (views: ItemViews, format: Format): Promise<unknown> => {
+    switch (format) {
+      case 'compacted':
+        return views.body;
+      case 'source':
+        return views.source;
+      case 'annotated-source':
+        return views.annotated;
+      case 'expanded':
+        return views.expanded;
+      case 'n-triples':
+      case 'dot': {
+        const triples = await deps.jsonld.toNQuads(views.expanded);
+        return format === 'dot' ? dot(views.id, triples) : triples;
       }
     }
   };

@@ -1,0 +1,115 @@
+import type { EventBase } from '../Metadata.js';
+import type { ProjectRef } from '../../kernel/labels.js';
+import type { Rejection } from '../../kernel/Rejection.js';
+import { rejections } from '../rejections.js';
+import type { StorageType } from '../storages/Storage.js';
+import type { Versioned } from '../versioned.js';
+import { firstRevision, nextRevision } from '../versioned.js';
+import { fileRejections } from './fileRejections.js';
+
+/** What a stored file is: its bytes' size and digest, its name and type as uploaded, and where the storage keeps it. */
+export interface FileAttributes {
+  uuid: string;
+  /** Where the storage keeps the bytes, relative to its volume, bucket or folder; generated, never from the client. */
+  path: string;
+  filename: string;
+  mediaType: string;
+  bytes: number;
+  digest: string;
+}
+
+/** The storage (at its revision) a file's bytes were written to. */
+export interface StorageRef {
+  id: string;
+  type: StorageType;
+  rev: number;
+}
+
+export interface FileValue {
+  attributes: FileAttributes;
+  storage: StorageRef;
+}
+
+export type FileState = Versioned<FileValue>;
+
+interface Target {
+  id: string;
+  project: ProjectRef;
+  instant: string;
+  subject: string;
+}
+
+export type FileCommand =
+  | (Target & FileValue & { type: 'Create' })
+  | (Target & FileValue & { type: 'Update'; rev: number })
+  | (Target & { type: 'Tag'; rev: number; tag: string; targetRev: number })
+  | (Target & { type: 'DeleteTag'; rev: number; tag: string })
+  | (Target & { type: 'Deprecate'; rev: number })
+  | (Target & { type: 'Undeprecate'; rev: number });
+
+type Base = EventBase & { id: string; project: ProjectRef };
+
+export type FileEvent =
+  | (Base & FileValue & { type: 'FileCreated' })
+  | (Base & FileValue & { type: 'FileUpdated' })
+  | (Base & { type: 'FileTagAdded'; tag: string; targetRev: number })
+  | (Base & { type: 'FileTagDeleted'; tag: string })
+  | (Base & { type: 'FileDeprecated' })
+  | (Base & { type: 'FileUndeprecated' });
+
+/**
+ * Whether a command may run. File writes check this before any byte is stored, then evaluate again
+ * once the bytes are in (the state may have moved on meanwhile).
+ */
+export const evaluateFile = (state: FileState | undefined, cmd: FileCommand): FileEvent | Rejection => {
+  const base = { id: cmd.id, project: cmd.project, instant: cmd.instant, subject: cmd.subject };
+  if (cmd.type === 'Create') {
+    if (state) return fileRejections.fileAlreadyExists(cmd.id, cmd.project);
+    return { ...base, type: 'FileCreated', rev: 1, attributes: cmd.attributes, storage: cmd.storage };
+  }
+  if (!state) return fileRejections.fileNotFound(cmd.id, cmd.project);
+  if (cmd.rev !== state.rev) return rejections.incorrectRev(cmd.rev, state.rev);
+  const rev = state.rev + 1;
+  if (cmd.type === 'Undeprecate') return state.deprecated ? { ...base, type: 'FileUndeprecated', rev } : fileRejections.fileIsNotDeprecated(cmd.id);
+  if (state.deprecated) return fileRejections.fileIsDeprecated(cmd.id);
+  switch (cmd.type) {
+    case 'Update':
+      return { ...base, type: 'FileUpdated', rev, attributes: cmd.attributes, storage: cmd.storage };
+    case 'Tag':
+      if (cmd.targetRev < 1 || cmd.targetRev > state.rev) return rejections.revisionNotFound(cmd.targetRev, state.rev);
+      return { ...base, type: 'FileTagAdded', rev, tag: cmd.tag, targetRev: cmd.targetRev };
+    case 'DeleteTag':
+      if (!(cmd.tag in state.tags)) return rejections.tagNotFound(cmd.tag);
+      return { ...base, type: 'FileTagDeleted', rev, tag: cmd.tag };
+    case 'Deprecate':
+      return { ...base, type: 'FileDeprecated', rev };
+  }
+};
+
+export const nextFile = (state: FileState | undefined, event: FileEvent): FileState | undefined => {
+  if (event.type === 'FileCreated') return firstRevision(event, { attributes: event.attributes, storage: event.storage });
+  if (!state) return undefined;
+  switch (event.type) {
+    case 'FileUpdated':
+      return nextRevision(state, event, { value: { attributes: event.attributes, storage: event.storage } });
+    case 'FileTagAdded':
+      return nextRevision(state, event, { tags: { ...state.tags, [event.tag]: event.targetRev } });
+    case 'FileTagDeleted': {
+      const { [event.tag]: _removed, ...tags } = state.tags;
+      return nextRevision(state, event, { tags });
+    }
+    case 'FileDeprecated':
+      return nextRevision(state, event, { deprecated: true });
+    case 'FileUndeprecated':
+      return nextRevision(state, event, { deprecated: false });
+  }
+};
+
+/**
+ * Where a file's bytes go, relative to its storage: by project, then folders from the file's uuid
+ * (so no folder grows too large), then the uuid. Nothing of the client's id or filename is in it.
+ */
+export const filePath = (project: ProjectRef, uuid: string): string => {
+  const hex = uuid.replace(/-/g, '');
+  return `${project}/${hex.slice(0, 2)}/${hex.slice(2, 4)}/${uuid}`;
+};

@@ -1,0 +1,213 @@
+import type { Readable } from 'node:stream';
+import type { Caller } from '../../kernel/Caller.js';
+import type { Clock } from '../../kernel/Clock.js';
+import type { ProjectRef } from '../../kernel/labels.js';
+import { Rejection } from '../../kernel/Rejection.js';
+import type { Lifecycle } from '../Lifecycle.js';
+import { rejections } from '../rejections.js';
+import type { ProjectService } from '../projects/ProjectService.js';
+import { resolveId } from '../projects/apiMappings.js';
+import type { Selector } from '../resources/ResourceService.js';
+import type { StorageFields, StorageState } from '../storages/Storage.js';
+import type { StorageService } from '../storages/StorageService.js';
+import { storageRejections } from '../storages/storageRejections.js';
+import { atRevision } from '../versioned.js';
+import type { FileCommand, FileState, FileValue } from './File.js';
+import { filePath } from './File.js';
+import { fileDefinition } from './fileDefinition.js';
+import { fileKey } from './fileKey.js';
+import { fileRejections } from './fileRejections.js';
+import type { ByteRange, FileStore } from './FileStore.js';
+
+/** The uploaded part of a multipart body: its bytes, still streaming, and what the client said of them. */
+export interface FilePart {
+  stream: Readable;
+  filename: string;
+  mediaType: string;
+}
+
+/** The file part of a request, read only once the write is known to be acceptable. */
+export type FilePartSource = () => Promise<FilePart>;
+
+/** The store behind a storage. */
+export type FileStores = (id: string, fields: StorageFields, secret: string | undefined) => FileStore;
+
+type WriteTarget = { id: string; project: ProjectRef; instant: string; subject: string };
+/** A create or update before its bytes are known. */
+type WriteHeader = (WriteTarget & { type: 'Create' }) | (WriteTarget & { type: 'Update'; rev: number });
+
+export interface StorageStatistics {
+  files: number;
+  spaceUsed: number;
+  lastProcessedEventDateTime?: string;
+}
+
+export interface FileDeps {
+  states: ReadonlyMap<string, FileState>;
+  projects: ProjectService;
+  storages: StorageService;
+  stores: FileStores;
+  lifecycle: Lifecycle;
+  clock: Clock;
+}
+
+/**
+ * Files (Delta's files API): bytes streamed to a storage with their digest computed on the way,
+ * then the metadata written as an event. A write refused before the bytes arrive reads none; one
+ * that fails after leaves no bytes and no event.
+ */
+export class FileService {
+  constructor(private readonly deps: FileDeps) {}
+
+  async create(ref: ProjectRef, idSegment: string | undefined, storageSegment: string | undefined, part: FilePartSource, caller: Caller): Promise<FileState> {
+    const project = this.deps.projects.active(ref);
+    const id = idSegment === undefined ? `${project.base}${this.deps.clock.uuid()}` : this.resolve(ref, idSegment);
+    const state = this.deps.states.get(fileKey(ref, id));
+    return this.write(state, { type: 'Create', ...this.target(ref, id, caller) }, storageSegment, part);
+  }
+
+  async update(ref: ProjectRef, idSegment: string, rev: number, storageSegment: string | undefined, part: FilePartSource, caller: Caller): Promise<FileState> {
+    this.deps.projects.active(ref);
+    const state = this.current(ref, this.resolve(ref, idSegment));
+    return this.write(state, { type: 'Update', rev, ...this.target(ref, state.id, caller) }, storageSegment, part);
+  }
+
+  async tag(ref: ProjectRef, idSegment: string, rev: number, tag: string, targetRev: number, caller: Caller): Promise<FileState> {
+    const state = this.writable(ref, idSegment);
+    return this.run(state, { type: 'Tag', ...this.target(ref, state.id, caller), rev, tag, targetRev });
+  }
+
+  async deleteTag(ref: ProjectRef, idSegment: string, rev: number, tag: string, caller: Caller): Promise<FileState> {
+    const state = this.writable(ref, idSegment);
+    return this.run(state, { type: 'DeleteTag', ...this.target(ref, state.id, caller), rev, tag });
+  }
+
+  async deprecate(ref: ProjectRef, idSegment: string, rev: number, caller: Caller): Promise<FileState> {
+    const state = this.writable(ref, idSegment);
+    return this.run(state, { type: 'Deprecate', ...this.target(ref, state.id, caller), rev });
+  }
+
+  async undeprecate(ref: ProjectRef, idSegment: string, rev: number, caller: Caller): Promise<FileState> {
+    const state = this.writable(ref, idSegment);
+    return this.run(state, { type: 'Undeprecate', ...this.target(ref, state.id, caller), rev });
+  }
+
+  /** The revision a selector names (the current one by default). */
+  fetch(ref: ProjectRef, idSegment: string, selector: Selector = {}): FileState {
+    this.deps.projects.fetch(ref);
+    const state = this.current(ref, this.resolve(ref, idSegment));
+    const rev = selector.tag === undefined ? (selector.rev ?? state.rev) : state.tags[selector.tag];
+    if (rev === undefined) throw rejections.tagNotFound(selector.tag!);
+    const at = atRevision(state, rev);
+    if (!at) throw rejections.revisionNotFound(rev, state.rev);
+    return at;
+  }
+
+  /** The current state of a file, when there is one (what the route guard reads the storage's permission from). */
+  find(ref: ProjectRef, idSegment: string): FileState | undefined {
+    const project = this.deps.projects.fetch(ref);
+    const id = resolveId(idSegment, project);
+    return id === undefined ? undefined : this.deps.states.get(fileKey(ref, id));
+  }
+
+  /** The bytes of a file revision (a range of them when asked), streamed from its storage. */
+  async content(file: FileState, range?: ByteRange): Promise<Readable> {
+    const storage = this.deps.storages.fetch(file.project, file.value.storage.id);
+    try {
+      return await this.store(storage).read(file.value.attributes.path, range);
+    } catch (error) {
+      if (error instanceof Rejection) throw error;
+      throw fileRejections.fileUnreadable(file.id, (error as Error).message);
+    }
+  }
+
+  /** Every revision that wrote bytes counts as one physical file (as Delta counts). */
+  statistics(ref: ProjectRef, storageSegment: string): StorageStatistics {
+    const storage = this.deps.storages.fetch(ref, storageSegment);
+    const seen = new Set<string>();
+    let spaceUsed = 0;
+    let last: string | undefined;
+    for (const file of this.deps.states.values()) {
+      if (file.project !== ref) continue;
+      for (const revision of file.history) {
+        if (revision.value.storage.id !== storage.id || seen.has(revision.value.attributes.uuid)) continue;
+        seen.add(revision.value.attributes.uuid);
+        spaceUsed += revision.value.attributes.bytes;
+        if (last === undefined || revision.updatedAt > last) last = revision.updatedAt;
+      }
+    }
+    return { files: seen.size, spaceUsed, ...(last === undefined ? {} : { lastProcessedEventDateTime: last }) };
+  }
+
+  /** Checks the command, reads the part, streams its bytes to the storage, then appends the event. */
+  private async write(state: FileState | undefined, cmd: WriteHeader, storageSegment: string | undefined, partSource: FilePartSource): Promise<FileState> {
+    const storage = this.deps.storages.forFiles(cmd.project, storageSegment);
+    if (storage.deprecated) throw storageRejections.storageIsDeprecated(storage.id);
+    const uuid = this.deps.clock.uuid();
+    const draft = (value: FileValue) => ({ ...cmd, ...value }) as FileCommand;
+    // Refused before any byte is read: an existing id, a stale revision, a deprecated file.
+    const placeholder: FileValue = { attributes: { uuid, path: '', filename: '', mediaType: '', bytes: 0, digest: '' }, storage: this.storageRef(storage) };
+    const precheck = fileDefinition.evaluate(state, draft(placeholder));
+    if (precheck instanceof Rejection) throw precheck;
+    const part = await partSource();
+    const path = filePath(cmd.project, uuid);
+    const store = this.store(storage);
+    const { limit, tooLarge } = this.limit(storage);
+    const saved = await store.save(path, part.stream, limit, tooLarge);
+    const value: FileValue = {
+      attributes: { uuid, path, filename: part.filename, mediaType: part.mediaType, bytes: saved.bytes, digest: saved.digest },
+      storage: this.storageRef(storage),
+    };
+    try {
+      return await this.run(state, draft(value));
+    } catch (error) {
+      await store.remove(path).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** The storage's `maxFileSize`, or what is left of its capacity when that is less. */
+  private limit(storage: StorageState): { limit: number; tooLarge: () => Rejection } {
+    const { maxFileSize, capacity } = storage.value.fields;
+    if (capacity !== undefined) {
+      const left = Math.max(0, capacity - this.statistics(storage.project, storage.id).spaceUsed);
+      if (left < maxFileSize) return { limit: left, tooLarge: () => fileRejections.capacityExceeded(left) };
+    }
+    return { limit: maxFileSize, tooLarge: () => fileRejections.fileTooLarge(maxFileSize) };
+  }
+
+  private store(storage: StorageState): FileStore {
+    return this.deps.stores(storage.id, storage.value.fields, this.deps.storages.secretOf(storage));
+  }
+
+  private storageRef(storage: StorageState) {
+    return { id: storage.id, type: storage.value.fields.type, rev: storage.rev };
+  }
+
+  private resolve(ref: ProjectRef, segment: string): string {
+    const id = resolveId(segment, this.deps.projects.fetch(ref));
+    if (id === undefined) throw rejections.invalidResourceId(segment);
+    return id;
+  }
+
+  private current(ref: ProjectRef, id: string): FileState {
+    const state = this.deps.states.get(fileKey(ref, id));
+    if (!state) throw fileRejections.fileNotFound(id, ref);
+    return state;
+  }
+
+  private writable(ref: ProjectRef, idSegment: string): FileState {
+    this.deps.projects.active(ref);
+    return this.current(ref, this.resolve(ref, idSegment));
+  }
+
+  private target(ref: ProjectRef, id: string, caller: Caller) {
+    return { id, project: ref, instant: this.deps.clock.now(), subject: caller.subject };
+  }
+
+  private async run(state: FileState | undefined, cmd: FileCommand): Promise<FileState> {
+    const [org] = cmd.project.split('/');
+    await this.deps.lifecycle.run(fileDefinition, state, cmd, { key: fileKey(cmd.project, cmd.id), org: org!, project: cmd.project });
+    return this.current(cmd.project, cmd.id);
+  }
+}

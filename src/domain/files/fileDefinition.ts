@@ -1,0 +1,85 @@
+import type { LogEvent } from '../../events/EventLog.js';
+import type { CommandDefinition, KindDefinition } from '../KindDefinition.js';
+import type { JsonObject } from '../../kernel/json.js';
+import { rejections } from '../rejections.js';
+import { context, FILES_SCHEMA, NXV, XSD } from '../../kernel/vocabulary.js';
+import { extractLinks } from '../resources/links.js';
+import type { FileCommand, FileEvent, FileState, FileValue } from './File.js';
+import { evaluateFile, nextFile } from './File.js';
+import { fileRejections } from './fileRejections.js';
+import { fileKey } from './fileKey.js';
+
+const eventOf = (logged: LogEvent) => logged.event as unknown as FileEvent;
+
+export const FILE_TYPE = `${NXV}File`;
+
+/** The file attributes as the API shows them (`_bytes`, `_digest`...), the path left out. */
+export const attributesJson = (value: FileValue) => ({
+  _bytes: value.attributes.bytes,
+  _digest: { _algorithm: 'SHA-256', _value: value.attributes.digest },
+  _filename: value.attributes.filename,
+  _mediaType: value.attributes.mediaType,
+  _origin: 'Client',
+  _uuid: value.attributes.uuid,
+});
+
+/** A file revision's metadata as expanded JSON-LD: what its revision graph holds, with a link to its storage. */
+export const fileExpanded = (id: string, value: FileValue): JsonObject[] => [
+  {
+    '@id': id,
+    '@type': [FILE_TYPE],
+    [`${NXV}bytes`]: [{ '@value': value.attributes.bytes, '@type': `${XSD}long` }],
+    [`${NXV}digest`]: [{ [`${NXV}algorithm`]: [{ '@value': 'SHA-256' }], [`${NXV}value`]: [{ '@value': value.attributes.digest }] }],
+    [`${NXV}filename`]: [{ '@value': value.attributes.filename }],
+    [`${NXV}mediaType`]: [{ '@value': value.attributes.mediaType }],
+    [`${NXV}storage`]: [{ '@id': value.storage.id }],
+    [`${NXV}uuid`]: [{ '@value': value.attributes.uuid }],
+  },
+];
+
+/** Files: metadata kept whole per revision, a revision graph per revision, a catalogue row per file. */
+export const fileDefinition: KindDefinition<FileState> & CommandDefinition<FileState, FileCommand, FileEvent> = {
+  kind: 'files',
+  stateKey: (logged) => logged.key,
+  keyOf: (state) => fileKey(state.project, state.id),
+  next: (state, logged) => nextFile(state, eventOf(logged)),
+  evaluate: evaluateFile,
+  conflict: (state, cmd, actual) =>
+    state ? rejections.incorrectRev('rev' in cmd ? cmd.rev : state.rev, actual) : fileRejections.fileAlreadyExists(cmd.id, cmd.project),
+  render: (logged, look) => {
+    const e = eventOf(logged);
+    const uuids = look.projectUuids(e.project);
+    return {
+      '@context': [context('metadata'), context('files')],
+      '@type': e.type,
+      _fileId: e.id,
+      _resourceId: e.id,
+      ...('attributes' in e ? { _attributes: attributesJson(e), _storage: { '@id': e.storage.id, '@type': e.storage.type, _rev: e.storage.rev } } : {}),
+      _types: [FILE_TYPE],
+      _project: e.project,
+      _instant: e.instant,
+      ...(uuids ? { _projectUuid: uuids.uuid, _organizationUuid: uuids.orgUuid } : {}),
+      _rev: e.rev,
+      _subject: look.addresses.subject(e.subject),
+      ...('tag' in e ? { tag: e.tag } : {}),
+      ...('targetRev' in e ? { targetRev: e.targetRev } : {}),
+    };
+  },
+  revision: (previous, next) => {
+    if (previous && previous.value === next.value) return next.rev !== previous.rev ? 'unchanged' : undefined;
+    return { expanded: fileExpanded(next.id, next.value), source: { ...attributesJson(next.value) } };
+  },
+  listed: (s) => ({
+    project: s.project,
+    id: s.id,
+    rev: s.rev,
+    deprecated: s.deprecated,
+    types: [FILE_TYPE],
+    schema: FILES_SCHEMA,
+    createdAt: s.createdAt,
+    createdBy: s.createdBy,
+    updatedAt: s.updatedAt,
+    updatedBy: s.updatedBy,
+    links: extractLinks(fileExpanded(s.id, s.value), s.id),
+  }),
+};

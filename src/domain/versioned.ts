@@ -1,0 +1,48 @@
+import type { Audit, EventBase } from './Metadata.js';
+import { created, touched } from './Metadata.js';
+import type { ProjectRef } from '../kernel/labels.js';
+
+/** One revision of a small item kept whole in its state: fetches by `rev` or `tag` read it back without the log. */
+export interface RevisionRecord<V> {
+  rev: number;
+  value: V;
+  deprecated: boolean;
+  updatedAt: string;
+  updatedBy: string;
+}
+
+/** The state of a kind whose every revision is small enough to keep in memory (storages, files' metadata). */
+export interface Versioned<V> extends Audit {
+  id: string;
+  project: ProjectRef;
+  value: V;
+  tags: Record<string, number>;
+  /** Every revision, oldest first (`history[rev - 1]`). */
+  history: RevisionRecord<V>[];
+}
+
+const record = <V>(s: Versioned<V>): RevisionRecord<V> => ({
+  rev: s.rev,
+  value: s.value,
+  deprecated: s.deprecated,
+  updatedAt: s.updatedAt,
+  updatedBy: s.updatedBy,
+});
+
+export const firstRevision = <V>(e: EventBase & { id: string; project: ProjectRef }, value: V): Versioned<V> => {
+  const state: Versioned<V> = { ...created(e), id: e.id, project: e.project, value, tags: {}, history: [] };
+  return { ...state, history: [record(state)] };
+};
+
+/** The next revision: `patch` changes the value, the deprecation flag or the tags. */
+export const nextRevision = <V>(s: Versioned<V>, e: EventBase, patch: Partial<Pick<Versioned<V>, 'value' | 'deprecated' | 'tags'>>): Versioned<V> => {
+  const next = touched<Versioned<V>>(s, e, patch);
+  return { ...next, history: [...s.history, record(next)] };
+};
+
+/** The item as it was at revision `rev` (tags stay the current ones); undefined when there is no such revision. */
+export const atRevision = <V>(s: Versioned<V>, rev: number): Versioned<V> | undefined => {
+  const r = s.history[rev - 1];
+  if (!r) return undefined;
+  return { ...s, rev: r.rev, value: r.value, deprecated: r.deprecated, updatedAt: r.updatedAt, updatedBy: r.updatedBy };
+};

@@ -1,0 +1,125 @@
+import type { Router } from 'express';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { assetPath } from '../assets.js';
+import type { StorageConfig } from '../config/storageConfig.js';
+import { storageConfig } from '../config/storageConfig.js';
+import type { Caller } from '../kernel/Caller.js';
+import type { Clock } from '../kernel/Clock.js';
+import type { Addresses } from '../kernel/Addresses.js';
+import type { Lifecycle } from '../domain/Lifecycle.js';
+import type { ProjectService } from '../domain/projects/ProjectService.js';
+import type { ProjectRef } from '../kernel/labels.js';
+import type { FileState } from '../domain/files/File.js';
+import { FileService } from '../domain/files/FileService.js';
+import { fileKey } from '../domain/files/fileKey.js';
+import type { StorageState } from '../domain/storages/Storage.js';
+import { StorageService } from '../domain/storages/StorageService.js';
+import { storageKey } from '../domain/storages/storageKey.js';
+import { storageRejections } from '../domain/storages/storageRejections.js';
+import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
+import type { Listings } from '../catalogue/Listings.js';
+import type { CatalogueQueries } from '../catalogue/CatalogueQueries.js';
+import { KindQueries } from '../catalogue/KindQueries.js';
+import { ShapesValidator } from '../shacl/ShapesValidator.js';
+import type { Routes } from '../http/route.js';
+import { storageRoutes } from '../http/routes/storages.js';
+import { fileRoutes } from '../http/routes/files.js';
+import { AesSecretBox } from './AesSecretBox.js';
+import type { ViewedKind } from '../domain/resources/MultiFetch.js';
+import { storageBody, storageMetadata } from '../http/render/storages.js';
+import { fileMetadata } from '../http/render/files.js';
+import { storageExpanded } from '../domain/storages/storageExpanded.js';
+import { attributesJson, fileExpanded } from '../domain/files/fileDefinition.js';
+import { fileStoreOf } from './fileStores.js';
+
+/** The configured password, else a random one kept (owner-only) in the data directory so restarts can open old secrets. */
+const secretPassword = (config: StorageConfig, dataDir: string): string => {
+  if (config.password !== undefined) return config.password;
+  const path = join(dataDir, 'storage-secrets.key');
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32).toString('base64url');
+  writeFileSync(path, key, { mode: 0o600 });
+  return key;
+};
+
+export interface FilesDeps {
+  config: StorageConfig | undefined;
+  dataDir: string;
+  storageStates: Map<string, StorageState>;
+  fileStates: Map<string, FileState>;
+  projects: ProjectService;
+  lifecycle: Lifecycle;
+  clock: Clock;
+  jsonld: JsonLdProcessor;
+  addresses: Addresses;
+  listings: Listings;
+  catalogue: CatalogueQueries;
+  permissions(): readonly string[];
+}
+
+/** Storages and files put together: their services, stores, queries and routes. */
+export const storagesAndFiles = (deps: FilesDeps) => {
+  const config =
+    deps.config ??
+    storageConfig(
+      () => undefined,
+      (name, problem) => new Error(`${name}: ${problem}`),
+    );
+  const stores = fileStoreOf({ allowedVolumes: config.allowedVolumes, connectTimeoutMillis: 3_000 });
+  const shapes = new ShapesValidator(readFileSync(assetPath('shapes', 'storages.ttl'), 'utf8'), 'Turtle');
+  const storages = new StorageService({
+    states: deps.storageStates,
+    projects: deps.projects,
+    lifecycle: deps.lifecycle,
+    clock: deps.clock,
+    defaults: config.defaults,
+    secrets: new AesSecretBox(secretPassword(config, deps.dataDir)),
+    access: (id, fields, secret) => stores(id, fields, secret).check(),
+    validate: async (id, expanded) => {
+      const report = await shapes.validate(await deps.jsonld.toNQuads(expanded));
+      if (!report.conforms) throw storageRejections.invalidStoragePayload(id, report.json);
+    },
+    permissions: deps.permissions,
+  });
+  const files = new FileService({ states: deps.fileStates, projects: deps.projects, storages, stores, lifecycle: deps.lifecycle, clock: deps.clock });
+  const storageQueries = new KindQueries('storages', deps.storageStates, storageKey, deps.listings, deps.catalogue);
+  const fileQueries = new KindQueries('files', deps.fileStates, fileKey, deps.listings, deps.catalogue);
+  // Multi-fetch reads storages and files' metadata in every format from these views.
+  const viewed: ViewedKind[] = [
+    {
+      kind: 'storages',
+      fetch: (project, id, selector) => {
+        const s = storages.fetch(project, id, selector);
+        return {
+          id: s.id,
+          source: s.value.source,
+          body: storageBody(s, deps.addresses),
+          annotated: { ...storageMetadata(s, deps.addresses), ...s.value.source },
+          expanded: storageExpanded(s.id, s.value.fields),
+        };
+      },
+    },
+    {
+      kind: 'files',
+      fetch: (project, id, selector) => {
+        const f = files.fetch(project, id, selector);
+        const body = fileMetadata(f, deps.addresses);
+        return { id: f.id, source: { '@id': f.id, '@type': 'File', ...attributesJson(f.value) }, body, annotated: body, expanded: fileExpanded(f.id, f.value) };
+      },
+    },
+  ];
+  return {
+    storages,
+    files,
+    viewed,
+    /** Each new project gets its default disk storage right after it is created. */
+    projectCreated: async (ref: ProjectRef, caller: Caller) => void (await storages.createDefault(ref, caller)),
+    routes: (routes: Routes, router: Router) => {
+      storageRoutes(routes, router, { storages, files, queries: storageQueries, addresses: deps.addresses });
+      fileRoutes(routes, router, { files, storages, queries: fileQueries, addresses: deps.addresses });
+    },
+  };
+};

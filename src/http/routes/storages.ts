@@ -1,0 +1,116 @@
+import type { Request, Response, Router } from 'express';
+import type { StorageService } from '../../domain/storages/StorageService.js';
+import type { FileService } from '../../domain/files/FileService.js';
+import type { StorageState } from '../../domain/storages/Storage.js';
+import type { KindQueries } from '../../catalogue/KindQueries.js';
+import type { Addresses } from '../../kernel/Addresses.js';
+import { context } from '../../kernel/vocabulary.js';
+import { listingRequest, nextAddress } from '../listingParams.js';
+import type { Scope } from '../listingParams.js';
+import { indexing, integer, requiredRev, selector, single } from '../params.js';
+import { listingBody } from '../render/listing.js';
+import { storageBody, storageMetadata } from '../render/storages.js';
+import { onOrg, onProject, onRoot, projectOf, segment } from '../route.js';
+import type { Context, Endpoint, Handler, Routes } from '../route.js';
+import { tagBody } from './tagBody.js';
+
+interface Deps {
+  storages: StorageService;
+  files: FileService;
+  queries: KindQueries<StorageState>;
+  addresses: Addresses;
+}
+
+const T = '/v1/storages/:org/:project';
+const S = `${T}/:id`;
+
+const send = (res: Response, body: unknown, status = 200) => void res.status(status).type('application/ld+json').send(JSON.stringify(body));
+
+/** Spec §5: storages are read with `storages/read` and written with `storages/write` on the project. */
+const read = (handle: Handler): Endpoint => ({ guard: { permission: 'storages/read', on: onProject }, body: 'none', handle });
+const write = (handle: Handler, body: 'json' | 'none' = 'json'): Endpoint => ({ guard: { permission: 'storages/write', on: onProject }, body, handle });
+
+/** Storages (spec §4.4): create, update, tag, deprecate, fetch, source, tags, statistics, listings. */
+export const storageRoutes = (routes: Routes, router: Router, { storages, files, queries, addresses }: Deps): void => {
+  const id = (req: Request) => segment(req, 'id');
+  const written = (res: Response, status: number) => (s: StorageState) => send(res, storageMetadata(s, addresses), status);
+  const list = (scope: (req: Request) => Scope) => async (req: Request, res: Response, ctx: Context) => {
+    const page = await queries.list(listingRequest(req, scope(req), ctx.access));
+    send(
+      res,
+      listingBody(
+        page.total,
+        page.items.map((s) => storageMetadata(s, addresses)),
+        page.next && nextAddress(addresses, req, page.next),
+      ),
+    );
+  };
+
+  // Spec §4.4: the organization and global scopes list only projects where the caller has `resources/read`.
+  routes.add(router, '/v1/storages', {
+    get: { guard: { permission: 'resources/read', within: onRoot }, body: 'none', handle: list(() => ({ kind: 'storages' })) },
+  });
+  routes.add(router, '/v1/storages/:org', {
+    get: {
+      guard: { permission: 'resources/read', within: onOrg },
+      body: 'none',
+      handle: list((req) => ({ kind: 'storages', org: req.params['org'] as string })),
+    },
+  });
+  routes.add(router, T, {
+    get: read(list((req) => ({ kind: 'storages', project: projectOf(req) }))),
+    post: write(async (req, res, ctx) => {
+      indexing(req.query);
+      written(res, 201)(await storages.create(projectOf(req), undefined, req.body, ctx.caller));
+    }),
+  });
+  routes.add(router, S, {
+    get: read((req, res) => send(res, storageBody(storages.fetch(projectOf(req), id(req), selector(req.query)), addresses))),
+    put: write(async (req, res, ctx) => {
+      indexing(req.query);
+      if (single(req.query, 'rev') === undefined) return written(res, 201)(await storages.create(projectOf(req), id(req), req.body, ctx.caller));
+      written(res, 200)(await storages.update(projectOf(req), id(req), requiredRev(req.query), req.body, ctx.caller));
+    }),
+    delete: write(async (req, res, ctx) => {
+      indexing(req.query);
+      written(res, 200)(await storages.deprecate(projectOf(req), id(req), requiredRev(req.query), ctx.caller));
+    }, 'none'),
+  });
+  routes.add(router, `${S}/source`, {
+    get: read((req, res) => send(res, storages.fetch(projectOf(req), id(req), selector(req.query)).value.source)),
+  });
+  routes.add(router, `${S}/tags`, {
+    get: read((req, res) => {
+      const s = storages.fetch(projectOf(req), id(req), selector(req.query));
+      const tags = Object.entries(s.tags)
+        .map(([tag, rev]) => ({ rev, tag }))
+        .sort((a, b) => a.rev - b.rev || a.tag.localeCompare(b.tag));
+      send(res, { '@context': context('tags'), tags });
+    }),
+    post: write(async (req, res, ctx) => {
+      indexing(req.query);
+      const rev = requiredRev(req.query);
+      const body = tagBody(req.body);
+      written(res, 201)(await storages.tag(projectOf(req), id(req), rev, body.tag, body.rev, ctx.caller));
+    }),
+  });
+  const links = async (req: Request, res: Response, which: 'incoming' | 'outgoing') => {
+    const s = storages.fetch(projectOf(req), id(req));
+    const from = integer(req.query, 'from', 0, 10_000) ?? 0;
+    const size = integer(req.query, 'size', 1, 1000) ?? 20;
+    const found = await queries[which](s.project, s.id, from, size);
+    send(
+      res,
+      listingBody(
+        found.total,
+        found.items.map((l) => ({ '@id': l.id, paths: l.paths })),
+        from + size < found.total ? addresses.local(`${req.path}?from=${from + size}&size=${size}`) : undefined,
+      ),
+    );
+  };
+  routes.add(router, `${S}/incoming`, { get: read((req, res) => links(req, res, 'incoming')) });
+  routes.add(router, `${S}/outgoing`, { get: read((req, res) => links(req, res, 'outgoing')) });
+  routes.add(router, `${S}/statistics`, {
+    get: read((req, res) => send(res, { '@context': context('storages'), ...files.statistics(projectOf(req), id(req)) })),
+  });
+};

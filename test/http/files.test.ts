@@ -1,0 +1,168 @@
+import { expect } from 'chai';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve } from '../support/server.js';
+import { multipart, storagesConfig, upload } from '../support/files.js';
+import type { client } from '../support/client.js';
+
+const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
+
+/** Every file below a folder, recursively. */
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? filesUnder(join(dir, name)) : [join(dir, name)]));
+
+describe('files on disk storages', () => {
+  let api: ReturnType<typeof client>;
+  let base = '';
+  const { config, volume } = storagesConfig({ 'plugins.storage.storages.disk.default-max-file-size': '100000' });
+  serve(
+    (s, a) => {
+      api = a;
+      base = s.url;
+    },
+    { storages: { ...config, allowedVolumes: [tmpdir()] } },
+  );
+  const F = () => `${base}/v1/files/org/proj`;
+
+  before(async () => {
+    await api.put('/v1/orgs/org', {});
+    await api.put('/v1/projects/org/proj', {});
+  });
+
+  it('uploads (PUT), answers the metadata, downloads the bytes with their name and type', async () => {
+    const data = 'hello, files\n';
+    const created = await upload(`${F()}/my-file`, 'PUT', data, 'hello.txt', 'text/plain');
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    expect(created.body).to.include({ '@type': 'File', _bytes: data.length, _filename: 'hello.txt', _mediaType: 'text/plain', _rev: 1 });
+    expect(created.body._digest).to.deep.equal({ _algorithm: 'SHA-256', _value: sha256(data) });
+    expect(created.body._storage).to.deep.include({ '@id': 'https://bluebrain.github.io/nexus/vocabulary/diskStorageDefault', '@type': 'DiskStorage' });
+    expect(created.body._constrainedBy).to.equal('https://bluebrain.github.io/nexus/schemas/files.json');
+    const got = await fetch(`${F()}/my-file`, { headers: { 'accept-encoding': 'gzip, br' } });
+    expect(got.status).to.equal(200);
+    expect(got.headers.get('content-encoding')).to.equal(null);
+    expect(got.headers.get('content-length')).to.equal(String(data.length));
+    expect(got.headers.get('content-type')).to.equal('text/plain; charset=UTF-8');
+    expect(got.headers.get('content-disposition')).to.equal('attachment; filename="hello.txt"');
+    expect(await got.text()).to.equal(data);
+    const meta = await api.get('/v1/files/org/proj/my-file', { accept: 'application/ld+json' });
+    expect(meta.body).to.include({ _filename: 'hello.txt', _bytes: data.length });
+    // Laid out under the volume by project and a generated path: nothing of the id or filename.
+    const stored = filesUnder(volume);
+    expect(stored).to.have.length(1);
+    expect(stored[0]!.startsWith(join(volume, 'org', 'proj'))).to.equal(true);
+    expect(stored[0]).not.to.include('hello');
+  });
+
+  it('answers a Range with 206 and encodes non-ASCII names (RFC 6266)', async () => {
+    const data = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 256));
+    const created = await upload(`${F()}`, 'POST', data, 'données é.bin');
+    expect(created.status).to.equal(201);
+    expect(created.body._filename).to.equal('données é.bin');
+    const id = encodeURIComponent(created.body['@id']);
+    const part = await fetch(`${F()}/${id}`, { headers: { range: 'bytes=10-19' } });
+    expect(part.status).to.equal(206);
+    expect(part.headers.get('content-range')).to.equal('bytes 10-19/1000');
+    expect(Buffer.from(await part.arrayBuffer())).to.deep.equal(data.subarray(10, 20));
+    const disposition = part.headers.get('content-disposition')!;
+    expect(disposition).to.include("filename*=UTF-8''donn%C3%A9es%20%C3%A9.bin");
+    const beyond = await fetch(`${F()}/${id}`, { headers: { range: 'bytes=5000-' } });
+    expect(beyond.status).to.equal(416);
+    expect((await beyond.json())['@type']).to.equal('RangeNotSatisfiable');
+  });
+
+  it('updates with rev, tags, fetches by rev and tag, deprecates; listings and statistics count every revision', async () => {
+    expect((await upload(`${F()}/my-file?rev=1`, 'PUT', 'second version', 'v2.txt')).status).to.equal(200);
+    expect((await api.post('/v1/files/org/proj/my-file/tags?rev=2', { tag: 'first', rev: 1 })).status).to.equal(201);
+    expect(await (await fetch(`${F()}/my-file?tag=first`)).text()).to.equal('hello, files\n');
+    expect(await (await fetch(`${F()}/my-file?rev=2`)).text()).to.equal('second version');
+    expect((await api.get('/v1/files/org/proj/my-file/tags')).body.tags).to.deep.equal([{ rev: 1, tag: 'first' }]);
+    expect((await api.get('/v1/files/org/proj')).body._total).to.equal(2);
+    expect((await api.get('/v1/files')).body._total).to.equal(2);
+    const stats = await api.get('/v1/storages/org/proj/defaultStorage/statistics');
+    expect(stats.body).to.include({ files: 3, spaceUsed: 13 + 1000 + 14 });
+    expect(stats.body.lastProcessedEventDateTime).to.be.a('string');
+    expect((await api.delete('/v1/files/org/proj/my-file?rev=3')).status).to.equal(200);
+    expect((await api.get('/v1/files/org/proj')).body._total).to.equal(1);
+    const again = await upload(`${F()}/my-file?rev=4`, 'PUT', 'x');
+    expect([again.status, again.body['@type']]).to.deep.equal([400, 'FileIsDeprecated']);
+    const outgoing = await api.get('/v1/files/org/proj/my-file/outgoing');
+    expect(outgoing.body._results.map((r: { '@id': string }) => r['@id'])).to.include('https://bluebrain.github.io/nexus/vocabulary/diskStorageDefault');
+  });
+
+  it('refuses a file over maxFileSize while streaming (413), leaving nothing behind and no event', async () => {
+    const before = filesUnder(volume).length;
+    const big = await upload(`${F()}/big`, 'PUT', Buffer.alloc(100_001, 1));
+    expect([big.status, big.body['@type']]).to.deep.equal([413, 'FileTooLarge']);
+    expect(big.body.reason).to.equal('File size exceeds the max file size for the storage (100000 bytes).');
+    expect(filesUnder(volume).length).to.equal(before);
+    expect((await api.get('/v1/files/org/proj/big', { accept: 'application/ld+json' })).status).to.equal(404);
+  });
+
+  it('enforces the capacity of a disk storage', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'registry-volume-'));
+    expect((await api.put('/v1/storages/org/proj/small', { '@type': 'DiskStorage', default: false, volume: other, capacity: 50 })).status).to.equal(201);
+    expect((await upload(`${F()}/c1?storage=small`, 'PUT', Buffer.alloc(40))).status).to.equal(201);
+    const over = await upload(`${F()}/c2?storage=small`, 'PUT', Buffer.alloc(20));
+    expect([over.status, over.body['@type']]).to.deep.equal([413, 'FileTooLarge']);
+    expect(filesUnder(other)).to.have.length(1);
+  });
+
+  it('refuses bad uploads with typed errors', async () => {
+    const noFile = multipart([{ name: 'other', filename: 'a.txt', data: 'x' }]);
+    const r1 = await fetch(`${F()}/nf`, { method: 'PUT', body: new Uint8Array(noFile.body), headers: { 'content-type': noFile.type } });
+    expect([r1.status, (await r1.json())['@type']]).to.deep.equal([400, 'InvalidMultipartFieldName']);
+    const r2 = await fetch(`${F()}/nf`, { method: 'PUT', body: 'x', headers: { 'content-type': 'text/plain' } });
+    expect(r2.status).to.equal(415);
+    expect((await upload(`${F()}/my-file`, 'PUT', 'x')).body['@type']).to.equal('ResourceAlreadyExists');
+    expect((await upload(`${F()}/c1?rev=7`, 'PUT', 'x')).body['@type']).to.equal('IncorrectRev');
+    const unknown = await upload(`${F()}/u1?storage=nope`, 'PUT', 'x');
+    expect([unknown.status, unknown.body['@type']]).to.deep.equal([404, 'ResourceNotFound']);
+    expect((await api.delete('/v1/storages/org/proj/small?rev=1')).status).to.equal(200);
+    const deprecated = await upload(`${F()}/u2?storage=small`, 'PUT', 'x');
+    expect([deprecated.status, deprecated.body['@type']]).to.deep.equal([400, 'StorageIsDeprecated']);
+    expect((await api.put('/v1/files/org/proj/c1/undeprecate?rev=1')).body['@type']).to.equal('FileIsNotDeprecated');
+    const noBoundary = await fetch(`${F()}/nb`, { method: 'PUT', body: 'x', headers: { 'content-type': 'multipart/form-data' } });
+    expect([noBoundary.status, (await noBoundary.json())['@type']]).to.deep.equal([400, 'MalformedRequestContentRejection']);
+  });
+
+  it('says when the bytes of a file are gone from its storage (FileNotAccessible)', async () => {
+    const created = await upload(`${F()}/gone`, 'PUT', 'soon gone');
+    expect(created.status).to.equal(201);
+    for (const path of filesUnder(volume)) if (path.endsWith(created.body._uuid)) rmSync(path);
+    const r = await fetch(`${F()}/gone`);
+    expect([r.status, (await r.json())['@type']]).to.deep.equal([500, 'FileNotAccessible']);
+  });
+
+  it('multi-fetch serves storages and files metadata; links reach files and storages', async () => {
+    const DEFAULT = 'https://bluebrain.github.io/nexus/vocabulary/diskStorageDefault';
+    const fileId = `${base}/v1/resources/org/proj/_/c1`;
+    const compacted = await api.post('/v1/multi-fetch/resources', {
+      format: 'compacted',
+      resources: [
+        { id: DEFAULT, project: 'org/proj' },
+        { id: `${fileId}?rev=1`, project: 'org/proj' },
+        { id: 'urn:nothing', project: 'org/proj' },
+      ],
+    });
+    expect(compacted.status, compacted.text).to.equal(200);
+    const [storage, file, missing] = compacted.body.resources;
+    expect(storage.value).to.include({ '@id': DEFAULT, default: true, _algorithm: 'SHA-256' });
+    expect(file.value).to.include({ '@id': fileId, '@type': 'File', _bytes: 40 });
+    expect(missing.error['@type']).to.equal('NotFound');
+    const triples = await api.post('/v1/multi-fetch/resources', { format: 'n-triples', resources: [{ id: fileId, project: 'org/proj' }] });
+    expect(triples.body.resources[0].value).to.include('<https://bluebrain.github.io/nexus/vocabulary/bytes>');
+    await api.put('/v1/resources/org/proj/_/citing', { '@context': { '@vocab': 'http://x/' }, file: { '@id': fileId }, storage: { '@id': DEFAULT } });
+    expect((await api.get('/v1/files/org/proj/c1/incoming')).body._total).to.equal(1);
+    expect((await api.get('/v1/storages/org/proj/defaultStorage/incoming')).body._results.map((r: { '@id': string }) => r['@id'])).to.include(
+      `${base}/v1/resources/org/proj/_/citing`,
+    );
+  });
+
+  it('has no default storage to upload to once the default is deprecated', async () => {
+    expect((await api.delete('/v1/storages/org/proj/defaultStorage?rev=1')).status).to.equal(200);
+    const r = await upload(`${F()}/orphan`, 'PUT', 'x');
+    expect([r.status, r.body['@type'], r.body.reason]).to.deep.equal([404, 'ResourceNotFound', "Project 'org/proj' has no default storage."]);
+  });
+});

@@ -1,0 +1,106 @@
+import { expect } from 'chai';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve } from '../support/server.js';
+import { storagesConfig } from '../support/files.js';
+import { openStream } from '../support/sse.js';
+import type { client } from '../support/client.js';
+
+const DEFAULT = 'https://bluebrain.github.io/nexus/vocabulary/diskStorageDefault';
+
+describe('storages (spec 2.5, 4.4)', () => {
+  let api: ReturnType<typeof client>;
+  let base = '';
+  const { config, volume } = storagesConfig({ 'plugins.storage.storages.disk.default-max-file-size': '1000' });
+  serve(
+    (s, a) => {
+      api = a;
+      base = s.url;
+    },
+    { storages: { ...config, allowedVolumes: [tmpdir()] } },
+  );
+  const T = '/v1/storages/org/proj';
+
+  before(async () => {
+    expect((await api.put('/v1/orgs/org', {})).status).to.equal(201);
+    expect((await api.put('/v1/projects/org/proj', {})).status).to.equal(201);
+  });
+
+  it('creates the default disk storage with each project, with every default filled in', async () => {
+    const r = await api.get(`${T}/defaultStorage`);
+    expect(r.status).to.equal(200);
+    expect(r.body['@id']).to.equal(DEFAULT);
+    expect(r.body['@type']).to.deep.equal(['Storage', 'DiskStorage']);
+    expect(r.body).to.include({ default: true, volume, readPermission: 'resources/read', writePermission: 'files/write', maxFileSize: 1000 });
+    expect(r.body).to.include({ _algorithm: 'SHA-256', _constrainedBy: 'https://bluebrain.github.io/nexus/schemas/storages.json', _rev: 1 });
+    expect((await api.get(`${T}/defaultStorage/source`)).body).to.deep.equal({ '@id': DEFAULT, '@type': 'DiskStorage', default: true });
+  });
+
+  it('creates, updates, tags, fetches by rev and tag, deprecates; a new default unsets the previous one', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'registry-volume-'));
+    const created = await api.put(`${T}/disk2`, { '@type': 'DiskStorage', default: true, volume: other, maxFileSize: 500 });
+    expect(created.status, created.text).to.equal(201);
+    expect(created.body['@type']).to.deep.equal(['Storage', 'DiskStorage']);
+    expect((await api.get(`${T}/defaultStorage`)).body).to.include({ default: false, _rev: 2 });
+    const updated = await api.put(`${T}/disk2?rev=1`, { '@type': 'DiskStorage', default: true, volume: other, maxFileSize: 600 });
+    expect(updated.status, updated.text).to.equal(200);
+    expect((await api.post(`${T}/disk2/tags?rev=2`, { tag: 'v1', rev: 1 })).status).to.equal(201);
+    expect((await api.get(`${T}/disk2?tag=v1`)).body.maxFileSize).to.equal(500);
+    expect((await api.get(`${T}/disk2?rev=2`)).body.maxFileSize).to.equal(600);
+    expect((await api.get(`${T}/disk2/tags`)).body.tags).to.deep.equal([{ rev: 1, tag: 'v1' }]);
+    const listed = await api.get(T);
+    expect(listed.body._total).to.equal(2);
+    expect((await api.get('/v1/storages')).body._total).to.equal(2);
+    expect((await api.get(`${T}?type=nxv:DiskStorage`)).body._total).to.equal(2);
+    expect((await api.delete(`${T}/disk2?rev=3`)).status).to.equal(200);
+    expect((await api.get(T)).body._total).to.equal(1);
+    const refused = await api.put(`${T}/disk2?rev=4`, { '@type': 'DiskStorage', default: false, volume: other });
+    expect(refused.body['@type']).to.equal('StorageIsDeprecated');
+  });
+
+  it('refuses what it cannot use, with the wire rejections', async () => {
+    const missing = await api.put(`${T}/x1`, { '@type': 'DiskStorage', default: false, volume: join(tmpdir(), 'no-such-volume-x') });
+    expect([missing.status, missing.body['@type']]).to.deep.equal([400, 'StorageNotAccessible']);
+    expect(missing.body.details).to.include('does not exist');
+    const file = join(mkdtempSync(join(tmpdir(), 'registry-volume-')), 'plain');
+    writeFileSync(file, 'x');
+    expect((await api.put(`${T}/x2`, { '@type': 'DiskStorage', default: false, volume: file })).body['@type']).to.equal('StorageNotAccessible');
+    expect((await api.put(`${T}/x2`, { '@type': 'DiskStorage', default: false, volume: '/' })).body['@type']).to.equal('StorageNotAccessible');
+    const tooBig = await api.put(`${T}/x3`, { '@type': 'DiskStorage', default: false, maxFileSize: 1001 });
+    expect([tooBig.status, tooBig.body['@type']]).to.deep.equal([400, 'InvalidMaxFileSize']);
+    expect((await api.put(`${T}/x3`, { '@type': 'DiskStorage', default: false, maxFileSize: 0 })).body['@type']).to.equal('InvalidMaxFileSize');
+    const disabled = await api.put(`${T}/x4`, { '@type': 'BlobStorage', default: false });
+    expect([disabled.status, disabled.body['@type']]).to.deep.equal([400, 'InvalidStorageType']);
+    const perms = await api.put(`${T}/x5`, { '@type': 'DiskStorage', default: false, readPermission: 'no/such' });
+    expect([perms.status, perms.body['@type']]).to.deep.equal([400, 'PermissionsAreNotDefined']);
+    const shape = await api.put(`${T}/x6`, { '@type': 'DiskStorage', default: false, volume: '' });
+    expect([shape.status, shape.body['@type']]).to.deep.equal([400, 'InvalidStorage']);
+    expect((await api.put(`${T}/defaultStorage?rev=1`, { '@type': 'DiskStorage', default: false })).body['@type']).to.equal('IncorrectRev');
+    const unknown = await api.get(`${T}/nope`);
+    expect([unknown.status, unknown.body['@type']]).to.deep.equal([404, 'ResourceNotFound']);
+    expect(unknown.body.reason).to.match(/^Storage '.*nope' not found in project 'org\/proj'\.$/);
+    expect((await api.put(`${T}/defaultStorage`, { '@type': 'DiskStorage', default: false })).status).to.equal(409);
+    expect((await api.get(`${T}?type=nxv:DiskStorage`)).body._total).to.equal(1);
+  });
+
+  it('refuses a changed type on update', async () => {
+    const r = await api.put(`${T}/defaultStorage?rev=2`, { '@type': 'RemoteDiskStorage', default: false, folder: 'f' });
+    // Remote disk is disabled here: the type is refused before it is compared.
+    expect(r.body['@type']).to.be.oneOf(['InvalidStorageType', 'DifferentStorageType']);
+  });
+
+  it('streams storage events with _storageId and _source, never a secret', async () => {
+    const stream = await openStream(`${base}/v1/storages/org/proj/events`);
+    try {
+      const events = await stream.take(3);
+      expect(events.map((e) => e.event)).to.deep.equal(['StorageCreated', 'StorageCreated', 'StorageUpdated']);
+      const first = events[0]!.payload;
+      expect(first).to.include({ _storageId: DEFAULT, _resourceId: DEFAULT, _project: 'org/proj', _rev: 1 });
+      expect(first._source).to.deep.equal({ '@id': DEFAULT, '@type': 'DiskStorage', default: true });
+      expect(first._types).to.deep.equal(['https://bluebrain.github.io/nexus/vocabulary/Storage', 'https://bluebrain.github.io/nexus/vocabulary/DiskStorage']);
+    } finally {
+      stream.close();
+    }
+  });
+});
