@@ -77,6 +77,10 @@ import { TrackerService } from './tracker/TrackerService.js';
 import { trackerParts } from './tracker/trackerParts.js';
 import { TextIndex } from './search/TextIndex.js';
 import { TextProjection } from './search/TextProjection.js';
+import { storageBody } from './http/render/storages.js';
+import { fileMetadata } from './http/render/files.js';
+import type { StorageState } from './domain/storages/Storage.js';
+import type { FileState } from './domain/files/File.js';
 import { SearchService } from './search/SearchService.js';
 import { noTextIndex } from './catalogue/textRanking.js';
 import { searchRoutes } from './http/routes/search.js';
@@ -165,6 +169,10 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
           { resources: (state, payload) => resourceBody(state, payload, addresses), schemas: (state, payload) => schemaBody(state, payload, addresses) },
           log,
           logs,
+          {
+            storages: { document: (state: StorageState) => storageBody(state, addresses) },
+            files: { document: (state: FileState) => fileMetadata(state, addresses), searchedMetadata: ['_filename', '_mediaType'] },
+          },
         ),
       ]
     : [];

@@ -21,7 +21,14 @@ export class KindQueries<S> {
 
   async list(req: ListingRequest): Promise<Page<S>> {
     const result = await this.listings.list({ ...req, kind: this.kind });
-    return { ...result, items: result.items.flatMap((i) => this.states.get(this.key(i.project, i.id)) ?? []) };
+    // An item deleted since the catalogue answered is left out, with its score.
+    const found = result.items.map((i, at) => ({ state: this.states.get(this.key(i.project, i.id)), score: result.scores?.[at] }));
+    const kept = found.filter((f): f is { state: S; score: number | undefined } => f.state !== undefined);
+    return {
+      ...result,
+      items: kept.map((f) => f.state),
+      ...(result.scores ? { scores: kept.map((f) => f.score ?? 0) } : {}),
+    };
   }
 
   /** Resources of the project whose current revision links to the item. */

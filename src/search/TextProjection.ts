@@ -13,6 +13,24 @@ import type { TextIndex } from './TextIndex.js';
 /** How an item of a kind reads as a search document: its payload (as compaction shows it) with the kind's metadata. */
 export type DocumentOf = (state: ResourceState, payload: JsonObject) => JsonObject;
 
+/**
+ * Kinds whose state holds everything a document shows (storages, files): the document is read off the
+ * state at every event, and the words are those of its attributes (`_` metadata left out).
+ */
+export interface StateDocument {
+  document(state: never): JsonObject;
+  /** The `_` metadata fields whose words are searched too (a file's name), besides the attributes. */
+  searchedMetadata?: readonly string[];
+}
+
+/** What every listed state has, whatever its kind. */
+interface ListedState {
+  id: string;
+  project: string;
+  rev: number;
+  deprecated: boolean;
+}
+
 /** Content events read back per position below this many; beyond, the log is scanned once. */
 const SCAN_ABOVE = 2_000;
 
@@ -28,9 +46,13 @@ export class TextProjection implements Projection {
     private readonly documents: Readonly<Record<string, DocumentOf>>,
     private readonly log: EventLog,
     private readonly logger: Log,
+    private readonly stateDocuments: Readonly<Record<string, StateDocument>> = {},
   ) {}
 
   async apply({ definition, next, previous, logged }: Change): Promise<void> {
+    const fromState = this.stateDocuments[definition.kind];
+    if (fromState && definition.listed)
+      return this.applyState(definition.kind, fromState, next as ListedState | undefined, previous as ListedState, logged.seq);
     const documentOf = this.documents[definition.kind];
     if (!documentOf || !definition.listed) return;
     const state = (next ?? previous) as ResourceState | undefined;
@@ -54,6 +76,19 @@ export class TextProjection implements Projection {
     const stale: { kind: string; state: ResourceState }[] = [];
     let touched = 0;
     for (const [definition, map] of states) {
+      const fromState = this.stateDocuments[definition.kind];
+      if (fromState && definition.listed) {
+        for (const value of map.values()) {
+          const state = value as ListedState;
+          const node = itemNode(definition.kind, state.project, state.id);
+          if (indexed.get(node)?.rev !== state.rev) {
+            this.putState(definition.kind, fromState, state);
+            touched++;
+          }
+          indexed.delete(node);
+        }
+        continue;
+      }
       const documentOf = this.documents[definition.kind];
       if (!documentOf || !definition.listed) continue;
       for (const value of map.values()) {
@@ -84,6 +119,32 @@ export class TextProjection implements Projection {
       this.logger.info(
         `text index: ${stale.length} items indexed from the log, ${touched} updated, ${indexed.size} removed in ${Math.round(performance.now() - started)} ms`,
       );
+  }
+
+  private applyState(kind: string, fromState: StateDocument, next: ListedState | undefined, previous: ListedState | undefined, seq: number): void {
+    const state = next ?? previous;
+    if (!state) return;
+    if (next === undefined) this.index.remove(kind, state.project, itemNode(kind, state.project, state.id));
+    else this.putState(kind, fromState, next);
+    this.index.advance(state.project, seq);
+  }
+
+  /** A document read off the state; its revision stands for its content version. */
+  private putState(kind: string, fromState: StateDocument, state: ListedState): void {
+    const doc = withoutNulls(fromState.document(state as never)) as JsonObject;
+    const searched = (k: string) => (k.startsWith('_') ? (fromState.searchedMetadata ?? []).includes(k) : k !== '@id' && k !== '@context');
+    const attributes = Object.fromEntries(Object.entries(doc).filter(([k]) => searched(k))) as JsonObject;
+    this.index.put({
+      node: itemNode(kind, state.project, state.id),
+      kind,
+      project: state.project,
+      id: state.id,
+      contentSeq: state.rev,
+      rev: state.rev,
+      deprecated: state.deprecated,
+      doc,
+      body: searchableText(state.id, attributes),
+    });
   }
 
   private put(kind: string, state: ResourceState, documentOf: DocumentOf, payload: JsonObject, content = true): void {

@@ -160,6 +160,16 @@ describe('files on disk storages', () => {
     );
   });
 
+  it('finds files by their name with q, scored', async () => {
+    expect((await upload(`${F()}/searched`, 'PUT', 'some bytes', 'quarterly-report.csv', 'text/csv')).status).to.equal(201);
+    const found = await api.get('/v1/files/org/proj?q=quarterly report');
+    expect(found.status, found.text).to.equal(200);
+    expect(found.body._total).to.equal(1);
+    expect(found.body._results[0]._filename).to.equal('quarterly-report.csv');
+    expect(found.body._results[0]._score).to.be.a('number').above(0);
+    expect((await api.get('/v1/files/org/proj?q=annual')).body._total).to.equal(0);
+  });
+
   it('has no default storage to upload to once the default is deprecated', async () => {
     expect((await api.delete('/v1/storages/org/proj/defaultStorage?rev=1')).status).to.equal(200);
     const r = await upload(`${F()}/orphan`, 'PUT', 'x');

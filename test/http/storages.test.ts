@@ -59,6 +59,23 @@ describe('storages (spec 2.5, 4.4)', () => {
     expect(refused.body['@type']).to.equal('StorageIsDeprecated');
   });
 
+  it('finds storages by the words of their attributes with q, scored, at every scope', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'registry-volume-'));
+    expect((await api.put(`${T}/searchable`, { '@type': 'DiskStorage', volume: other, maxFileSize: 777 })).status).to.equal(201);
+    for (const path of [T, '/v1/storages/org', '/v1/storages']) {
+      const found = await api.get(`${path}?q=777`);
+      expect(found.status, found.text).to.equal(200);
+      expect(found.body._total, path).to.equal(1);
+      expect(found.body._results[0]['@id']).to.match(/searchable$/);
+      expect(found.body._results[0]._score).to.be.a('number').above(0);
+      expect(found.body._maxScore).to.equal(found.body._results[0]._score);
+    }
+    expect((await api.get(`${T}?q=nothing-like-this`)).body._total).to.equal(0);
+    expect((await api.delete(`${T}/searchable?rev=1`)).status).to.equal(200);
+    expect((await api.get(`${T}?q=777`)).body._total).to.equal(0);
+    expect((await api.get(`${T}?q=777&deprecated=true`)).body._total).to.equal(1);
+  });
+
   it('refuses what it cannot use, with the wire rejections', async () => {
     const missing = await api.put(`${T}/x1`, { '@type': 'DiskStorage', default: false, volume: join(tmpdir(), 'no-such-volume-x') });
     expect([missing.status, missing.body['@type']]).to.deep.equal([400, 'StorageNotAccessible']);

@@ -1,5 +1,6 @@
 import { context } from '../../kernel/vocabulary.js';
 import type { Aggregations } from '../../catalogue/Listings.js';
+import type { Page } from '../../catalogue/ResourceQueries.js';
 
 export const LISTING_CONTEXT = [context('metadata'), context('search'), context('search-metadata')];
 
@@ -11,6 +12,15 @@ export const listingBody = (total: number, results: Record<string, unknown>[], n
   _results: results.map(({ '@context': _ctx, ...rest }) => rest),
   ...(next ? { _next: next } : {}),
 });
+
+/** A listing page rendered item by item; with `q`, each result carries its `_score` and the listing `_maxScore`. */
+export const pageBody = <T>(page: Page<T>, render: (item: T) => Record<string, unknown>, next?: string) =>
+  listingBody(
+    page.total,
+    page.items.map((item, i) => ({ ...render(item), ...(page.scores ? { _score: page.scores[i] } : {}) })),
+    next,
+    page.maxScore,
+  );
 
 /** Spec 2.8: `projects` and `types` bucket aggregations and the total. */
 export const aggregationsBody = (a: Aggregations) => {

@@ -13,7 +13,7 @@ import { listingRequest, nextAddress } from '../listingParams.js';
 import type { Scope } from '../listingParams.js';
 import { filePart } from '../multipart.js';
 import { indexing, integer, requiredRev, selector, single } from '../params.js';
-import { listingBody } from '../render/listing.js';
+import { listingBody, pageBody } from '../render/listing.js';
 import { fileMetadata } from '../render/files.js';
 import { onOrg, onProject, onRoot, projectOf, segment } from '../route.js';
 import type { Context, Endpoint, Handler, PermissionOf, Routes } from '../route.js';
@@ -75,11 +75,7 @@ export const fileRoutes = (routes: Routes, router: Router, { files, storages, qu
     const page = await queries.list(listingRequest(req, scope(req), ctx.access));
     send(
       res,
-      listingBody(
-        page.total,
-        page.items.map((f) => fileMetadata(f, addresses)),
-        page.next && nextAddress(addresses, req, page.next),
-      ),
+      pageBody(page, (f) => fileMetadata(f, addresses), page.next && nextAddress(addresses, req, page.next)),
     );
   };
   const create = async (req: Request, res: Response, ctx: Context, idSegment: string | undefined) => {

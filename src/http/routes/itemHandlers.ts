@@ -12,7 +12,7 @@ import { revisionGraph } from '../../store/graphNames.js';
 import { listingRequest, nextAddress } from '../listingParams.js';
 import type { Scope } from '../listingParams.js';
 import { bool, indexing, integer, requiredRev, selector, single, tagName, validTag } from '../params.js';
-import { aggregationsBody, listingBody } from '../render/listing.js';
+import { aggregationsBody, listingBody, pageBody } from '../render/listing.js';
 import { dot, inGraph, metadataTriples } from '../render/rdfFormats.js';
 import { typesValue } from '../render/resources.js';
 import { segment } from '../route.js';
@@ -105,12 +105,7 @@ export const itemHandlers = ({ service, queries, jsonld, addresses, kind, render
       const page = await queries.list(request);
       send(
         res,
-        listingBody(
-          page.total,
-          page.items.map((s, i) => ({ ...render.metadata(s, addresses), ...(page.scores ? { _score: page.scores[i] } : {}) })),
-          page.next && nextAddress(addresses, req, page.next),
-          page.maxScore,
-        ),
+        pageBody(page, (s) => render.metadata(s, addresses), page.next && nextAddress(addresses, req, page.next)),
       );
     },
     incoming: async (req: Request, res: Response, ctx: Context) => {

@@ -8,7 +8,7 @@ import { context } from '../../kernel/vocabulary.js';
 import { listingRequest, nextAddress } from '../listingParams.js';
 import type { Scope } from '../listingParams.js';
 import { indexing, integer, requiredRev, selector, single } from '../params.js';
-import { listingBody } from '../render/listing.js';
+import { listingBody, pageBody } from '../render/listing.js';
 import { storageBody, storageMetadata } from '../render/storages.js';
 import { onOrg, onProject, onRoot, projectOf, segment } from '../route.js';
 import type { Context, Endpoint, Handler, Routes } from '../route.js';
@@ -38,11 +38,7 @@ export const storageRoutes = (routes: Routes, router: Router, { storages, files,
     const page = await queries.list(listingRequest(req, scope(req), ctx.access));
     send(
       res,
-      listingBody(
-        page.total,
-        page.items.map((s) => storageMetadata(s, addresses)),
-        page.next && nextAddress(addresses, req, page.next),
-      ),
+      pageBody(page, (s) => storageMetadata(s, addresses), page.next && nextAddress(addresses, req, page.next)),
     );
   };
 
