@@ -97,6 +97,8 @@ export interface Registry {
   endStreams(): void;
   /** The largest body a request may announce (checked before `100 Continue`). */
   bodyLimit(req: IncomingMessage): number;
+  /** Whether a request's body is streamed through (file uploads): timed by its pauses, not its length. */
+  streamedBody(req: IncomingMessage): boolean;
   /** Every route with what it declares (permission, ACL path, body kind). */
   routes: readonly DeclaredRoute[];
   /** Drains: stops following the log, takes a final snapshot, closes files and connections. */
@@ -353,7 +355,9 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     log: logs,
     endStreams: () => streams.closeAll(),
     // File uploads are streamed, their size checked against their storage's limits as they arrive.
-    bodyLimit: (req) => (req.url?.startsWith('/v1/files/') ? Number.MAX_SAFE_INTEGER : config.maxPayloadBytes),
+    // File uploads are bounded by their storage's maxFileSize and capacity, checked while streaming.
+    bodyLimit: (req) => (isUpload(req) ? Number.MAX_SAFE_INTEGER : config.maxPayloadBytes),
+    streamedBody: isUpload,
     close: async () => {
       streams.closeAll();
       projector.close();
@@ -366,3 +370,9 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     },
   };
 };
+
+/** A file upload: `POST` or `PUT` of a multipart body under `/v1/files/`. */
+const isUpload = (req: IncomingMessage): boolean =>
+  (req.method === 'POST' || req.method === 'PUT') &&
+  (req.url?.startsWith('/v1/files/') ?? false) &&
+  (req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data');

@@ -18,6 +18,7 @@ const main = async () => {
     host,
     port: config.port,
     bodyLimit: registry.bodyLimit,
+    streamedBody: registry.streamedBody,
     log: (line) => console.error(line),
   });
   console.log(`registry listening on ${config.baseUrl} (${host}:${config.port}, data in ${config.dataDir})`);

@@ -12,6 +12,8 @@ export interface ServeOptions extends HttpLimits {
   port: number;
   /** The largest body the route of a request accepts, known before its body is read. */
   bodyLimit(req: IncomingMessage): number;
+  /** Whether the request's body is streamed through (a file upload): it may take as long as bytes keep coming. */
+  streamedBody(req: IncomingMessage): boolean;
   /** Where refusals are reported. */
   log(line: string): void;
 }
@@ -33,16 +35,47 @@ const rawResponse = (socket: Socket, rejection: Rejection): void => {
   );
 };
 
+/** A request that announces a body. */
+const hasBody = (req: IncomingMessage): boolean =>
+  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+
 /**
- * The HTTP server with its limits: the whole request within a time (a body trickling forever is cut
- * off with 408), `Expect: 100-continue` answered 413 before `100 Continue` when the announced body is
+ * The request's body within `REQUEST_TIMEOUT_MILLIS` of its headers, or, for a streamed body (a file
+ * upload of any size), no pause in it that long: a body trickling in is cut off with 408 either way.
+ * Node's own request timeout cannot tell the two apart (one limit for the whole server), so it is off
+ * and this takes its place; the headers keep Node's own limit.
+ */
+const timeBody = (req: IncomingMessage, res: ServerResponse, options: ServeOptions): void => {
+  if (!hasBody(req)) return;
+  const millis = options.requestTimeoutMillis;
+  const cutOff = (what: string) => {
+    if (req.complete || res.writableEnded) return;
+    options.log(`refused ${req.method} ${req.url} from ${req.socket.remoteAddress}: ${what} (408)`);
+    if (res.headersSent) return void req.socket.destroy();
+    res.once('finish', () => req.socket.destroy());
+    refuse(res, rejections.requestTimeout(millis));
+  };
+  if (options.streamedBody(req)) {
+    // A 'timeout' listener on the request keeps Node from destroying the socket before the answer.
+    req.setTimeout(millis, () => cutOff(`no byte of the body for ${millis} ms`));
+    res.once('finish', () => req.socket.setTimeout(0));
+    return;
+  }
+  const timer = setTimeout(() => cutOff(`not received within ${millis} ms`), millis);
+  res.once('close', () => clearTimeout(timer));
+};
+
+/**
+ * The HTTP server with its limits: the request's body within a time (a body trickling forever is cut
+ * off with 408; a streamed upload only when it pauses that long), `Expect: 100-continue` answered 413 before `100 Continue` when the announced body is
  * too large and 417 for any other expectation, and a cap on open connections (beyond it: 503 at
  * once, instead of silence at the file-descriptor limit). Every refusal is logged.
  */
 export const serve = (app: RequestListener, options: ServeOptions): Promise<Server> => {
   const server = createServer(
     {
-      requestTimeout: options.requestTimeoutMillis,
+      // Bodies are timed per request (timeBody); headers by Node.
+      requestTimeout: 0,
       headersTimeout: Math.min(options.headersTimeoutMillis, options.requestTimeoutMillis),
       keepAliveTimeout: options.keepAliveTimeoutMillis,
       // Node checks these timeouts on an interval (30 s by default): often enough to hold them.
@@ -58,8 +91,10 @@ export const serve = (app: RequestListener, options: ServeOptions): Promise<Serv
       return refuse(res, rejections.payloadTooLarge(limit));
     }
     res.writeContinue();
+    timeBody(req, res, options);
     app(req, res);
   });
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => timeBody(req, res, options));
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     const expectation = String(req.headers['expect']);
     options.log(`refused ${req.method} ${req.url}: unsupported expectation '${expectation}' (417)`);

@@ -55,6 +55,39 @@ describe('slow or greedy clients and defaults (separate processes)', function ()
     expect((await fetch(`${server.url}/v1/orgs/slow`)).status).to.equal(404);
   });
 
+  it('lets a file upload take longer than the request time while its bytes keep coming, and cuts off one that pauses that long', async () => {
+    const server = start(env({ REQUEST_TIMEOUT_MILLIS: '1000', HEADERS_TIMEOUT_MILLIS: '500' }));
+    await ready(server);
+    const put = (path: string) => fetch(`${server.url}${path}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect((await put('/v1/orgs/o')).status).to.equal(201);
+    expect((await put('/v1/projects/o/p')).status).to.equal(201);
+    const upload = async (id: string, chunks: number, pauseMillis: number) => {
+      const boundary = 'BOUNDARY';
+      const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.txt"\r\nContent-Type: text/plain\r\n\r\n`;
+      const tail = `\r\n--${boundary}--\r\n`;
+      const length = head.length + chunks + tail.length;
+      const client = raw(port);
+      await client.connected;
+      client.socket.write(
+        `PUT /v1/files/o/p/${id} HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n${head}`,
+      );
+      for (let i = 0; i < chunks && client.socket.writable; i++) {
+        await new Promise((r) => setTimeout(r, pauseMillis));
+        client.socket.write('x');
+      }
+      if (client.socket.writable) client.socket.write(tail);
+      await client.closed;
+      return client.received();
+    };
+    // 12 bytes 200 ms apart: 2.4 s in all, over the 1 s request time, yet never a pause of 1 s.
+    expect(await upload('steady', 12, 200)).to.match(/^HTTP\/1.1 201/);
+    expect(await (await fetch(`${server.url}/v1/files/o/p/steady`)).text()).to.equal('x'.repeat(12));
+    // A pause of 1.5 s: cut off, and no file.
+    expect(await upload('stalled', 2, 1_500)).to.match(/^HTTP\/1.1 408/);
+    expect(server.output()).to.include('no byte of the body for 1000 ms (408)');
+    expect((await fetch(`${server.url}/v1/files/o/p/stalled`)).status).to.equal(404);
+  });
+
   it('answers 413 before 100 Continue when the announced body is too large, and 417 to other expectations', async () => {
     const server = start(env());
     await ready(server);

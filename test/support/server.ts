@@ -41,7 +41,14 @@ export const startServer = async (overrides: Partial<Config> = {}, dataDir?: str
   await new Promise((r) => probe.close(r));
   const base = overrides.baseUrl ?? `http://127.0.0.1:${port}`;
   const registry = await createRegistry({ ...config, port, baseUrl: base });
-  const server: Server = await listen(registry.app, { ...httpLimits(config), host: '127.0.0.1', port, bodyLimit: registry.bodyLimit, log: () => undefined });
+  const server: Server = await listen(registry.app, {
+    ...httpLimits(config),
+    host: '127.0.0.1',
+    port,
+    bodyLimit: registry.bodyLimit,
+    streamedBody: registry.streamedBody,
+    log: () => undefined,
+  });
   return {
     url: base,
     dataDir: dir,
