@@ -3,6 +3,7 @@ import { attributesJson } from '../../domain/files/fileDefinition.js';
 import type { JsonObject } from '../../kernel/json.js';
 import { idSegment } from '../../kernel/Addresses.js';
 import type { Addresses } from '../../kernel/Addresses.js';
+import { auditFields } from './auditFields.js';
 import { context, FILES_SCHEMA } from '../../kernel/vocabulary.js';
 
 /** A file's metadata (wire-storages-files.md "Metadata"): write responses, listing entries and fetches with a JSON-LD `Accept`. */
@@ -19,11 +20,6 @@ export const fileMetadata = (f: FileState, at: Addresses): JsonObject => {
     _incoming: `${self}/incoming`,
     _outgoing: `${self}/outgoing`,
     _project: f.project,
-    _rev: f.rev,
-    _deprecated: f.deprecated,
-    _createdAt: f.createdAt,
-    _createdBy: at.subject(f.createdBy),
-    _updatedAt: f.updatedAt,
-    _updatedBy: at.subject(f.updatedBy),
+    ...auditFields(f, at),
   };
 };

@@ -3,16 +3,7 @@ import type { ProjectState } from '../../domain/projects/Project.js';
 import { effectiveMappings } from '../../domain/projects/apiMappings.js';
 import { context } from '../../kernel/vocabulary.js';
 import type { Addresses } from '../../kernel/Addresses.js';
-import type { Audit } from '../../domain/Metadata.js';
-
-const audit = (s: Audit, at: Addresses) => ({
-  _rev: s.rev,
-  _deprecated: s.deprecated,
-  _createdAt: s.createdAt,
-  _createdBy: at.subject(s.createdBy),
-  _updatedAt: s.updatedAt,
-  _updatedBy: at.subject(s.updatedBy),
-});
+import { auditFields } from './auditFields.js';
 
 export const orgBody = (s: OrgState, at: Addresses, full = true) => ({
   '@context': [context('metadata'), context('organizations')],
@@ -23,7 +14,7 @@ export const orgBody = (s: OrgState, at: Addresses, full = true) => ({
   _uuid: s.uuid,
   _self: at.org(s.label),
   _constrainedBy: 'https://bluebrain.github.io/nexus/schemas/organizations.json',
-  ...audit(s, at),
+  ...auditFields(s, at),
 });
 
 export const projectBody = (s: ProjectState, at: Addresses, full = true) => ({
@@ -46,5 +37,5 @@ export const projectBody = (s: ProjectState, at: Addresses, full = true) => ({
   _self: at.project(`${s.org}/${s.label}`),
   _constrainedBy: 'https://bluebrain.github.io/nexus/schemas/projects.json',
   _markedForDeletion: false,
-  ...audit(s, at),
+  ...auditFields(s, at),
 });

@@ -2,6 +2,7 @@ import type { StorageState } from '../../domain/storages/Storage.js';
 import type { JsonObject } from '../../kernel/json.js';
 import { idSegment } from '../../kernel/Addresses.js';
 import type { Addresses } from '../../kernel/Addresses.js';
+import { auditFields } from './auditFields.js';
 import { context, STORAGES_SCHEMA } from '../../kernel/vocabulary.js';
 
 export const storageSelf = (at: Addresses, s: Pick<StorageState, 'project' | 'id'>) => `${at.base}/v1/storages/${s.project}/${idSegment(s.id)}`;
@@ -18,12 +19,7 @@ const metadataFields = (s: StorageState, at: Addresses) => {
     _incoming: `${self}/incoming`,
     _outgoing: `${self}/outgoing`,
     _project: s.project,
-    _rev: s.rev,
-    _deprecated: s.deprecated,
-    _createdAt: s.createdAt,
-    _createdBy: at.subject(s.createdBy),
-    _updatedAt: s.updatedAt,
-    _updatedBy: at.subject(s.updatedBy),
+    ...auditFields(s, at),
   };
 };
 
