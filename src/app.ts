@@ -74,6 +74,10 @@ import { projectDefinition } from './domain/projects/projectDefinition.js';
 import { itemDefinition } from './domain/resources/itemDefinition.js';
 import { RESOURCE_KIND } from './domain/resources/ItemKind.js';
 import { capacityGuard } from './store/capacityGuard.js';
+import { SparqlReplica } from './store/SparqlReplica.js';
+import { SparqlReplicaProjection } from './projection/SparqlReplicaProjection.js';
+import { SparqlEndpoint } from './sparqlEndpoint/SparqlEndpoint.js';
+import { sparqlRoutes } from './http/routes/sparql.js';
 
 export interface Registry {
   app: express.Express;
@@ -137,11 +141,17 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   });
   // Pruned events must not outlive a permanent deletion in the streams' memory.
   const forgetPruned: Projection = { apply: async (change) => void (change.next === undefined && streams.forget()) };
+  // The SPARQL endpoint's queries run in a worker holding a replica of every project's dataset.
+  const sparqlReplica = new SparqlReplica(revisionFile, {
+    timeoutMillis: config.sparqlTimeoutMillis ?? 30_000,
+    maxResults: config.sparqlMaxResults ?? 100_000,
+    log: (line) => logs.warn(line),
+  });
   const projector = new Projector(
     log,
     states,
     revisions,
-    [catalogueProjection, forgetPruned],
+    [catalogueProjection, forgetPruned, new SparqlReplicaProjection(sparqlReplica)],
     new Snapshots(join(config.dataDir, 'projection', 'snapshot.json'), logs),
     revisionFile,
     {
@@ -256,6 +266,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     addresses,
     maxEntries: config.multiFetchMax ?? 1_000,
   });
+  sparqlRoutes(routes, router, { endpoint: new SparqlEndpoint(projects, sparqlReplica) });
   app.use(requestLogging(logger));
   if ((config.metrics ?? 'permission') !== 'off') app.use(metrics.middleware());
   // Browsers: any origin by default (credentials travel in the Authorization header, never cookies).
@@ -298,6 +309,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
       projector.snapshot();
       revisionFile.close();
       await executor.close();
+      await sparqlReplica.close();
     },
   };
 };

@@ -26,13 +26,16 @@ export const onProject: AclTarget = (req) => `/${param(req, 'org')}/${param(req,
 /**
  * How a route is authorized:
  * - `on`: the caller must hold the permission on that path (or an ancestor), else 403 (only
- *   `when` the request asks for it, where the permission depends on a parameter);
+ *   `when` the request asks for it, where the permission depends on a parameter); with `or`,
+ *   either permission will do (the SPARQL endpoint: `resources/read` or `views/query`);
  * - `within`: a read across projects below that path: the handler gets the projects where the
  *   caller holds the permission (`ctx.access`) and filters inside its query;
  * - `public`: no permission at all, said explicitly.
  */
 export type Guard =
-  { permission: Permission | Upsert; on: AclTarget; when?: (req: Request) => boolean } | { permission: Permission; within: AclTarget } | { public: true };
+  | { permission: Permission | Upsert; on: AclTarget; when?: (req: Request) => boolean; or?: Permission }
+  | { permission: Permission; within: AclTarget }
+  | { public: true };
 
 /** A `PUT` that creates without `rev` and updates with it needs a different permission for each. */
 export interface Upsert {
@@ -110,7 +113,9 @@ export class Routes {
     if ('on' in guard && (guard.when?.(req) ?? true)) {
       const permission =
         typeof guard.permission === 'string' ? guard.permission : req.query['rev'] === undefined ? guard.permission.create : guard.permission.update;
-      await this.acl.authorize(caller, permission, guard.on(req));
+      const path = guard.on(req);
+      if (guard.or === undefined) await this.acl.authorize(caller, permission, path);
+      else await this.acl.authorize(caller, permission, path).catch(() => this.acl.authorize(caller, guard.or!, path));
     }
     if ('within' in guard) return this.acl.access(caller, guard.permission, guard.within(req));
     return ALL;

@@ -26,6 +26,8 @@ export const ROUTE_SUMMARIES: Readonly<Record<string, string>> = {
   'GET /v1/orgs/:org': 'Fetch an organization',
   'GET /v1/permissions': 'Fetch the permission set',
   'GET /v1/projects': 'List projects',
+  'GET /v1/query-page/:file': "The SPARQL query page's files (Yasgui)",
+  'GET /v1/views/:org/:project/:viewId/sparql': 'SPARQL 1.1 query over the project (?query=); a browser (Accept: text/html) gets the query page',
   'GET /v1/projects/:org': 'List the projects of an organization',
   'GET /v1/projects/:org/:project': 'Fetch a project',
   'GET /v1/realms': 'List realms',
@@ -94,5 +96,6 @@ export const ROUTE_SUMMARIES: Readonly<Record<string, string>> = {
   'PUT /v1/schemas/:org/:project/:id/undeprecate': 'Undeprecate a schema (?rev)',
   'GET /v1/multi-fetch/resources': 'Fetch many items of any kind at once (JSON body: format and resources)',
   'POST /v1/multi-fetch/resources': 'Fetch many items of any kind at once (format and resources)',
+  'POST /v1/views/:org/:project/:viewId/sparql': 'SPARQL 1.1 query over the project (application/sparql-query or form-encoded query=)',
   'GET /v1/openapi.json': 'This description (OpenAPI 3.1)',
 };
