@@ -5,6 +5,7 @@ import type { CheckedPermission as Permission } from '../auth/permissions.js';
 import { projectRef } from '../kernel/labels.js';
 import type { ProjectRef } from '../kernel/labels.js';
 import { rejections } from '../domain/rejections.js';
+import { Rejection } from '../kernel/Rejection.js';
 import type { BodyKind } from './bodyReader.js';
 import { callerOf } from './authenticate.js';
 
@@ -115,7 +116,11 @@ export class Routes {
         typeof guard.permission === 'string' ? guard.permission : req.query['rev'] === undefined ? guard.permission.create : guard.permission.update;
       const path = guard.on(req);
       if (guard.or === undefined) await this.acl.authorize(caller, permission, path);
-      else await this.acl.authorize(caller, permission, path).catch(() => this.acl.authorize(caller, guard.or!, path));
+      else
+        await this.acl.authorize(caller, permission, path).catch((error: unknown) => {
+          if (error instanceof Rejection && error.type === 'AuthorizationFailed') return this.acl.authorize(caller, guard.or!, path);
+          throw error;
+        });
     }
     if ('within' in guard) return this.acl.access(caller, guard.permission, guard.within(req));
     return ALL;

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { serve } from '../support/server.js';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { serve, startServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 import { client, enc } from '../support/client.js';
 
@@ -175,5 +177,37 @@ describe('SPARQL endpoint: time budget', () => {
     const next = await api.get(`/v1/views/st/p/graph/sparql?query=${enc(`SELECT ?n WHERE { ?s <${NAME}> ?n }`)}`);
     expect(next.status, next.text).to.equal(200);
     expect(next.body.results.bindings.map((b: { n: { value: string } }) => b.n.value)).to.deep.equal(['after']);
+  });
+});
+
+describe('SPARQL endpoint: restarts', () => {
+  it('forgets a permanently deleted item, and answers the same after a restart from the snapshot and after a full replay of the log', async () => {
+    let server = await startServer();
+    let api = client(server.url);
+    await api.put('/v1/orgs/sr', {});
+    await api.put('/v1/projects/sr/p', {});
+    await api.put(`/v1/resources/sr/p/_/${enc(A)}`, { '@context': ctx, name: 'first' });
+    await api.put(`/v1/resources/sr/p/_/${enc(A)}?rev=1`, { '@context': ctx, name: 'second' });
+    await api.put(`/v1/resources/sr/p/_/${enc(B)}`, { '@context': ctx, name: 'gone' });
+    await api.delete(`/v1/resources/sr/p/_/${enc(B)}?rev=1`);
+    await api.put(`/v1/resources/sr/p/_/${enc('http://ex.org/doomed')}`, { '@context': ctx, name: 'doomed' });
+    expect((await api.delete(`/v1/resources/sr/p/_/${enc('http://ex.org/doomed')}?prune=true`)).status).to.equal(204);
+    const answers = async () => ({
+      current: (await api.get(`/v1/views/sr/p/graph/sparql?query=${enc(`SELECT ?n WHERE { ?s <${NAME}> ?n }`)}`)).body.results.bindings,
+      graphs: (await api.get(`/v1/views/sr/p/graph/sparql?query=${enc('SELECT (COUNT(DISTINCT ?g) AS ?c) WHERE { GRAPH ?g { ?s ?p ?o } }')}`)).body.results
+        .bindings,
+    });
+    const expected = await answers();
+    expect(expected.current).to.deep.equal([{ n: { type: 'literal', value: 'second' } }]);
+    expect(expected.graphs[0].c.value).to.equal('4');
+    const dir = server.dataDir;
+    for (const restart of ['snapshot', 'replay']) {
+      await server.stop();
+      if (restart === 'replay') rmSync(join(dir, 'projection'), { recursive: true, force: true });
+      server = await startServer({}, dir);
+      api = client(server.url);
+      expect(await answers(), restart).to.deep.equal(expected);
+    }
+    await server.stop(true);
   });
 });
