@@ -4,6 +4,7 @@ import { benchSchemas } from './schemas.js';
 import { benchWorkers } from './workers.js';
 import { benchAccessOverhead } from './accessOverhead.js';
 import { benchOperationsOverhead } from './operationsOverhead.js';
+import { benchSparql } from './sparql.js';
 
 /**
  * `npm run bench [-- N]`: prints ops/s and p50/p99 per operation. Not part of `npm test`.
@@ -16,3 +17,4 @@ await benchEvents();
 await benchWorkers(Math.min(count, 5_000));
 await benchAccessOverhead(5_000);
 await benchOperationsOverhead(5_000);
+await benchSparql(count);

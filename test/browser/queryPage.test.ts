@@ -67,6 +67,23 @@ describe('SPARQL query page in a real browser', function () {
     const shot = join(OUTPUT, 'sparql-query-page.png');
     await page.screenshot({ path: shot, fullPage: true });
     expect(statSync(shot).size).to.be.greaterThan(1000);
+    // Numbers draw as a chart: one bar per row.
+    await page.click('.CodeMirror');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+    await page.keyboard.type('PREFIX schema: <http://schema.org/>\nSELECT ?name (STRLEN(?name) AS ?length) WHERE { ?s schema:name ?name } ORDER BY ?name');
+    await page.click('.yasqe_queryButton');
+    await page.waitForSelector('.yasr table tbody tr:nth-child(2)');
+    await page.click('.yasr .select_chart');
+    await page.waitForSelector('canvas.registry-chart');
+    const bars = await page.evaluate(() => {
+      const chart = (window as unknown as { Chart: { getChart(c: Element): { data: { labels: string[]; datasets: { data: number[] }[] } } } }).Chart.getChart(
+        document.querySelector('canvas.registry-chart')!,
+      );
+      return { labels: chart.data.labels, values: chart.data.datasets[0]!.data };
+    });
+    expect(bars).to.deep.equal({ labels: ['Ada', 'Grace'], values: [3, 5] });
+    await page.screenshot({ path: join(OUTPUT, 'sparql-query-page-chart.png'), fullPage: true });
     // Everything the page loaded came from the service (no CDN); the browser was told not to phone home.
     expect(foreign.filter((u) => !u.startsWith('chrome'))).to.deep.equal([]);
   });

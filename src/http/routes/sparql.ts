@@ -13,10 +13,11 @@ interface Deps {
   endpoint: SparqlEndpoint;
 }
 
-/** The query page's files, read once from the Yasgui package: served by this service, no CDN. */
+/** The query page's files, read once from the Yasgui and Chart.js packages: served by this service, no CDN. */
 const PAGE_FILES: Record<string, { type: string; path: string }> = {
   'yasgui.min.js': { type: 'text/javascript', path: assetPath('node_modules', '@zazuko', 'yasgui', 'build', 'yasgui.min.js') },
   'yasgui.min.css': { type: 'text/css', path: assetPath('node_modules', '@zazuko', 'yasgui', 'build', 'yasgui.min.css') },
+  'chart.umd.min.js': { type: 'text/javascript', path: assetPath('node_modules', 'chart.js', 'dist', 'chart.umd.min.js') },
 };
 
 /** Every media type the endpoint answers in, then the page: a browser's Accept prefers the page, any other client an answer. */
