@@ -130,7 +130,7 @@ export class ProjectDatasets {
       const graph = new oxigraph.Store(quads);
       return { mediaType: q.mediaType, body: graph.dump({ format: q.mediaType, from_graph_name: oxigraph.defaultGraph() }) };
     } catch (error) {
-      if (error instanceof QueryFailed) throw error;
+      if (error instanceof QueryFailed || error instanceof WebAssembly.RuntimeError) throw error;
       throw new QueryFailed({ failure: 'invalid', message: (error as Error).message ?? String(error) });
     }
   }

@@ -116,6 +116,7 @@ export class SparqlReplica implements ProjectSparqlStore {
     this.ready = false;
     worker.on('message', (reply: Reply) => this.settle(worker, reply));
     worker.on('error', (error) => this.failed(worker, error));
+    worker.on('exit', (code) => code !== 0 && this.failed(worker, new Error(`the query worker exited with code ${code}`)));
     worker.unref();
   }
 
@@ -162,7 +163,7 @@ export class SparqlReplica implements ProjectSparqlStore {
   }
 
   private failed(worker: Worker, error: Error): void {
-    if (worker !== this.worker) return;
+    if (worker !== this.worker || this.closed) return;
     this.options.log(`sparql: the query worker failed (${error.message}): replaced`);
     const running = this.running;
     this.running = undefined;

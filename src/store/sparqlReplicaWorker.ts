@@ -50,6 +50,8 @@ parentPort!.on('message', (message: ReplicaMessage) => {
       } catch (error) {
         const failure = error instanceof QueryFailed ? error.reason : { failure: 'invalid', message: String((error as Error).message ?? error) };
         parentPort!.postMessage({ id: message.id, failure });
+        // Oxigraph panicked (out of WASM memory...): its state cannot be trusted; this worker ends and is replaced.
+        if (error instanceof WebAssembly.RuntimeError) process.exit(1);
       }
   }
 });
