@@ -37,6 +37,15 @@ describe('SPARQL endpoint', () => {
     await api.put(`/v1/resources/sq/p1/_/${enc('http://ex.org/c')}`, { '@context': ctx, name: 'third', knows: { '@id': SHARED, name: 'shared' } });
     expect((await api.delete(`/v1/resources/sq/p1/_/${enc(B)}?rev=1`)).status).to.equal(200);
     await api.put(`/v1/resources/sq/p2/_/${enc('http://ex.org/secret')}`, { '@context': ctx, name: 'secret' });
+    expect((await api.put(`/v1/schemas/sq/p2/${enc('http://ex.org/shape')}`, { shapes: [] })).status).to.equal(201);
+  });
+
+  it('holds schemas like resources: in the default graph while current, in their revision graphs', async () => {
+    const schema = 'https://bluebrain.github.io/nexus/vocabulary/Schema';
+    expect(await select(`SELECT ?s WHERE { ?s a <${schema}> }`, 'sq/p2')).to.deep.equal([{ s: 'http://ex.org/shape' }]);
+    const graph = `urn:registry:schemas/sq/p2/${enc('http://ex.org/shape')}/rev/1`;
+    expect(await select(`SELECT ?s WHERE { GRAPH <${graph}> { ?s a <${schema}> } }`, 'sq/p2')).to.deep.equal([{ s: 'http://ex.org/shape' }]);
+    expect(await select(`SELECT ?s WHERE { ?s a <${schema}> }`)).to.deep.equal([]);
   });
 
   it('answers SELECT over the current, non-deprecated items: old revisions and deprecated items are absent from the default graph', async () => {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Request, Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import { assetPath } from '../../assets.js';
 import type { SparqlEndpoint, SparqlRequest } from '../../sparqlEndpoint/SparqlEndpoint.js';
 import { queryPage } from '../../sparqlEndpoint/queryPage.js';
@@ -43,7 +43,7 @@ const protocolRequest = (req: Request): SparqlRequest => {
 /** The SPARQL 1.1 Protocol over a project's default SPARQL view (`graph`), and the query page for browsers. */
 export const sparqlRoutes = (routes: Routes, router: Router, deps: Deps): void => {
   const guard: Guard = { permission: 'resources/read', or: 'views/query', on: onProject };
-  const answer = async (req: Request, res: import('express').Response) => {
+  const answer = async (req: Request, res: Response) => {
     const result = await deps.endpoint.query(projectOf(req), segment(req, 'viewId'), protocolRequest(req), (offered) => req.accepts(offered) || undefined);
     res.vary('Accept').status(200).type(result.mediaType).send(result.body);
   };
