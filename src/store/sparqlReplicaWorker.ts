@@ -32,6 +32,7 @@ const loadFile = (path: string, length: number): void => {
   }
 };
 
+datasets.prepareLoad(start.length);
 loadFile(start.file, start.length);
 datasets.setHeads(start.heads);
 parentPort!.postMessage({ ready: true });
