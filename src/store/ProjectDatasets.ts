@@ -45,6 +45,8 @@ export class ProjectDatasets {
   /** Text loaded since the last claim of memory, and in all (the data's estimate). */
   private written = 0;
   private loaded = 0;
+  /** Graphs bulk loaded so far: their blank nodes get labels of their own. */
+  private bulkGraphs = 0;
 
   constructor(private readonly maxResults: number) {}
 
@@ -76,34 +78,60 @@ export class ProjectDatasets {
     return store;
   }
 
-  /** Bulk load of revision file text (whole N-Quads lines of revision graphs, any projects). */
-  loadRevisions(nquads: string): void {
-    const byProject = new Map<ProjectRef, string[]>();
-    for (const line of nquads.split('\n')) {
-      const at = line.lastIndexOf(' <');
-      const end = line.lastIndexOf('>');
-      if (at < 0 || end <= at) continue;
-      const item = parseItemNode(line.slice(at + 2, end));
-      if (!item) continue;
-      let lines = byProject.get(item.project);
-      if (!lines) byProject.set(item.project, (lines = []));
-      lines.push(line);
-    }
-    this.reserve(nquads.length);
-    for (const [project, lines] of byProject) this.store(project).load(lines.join('\n') + '\n', { format: 'application/n-quads', lenient: true });
-  }
-
-  /** After a bulk load: the heads of every current item, copied into their projects' default graphs. */
+  /**
+   * Start-up, first step: the heads of every current item (their graphs are copied into the
+   * default graphs as `loadRevisions` meets them).
+   */
   setHeads(heads: Iterable<[ProjectRef, string, string]>): void {
-    const added = new Map<ProjectRef, string[]>();
     for (const [project, item, graph] of heads) {
       this.headsOf(project).set(item, graph);
       this.graphsOf(project).add(graph);
-      let graphs = added.get(project);
-      if (!graphs) added.set(project, (graphs = []));
-      graphs.push(graph);
     }
-    for (const [project, graphs] of added) for (let i = 0; i < graphs.length; i += BATCH) this.copyToDefault(project, graphs.slice(i, i + BATCH));
+  }
+
+  /**
+   * Start-up, second step: revision file text (N-Quads lines, any projects, each graph's lines
+   * together as the file holds them), a head's lines also into its project's default graph. Blank
+   * node labels are scoped to their graph (the file reuses `_:b0` in every revision, and a bulk
+   * load would take them for one node): each graph is loaded in one piece, so unless `final`, the
+   * lines of the last graph are held back and returned, to come first in the next piece.
+   */
+  loadRevisions(nquads: string, final: boolean): string {
+    const lines = nquads.split('\n');
+    let held = '';
+    if (!final) {
+      let last = lines.length - 1;
+      while (last >= 0 && !lines[last]) last--;
+      const graph = last >= 0 ? graphOf(lines[last]!) : undefined;
+      let first = last;
+      while (first > 0 && graphOf(lines[first - 1]!) === graph) first--;
+      if (first >= 0) held = lines.splice(first).join('\n');
+    }
+    const byProject = new Map<ProjectRef, string[]>();
+    let graph = '';
+    let suffix = '';
+    let head = false;
+    let project: ProjectRef = '';
+    for (const line of lines) {
+      const name = graphOf(line);
+      if (name === undefined) continue;
+      if (name !== graph) {
+        const item = parseItemNode(name);
+        if (!item) continue;
+        graph = name;
+        suffix = `_g${++this.bulkGraphs}`;
+        project = item.project;
+        head = this.graphsOf(project).has(graph);
+      }
+      const scoped = line.includes('_:') ? scopeBlankNodes(line, suffix) : line;
+      let out = byProject.get(project);
+      if (!out) byProject.set(project, (out = []));
+      out.push(scoped);
+      if (head) out.push(`${scoped.slice(0, scoped.lastIndexOf(' <'))} .`);
+    }
+    this.reserve(2 * nquads.length);
+    for (const [project, out] of byProject) this.store(project).load(out.join('\n') + '\n', { format: 'application/n-quads', lenient: true });
+    return held ? `${held}\n` : '';
   }
 
   revision(project: ProjectRef, graph: string, ntriples: string): void {
@@ -112,6 +140,8 @@ export class ProjectDatasets {
     // Counted twice: the head's copy in the default graph follows.
     this.reserve(2 * ntriples.length);
     store.load(ntriples, { format: 'application/n-triples', to_graph_name: oxigraph.namedNode(graph), lenient: true });
+    // A head named at start-up whose revision arrives only now (it was projected meanwhile).
+    if (this.graphsOf(project).has(graph)) this.copyToDefault(project, [graph]);
   }
 
   current(project: ProjectRef, item: string, graph: string | undefined): void {
@@ -196,3 +226,23 @@ export class ProjectDatasets {
     }
   }
 }
+
+/** The graph of an N-Quads line (its last term), undefined for a line without one. */
+const graphOf = (line: string): string | undefined => {
+  const at = line.lastIndexOf(' <');
+  const end = line.lastIndexOf('>');
+  return at < 0 || end <= at ? undefined : line.slice(at + 2, end);
+};
+
+/** A line with the blank node labels of its subject and object suffixed (a literal's text is left alone). */
+const scopeBlankNodes = (line: string, suffix: string): string => {
+  let out = line;
+  const subjectEnd = out.indexOf(' ');
+  if (out.startsWith('_:')) out = out.slice(0, subjectEnd) + suffix + out.slice(subjectEnd);
+  const object = out.indexOf('> ', out.indexOf(' ') + 1) + 2;
+  if (object > 1 && out.startsWith('_:', object)) {
+    const objectEnd = out.indexOf(' ', object);
+    out = out.slice(0, objectEnd) + suffix + out.slice(objectEnd);
+  }
+  return out;
+};

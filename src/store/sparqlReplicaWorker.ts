@@ -10,12 +10,13 @@ const datasets = new ProjectDatasets(start.maxResults);
 
 const CHUNK = 8 * 1024 * 1024;
 
-/** The revision file up to `length` bytes, in chunks cut at line ends (never inside a character). */
+/** The revision file up to `length` bytes, in chunks cut at line ends (never inside a character); each graph in one piece. */
 const loadFile = (path: string, length: number): void => {
   if (!length) return;
   const fd = openSync(path, 'r');
   try {
     let carry = Buffer.alloc(0);
+    let held = '';
     for (let position = 0; position < length;) {
       const buffer = Buffer.allocUnsafe(Math.min(CHUNK, length - position));
       const read = readSync(fd, buffer, 0, buffer.length, position);
@@ -24,17 +25,18 @@ const loadFile = (path: string, length: number): void => {
       const data = carry.length ? Buffer.concat([carry, buffer.subarray(0, read)]) : buffer.subarray(0, read);
       const cut = data.lastIndexOf(0x0a) + 1;
       carry = Buffer.from(data.subarray(cut));
-      if (cut) datasets.loadRevisions(data.toString('utf8', 0, cut));
+      if (cut) held = datasets.loadRevisions(held + data.toString('utf8', 0, cut), false);
     }
-    if (carry.length) datasets.loadRevisions(carry.toString('utf8'));
+    datasets.loadRevisions(held + carry.toString('utf8'), true);
   } finally {
     closeSync(fd);
   }
 };
 
+// The heads first: their graphs are copied into the default graphs as the file is read.
+datasets.setHeads(start.heads);
 datasets.prepareLoad(start.length);
 loadFile(start.file, start.length);
-datasets.setHeads(start.heads);
 parentPort!.postMessage({ ready: true });
 
 parentPort!.on('message', (message: ReplicaMessage) => {

@@ -106,7 +106,7 @@ for (const subject of querySubjects) {
       store.start([]);
       write(P1, 'a', 1, '<urn:a> <urn:name> "a1" .\n<urn:a> <urn:knows> <urn:shared> .\n<urn:shared> <urn:name> "shared" .\n');
       write(P1, 'a', 2, '<urn:a> <urn:name> "a2" .\n<urn:a> <urn:knows> <urn:shared> .\n<urn:shared> <urn:name> "shared" .\n');
-      write(P1, 'b', 1, '<urn:b> <urn:name> "b1" .\n<urn:shared> <urn:name> "shared" .\n_:x <urn:name> "blank" .\n');
+      write(P1, 'b', 1, '<urn:b> <urn:name> "b1" .\n<urn:shared> <urn:name> "shared" .\n<urn:b> <urn:has> _:x .\n_:x <urn:name> "blank" .\n');
       write(P2, 'c', 1, '<urn:c> <urn:name> "secret" .\n');
     });
     afterEach(async () => {
@@ -153,6 +153,23 @@ for (const subject of querySubjects) {
       expect(await select(P1, 'SELECT ?n WHERE { ?s <urn:name> ?n }')).to.deep.equal(['a1', 'shared']);
       expect(await select(P1, 'SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }')).to.have.length(3);
       expect(await select(P2, 'SELECT ?n WHERE { ?s ?p ?n }')).to.deep.equal(['secret']);
+    });
+
+    it('keeps the blank nodes of each revision its own after a restart (the file reuses their labels)', async () => {
+      write(P1, 'e', 1, '<urn:e> <urn:has> _:x .\n_:x <urn:name> "other blank" .\n_:x <urn:label> "_:x <urn:has> _:y" .\n');
+      const blanks = 'SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?owner <urn:has> ?x . ?x <urn:name> ?n }';
+      expect(await select(P1, blanks)).to.deep.equal(['2']);
+      await store.close();
+      store = open();
+      store.start([
+        [P1, node(P1, 'b'), rev(P1, 'b', 1)],
+        [P1, node(P1, 'e'), rev(P1, 'e', 1)],
+      ]);
+      expect(await select(P1, blanks)).to.deep.equal(['2']);
+      expect(await select(P1, 'SELECT ?n WHERE { <urn:e> <urn:has> ?x . ?x <urn:name> ?n }')).to.deep.equal(['other blank']);
+      expect(await select(P1, 'SELECT ?l WHERE { ?x <urn:label> ?l }')).to.deep.equal(['_:x <urn:has> _:y']);
+      store.current(P1, node(P1, 'e'), undefined);
+      expect(await select(P1, 'SELECT ?n WHERE { ?s <urn:name> ?n }')).to.deep.equal(['b1', 'blank', 'shared']);
     });
 
     it('stops a query over its time budget and answers the next one with everything written meanwhile', async () => {
