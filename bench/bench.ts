@@ -7,6 +7,7 @@ import { benchOperationsOverhead } from './operationsOverhead.js';
 import { benchTracker } from './tracker.js';
 import { benchSearch } from './search.js';
 import { benchFiles } from './files.js';
+import { benchSparql } from './sparql.js';
 
 /**
  * `npm run bench [-- N]`: prints ops/s and p50/p99 per operation. Not part of `npm test`.
@@ -23,3 +24,4 @@ await benchTracker(2_000);
 // BENCH_SEARCH_N (default 10,000) resources, created twice: with and without the text index.
 await benchSearch(Number(process.env['BENCH_SEARCH_N'] ?? 10_000));
 await benchFiles();
+await benchSparql(count);

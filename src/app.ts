@@ -88,6 +88,10 @@ import { storageDefinition } from './domain/storages/storageDefinition.js';
 import { fileDefinition } from './domain/files/fileDefinition.js';
 import { storagesAndFiles } from './files/wireFiles.js';
 import { PERMISSIONS_KEY } from './kernel/logKeys.js';
+import { SparqlReplica } from './store/SparqlReplica.js';
+import { SparqlReplicaProjection } from './projection/SparqlReplicaProjection.js';
+import { SparqlEndpoint } from './sparqlEndpoint/SparqlEndpoint.js';
+import { sparqlRoutes } from './http/routes/sparql.js';
 
 export interface Registry {
   app: express.Express;
@@ -178,11 +182,20 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
         ),
       ]
     : [];
+  // The SPARQL endpoint's queries run in a worker holding a replica of every project's dataset,
+  // started from the store's revision file.
+  const revisionQuads = graphStore.revisionQuads;
+  if (!revisionQuads) throw new Error('the embedded store was opened without its revision file');
+  const sparqlReplica = new SparqlReplica(revisionQuads, {
+    timeoutMillis: config.sparqlTimeoutMillis ?? 30_000,
+    maxResults: config.sparqlMaxResults ?? 100_000,
+    log: (line) => logs.warn(line),
+  });
   const projector = new Projector(
     log,
     states,
     revisions,
-    [catalogueProjection, ...textProjections, forgetPruned],
+    [catalogueProjection, ...textProjections, forgetPruned, new SparqlReplicaProjection(sparqlReplica)],
     new Snapshots(join(config.dataDir, 'projection', 'snapshot.json'), logs),
     graphStore,
     {
@@ -321,6 +334,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     maxEntries: config.multiFetchMax ?? 1_000,
   });
   trackerRoutes(routes, router, { tracker: new TrackerService(trackerParts(config.tracker, config.dataDir, logs)) });
+  sparqlRoutes(routes, router, { endpoint: new SparqlEndpoint(projects, sparqlReplica) });
   app.use(requestLogging(logger));
   if ((config.metrics ?? 'permission') !== 'off') app.use(metrics.middleware());
   // Browsers: any origin by default (credentials travel in the Authorization header, never cookies).
@@ -367,6 +381,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
       await graphStore.close();
       textIndex?.close();
       await executor.close();
+      await sparqlReplica.close();
     },
   };
 };

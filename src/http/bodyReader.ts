@@ -22,7 +22,7 @@ export const nesting = (value: unknown): number => {
 };
 
 /** What a route reads from the request body; each kind has its own size limit. */
-export type BodyKind = 'json' | 'none' | 'multipart';
+export type BodyKind = 'json' | 'none' | 'multipart' | 'sparql';
 
 export interface BodyLimits {
   /** Largest JSON body, in bytes (413 beyond). */
@@ -76,9 +76,35 @@ const noBody: RequestHandler[] = [
  */
 const multipartBody: RequestHandler[] = noBody;
 
+/**
+ * A SPARQL 1.1 Protocol body: the query itself (`application/sparql-query`), a form
+ * (`application/x-www-form-urlencoded`, read as `URLSearchParams`: its names repeat), or an update
+ * (`application/sparql-update`), kept as text for the endpoint to refuse; any other type is
+ * noted for the route to refuse (415) once the caller is authorized.
+ */
+const sparqlBody = (limit: number): RequestHandler[] => [
+  express.raw({ type: () => true, limit }),
+  (req, _res, next) => {
+    const raw = req.body as Buffer | undefined;
+    if (!Buffer.isBuffer(raw) || raw.length === 0) {
+      req.body = undefined;
+      return next();
+    }
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const text = raw.toString('utf8');
+    if (type === 'application/sparql-query') req.body = { query: text };
+    else if (type === 'application/sparql-update') req.body = { update: text };
+    else if (type === 'application/x-www-form-urlencoded') req.body = { form: new URLSearchParams(text) };
+    // Refused by the route, after authorization: a caller without permission learns nothing.
+    else req.body = { unsupported: type || 'none' };
+    next();
+  },
+];
+
 /** The body readers of every kind, built once from the configured limits. */
 export const bodyReaders = (limits: BodyLimits): Record<BodyKind, RequestHandler[]> => ({
   json: jsonBody(limits.json),
   none: noBody,
   multipart: multipartBody,
+  sparql: sparqlBody(limits.json),
 });

@@ -5,6 +5,7 @@ import type { CheckedPermission as Permission } from '../auth/permissions.js';
 import { projectRef } from '../kernel/labels.js';
 import type { ProjectRef } from '../kernel/labels.js';
 import { rejections } from '../domain/rejections.js';
+import { Rejection } from '../kernel/Rejection.js';
 import type { BodyKind } from './bodyReader.js';
 import { callerOf } from './authenticate.js';
 
@@ -26,13 +27,14 @@ export const onProject: AclTarget = (req) => `/${param(req, 'org')}/${param(req,
 /**
  * How a route is authorized:
  * - `on`: the caller must hold the permission on that path (or an ancestor), else 403 (only
- *   `when` the request asks for it, where the permission depends on a parameter);
+ *   `when` the request asks for it, where the permission depends on a parameter); with `or`,
+ *   either permission will do (the SPARQL endpoint: `resources/read` or `views/query`);
  * - `within`: a read across projects below that path: the handler gets the projects where the
  *   caller holds the permission (`ctx.access`) and filters inside its query;
  * - `public`: no permission at all, said explicitly.
  */
 export type Guard =
-  | { permission: Permission | Upsert; on: AclTarget; when?: (req: Request) => boolean; resolve?: PermissionOf }
+  | { permission: Permission | Upsert; on: AclTarget; when?: (req: Request) => boolean; resolve?: PermissionOf; or?: Permission }
   | { permission: Permission; within: AclTarget }
   | { public: true };
 
@@ -119,7 +121,13 @@ export class Routes {
       const declared =
         typeof guard.permission === 'string' ? guard.permission : req.query['rev'] === undefined ? guard.permission.create : guard.permission.update;
       const permission = (guard.resolve?.(req) ?? declared) as Permission;
-      await this.acl.authorize(caller, permission, guard.on(req));
+      const path = guard.on(req);
+      if (guard.or === undefined) await this.acl.authorize(caller, permission, path);
+      else
+        await this.acl.authorize(caller, permission, path).catch((error: unknown) => {
+          if (error instanceof Rejection && error.type === 'AuthorizationFailed') return this.acl.authorize(caller, guard.or!, path);
+          throw error;
+        });
     }
     if ('within' in guard) return this.acl.access(caller, guard.permission, guard.within(req));
     return ALL;

@@ -7,6 +7,7 @@ import { trackerRelayedStatuses, trackerStatuses } from '../tracker/trackerRejec
 import { searchStatuses } from '../search/searchRejections.js';
 import { storageStatuses } from '../domain/storages/storageRejections.js';
 import { fileStatuses } from '../domain/files/fileRejections.js';
+import { sparqlStatuses } from '../sparqlEndpoint/sparqlRejections.js';
 
 /**
  * The one place that maps rejection types to HTTP status codes (wire-format.md, "Error body"): the
@@ -23,6 +24,7 @@ const statuses: Partial<Record<string, number>> = {
   ...searchStatuses,
   ...storageStatuses,
   ...fileStatuses,
+  ...sparqlStatuses,
 };
 
 /** Types that relay the error status another service answered (their field `relayedStatus`), when it is one. */

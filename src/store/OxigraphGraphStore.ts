@@ -3,6 +3,7 @@ import type { Dataset, GraphStore, Row } from './GraphStore.js';
 import { iri } from '../rdf/terms.js';
 import { capacityGuard } from './capacityGuard.js';
 import { RevisionFile } from './RevisionFile.js';
+import { CLAIM_CEILING, claimWasmMemory } from './wasmMemory.js';
 
 export interface OxigraphOptions {
   /** Where revision graphs persist (an N-Quads file); without it they live in memory only. */
@@ -18,12 +19,7 @@ export interface OxigraphOptions {
 const MEMORY_PER_TEXT_BYTE = 8;
 /** WASM memory per stored quad: 4 GiB held about 10 M quads (dependencies.md). */
 const MEMORY_PER_QUAD = 400;
-let zeros: Uint8Array | undefined;
 const CLAIM_EVERY = 32 * 1024 * 1024;
-/** Stay clear of the 4 GiB ceiling of 32-bit WASM memory: claims never go past this. */
-const CLAIM_CEILING = 3.25 * 1024 * 1024 * 1024;
-/** One allocation inside 32-bit WASM cannot exceed 2 GiB (Rust panics with "capacity overflow"). */
-const LARGEST_CLAIM = 1024 * 1024 * 1024;
 
 /**
  * The embedded store: Oxigraph compiled to WASM, in memory; its revision graphs persist in an
@@ -101,6 +97,14 @@ export class OxigraphGraphStore implements GraphStore {
     this.file?.close();
   }
 
+  /**
+   * The N-Quads file of every revision graph (flushed on demand): where the SPARQL replica starts
+   * from, so a new query worker never asks this store for its content.
+   */
+  get revisionQuads(): { readonly path: string; flush(): number } | undefined {
+    return this.file;
+  }
+
   async loadGraph(graph: string, ntriples: Uint8Array): Promise<void> {
     if (!ntriples.length) return;
     this.reserve(ntriples.length);
@@ -134,17 +138,7 @@ export class OxigraphGraphStore implements GraphStore {
    */
   private claim(bytes: number): void {
     const data = (this.counted + this.loadedQuads - this.loadedAtCount) * MEMORY_PER_QUAD;
-    const size = Math.floor(Math.min(bytes, LARGEST_CLAIM, CLAIM_CEILING - data));
-    if (size < 1024 * 1024) return;
-    // One zero-filled buffer serves every claim: a fresh 256 MiB array per claim is external
-    // memory V8 answers with a garbage collection of its own.
-    zeros ??= new Uint8Array(LARGEST_CLAIM);
-    try {
-      // An all-zero input is copied into WASM memory, then refused by the parser at its first byte.
-      this.store.load(zeros.subarray(0, size), { format: 'application/n-quads' });
-    } catch {
-      /* expected: the block was allocated and released */
-    }
+    claimWasmMemory(this.store, Math.min(bytes, CLAIM_CEILING - data));
   }
 
   refusedLine(ntriples: string): string | undefined {

@@ -146,6 +146,20 @@ describe('access control over HTTP: realms, tokens, ACLs, enforcement', function
     expect((await call('HEAD', '/v1/events', 'admin')).status).to.equal(200);
   });
 
+  it('opens the SPARQL endpoint to resources/read or views/query on the project, and to nobody else', async () => {
+    const sparql = (project: string, who: string) =>
+      call('GET', `/v1/views/${project}/graph/sparql?query=${encodeURIComponent('SELECT ?t WHERE { ?s a ?t FILTER(STRSTARTS(STR(?t), "http://x/")) }')}`, who);
+    const alice = await sparql('o1/p1', 'alice');
+    expect(alice.status).to.equal(200);
+    expect(alice.body['results']).to.deep.equal({ bindings: [{ t: { type: 'uri', value: 'http://x/T' } }] });
+    expect((await sparql('o1/p2', 'alice')).status).to.equal(403);
+    await grant('/o2/p3', [{ identity: user('carol'), permissions: ['views/query'] }]);
+    expect((await sparql('o2/p3', 'carol')).status).to.equal(200);
+    expect((await call('GET', '/v1/resources/o2/p3/_/r1', 'carol')).status).to.equal(403);
+    const refused = await sparql('o1/p1', 'carol');
+    expect([refused.status, refused.body['@type']]).to.deep.equal([403, 'AuthorizationFailed']);
+  });
+
   it('refuses bad tokens with 401 and their names, never as anonymous', async () => {
     const expired = await provider.sign({ sub: 'alice' }, { expiresIn: -60 });
     const stray = await provider.sign({ sub: 'alice' }, { unpublishedKey: true });

@@ -32,9 +32,12 @@ describe('route table', () => {
       expect(entry, `${route} is served without a declaration`).to.not.equal(undefined);
       const guard = entry!.guard;
       if ('public' in guard) continue;
-      const permissions = typeof guard.permission === 'string' ? [guard.permission] : [guard.permission.create, guard.permission.update];
+      const permissions =
+        typeof guard.permission === 'string'
+          ? [guard.permission, ...('or' in guard && guard.or ? [guard.or] : [])]
+          : [guard.permission.create, guard.permission.update];
       for (const p of permissions) expect(PERMISSIONS, route).to.include(p);
-      expect(['json', 'none', 'multipart'], route).to.include(entry!.body);
+      expect(['json', 'none', 'multipart', 'sparql'], route).to.include(entry!.body);
     }
   });
 

@@ -4,6 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GraphStore } from '../../src/store/GraphStore.js';
 import { OxigraphGraphStore } from '../../src/store/OxigraphGraphStore.js';
+import type { ProjectQuery, ProjectSparqlStore, QueryForm } from '../../src/store/ProjectSparqlStore.js';
+import { QueryFailed } from '../../src/store/ProjectSparqlStore.js';
+import { RevisionFile } from '../../src/store/RevisionFile.js';
+import { SparqlReplica } from '../../src/store/SparqlReplica.js';
 
 interface Subject {
   name: string;
@@ -135,6 +139,149 @@ for (const subject of subjects) {
       let refused: unknown;
       await store.ensureRoom().catch((error: unknown) => (refused = error));
       expect(refused).to.have.property('type', 'StoreCapacityReached');
+    });
+  });
+}
+
+/** The query side of the store port (the SPARQL endpoint's datasets): every implementation passes this suite. */
+const querySubjects: { name: string; fresh(file: RevisionFile, options: { timeoutMillis: number; maxResults: number }): ProjectSparqlStore & Startable }[] = [
+  { name: 'SparqlReplica (worker thread)', fresh: (file, options) => new SparqlReplica(file, { ...options, log: () => undefined }) },
+];
+
+interface Startable {
+  start(heads: Iterable<[string, string, string]>): void;
+}
+
+const P1 = 'o/p1';
+const P2 = 'o/p2';
+const rev = (project: string, item: string, n: number) => `urn:registry:resources/${project}/${item}/rev/${n}`;
+const node = (project: string, item: string) => `urn:registry:resources/${project}/${item}`;
+
+for (const subject of querySubjects) {
+  describe(`GraphStore contract, project datasets: ${subject.name}`, () => {
+    let dir: string;
+    let file: RevisionFile;
+    let store: ProjectSparqlStore & Startable;
+    const open = (options = { timeoutMillis: 5_000, maxResults: 1_000 }) => subject.fresh(file, options);
+    /** A revision as the projection writes it: into the revision file, then to the store. */
+    const write = (project: string, item: string, n: number, triples: string, current = true) => {
+      const graph = rev(project, item, n);
+      file.append(triples.replace(/ \.\n/g, ` <${graph}> .\n`));
+      store.revision(project, graph, triples);
+      store.current(project, node(project, item), current ? graph : undefined);
+    };
+    const select = async (project: string, query: string, extra: Partial<ProjectQuery> = {}) =>
+      (
+        JSON.parse((await store.query({ project, query, form: 'select', mediaType: 'application/sparql-results+json', ...extra })).body) as {
+          results: { bindings: Record<string, { value: string }>[] };
+        }
+      ).results.bindings
+        .map((b) => Object.values(b)[0]!.value)
+        .sort();
+
+    beforeEach(() => {
+      dir = mkdtempSync(join(tmpdir(), 'datasets-'));
+      file = new RevisionFile(join(dir, 'revisions.nq'));
+      store = open();
+      store.start([]);
+      write(P1, 'a', 1, '<urn:a> <urn:name> "a1" .\n<urn:a> <urn:knows> <urn:shared> .\n<urn:shared> <urn:name> "shared" .\n');
+      write(P1, 'a', 2, '<urn:a> <urn:name> "a2" .\n<urn:a> <urn:knows> <urn:shared> .\n<urn:shared> <urn:name> "shared" .\n');
+      write(P1, 'b', 1, '<urn:b> <urn:name> "b1" .\n<urn:shared> <urn:name> "shared" .\n<urn:b> <urn:has> _:x .\n_:x <urn:name> "blank" .\n');
+      write(P2, 'c', 1, '<urn:c> <urn:name> "secret" .\n');
+    });
+    afterEach(async () => {
+      await store.close();
+      file.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('has as default graph the heads of current items, as named graphs every revision graph of the project only', async () => {
+      expect(await select(P1, 'SELECT ?n WHERE { ?s <urn:name> ?n }')).to.deep.equal(['a2', 'b1', 'blank', 'shared']);
+      expect(await select(P1, 'SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }')).to.deep.equal([rev(P1, 'a', 1), rev(P1, 'a', 2), rev(P1, 'b', 1)]);
+      expect(await select(P1, `SELECT ?n WHERE { GRAPH <${rev(P2, 'c', 1)}> { ?s ?p ?n } }`)).to.deep.equal([]);
+      expect(await select(P1, `SELECT ?n FROM <${rev(P2, 'c', 1)}> WHERE { ?s ?p ?n }`)).to.deep.equal([]);
+      expect(await select(P1, `SELECT ?n FROM <${rev(P1, 'a', 1)}> WHERE { ?s <urn:name> ?n }`)).to.deep.equal(['a1', 'shared']);
+      expect(await select(P1, 'SELECT ?n WHERE { ?s <urn:name> ?n }', { defaultGraphs: [rev(P1, 'b', 1)] })).to.deep.equal(['b1', 'blank', 'shared']);
+      expect(await select(P1, 'SELECT ?n WHERE { ?s <urn:name> ?n }', { defaultGraphs: [rev(P2, 'c', 1)] })).to.deep.equal([]);
+      expect(await select(P2, 'SELECT ?n WHERE { ?s ?p ?n }')).to.deep.equal(['secret']);
+      expect(await select('o/none', 'SELECT ?n WHERE { ?s ?p ?n }')).to.deep.equal([]);
+    });
+
+    it('keeps a triple another current head holds when an item leaves the default graph, and removes its blank nodes', async () => {
+      write(P1, 'b', 2, '<urn:b> <urn:name> "b1" .\n<urn:shared> <urn:name> "shared" .\n_:x <urn:name> "blank" .\n', false);
+      expect(await select(P1, 'SELECT ?n WHERE { ?s <urn:name> ?n }')).to.deep.equal(['a2', 'shared']);
+      write(P1, 'a', 3, '<urn:a> <urn:name> "a3" .\n', false);
+      expect(await select(P1, 'SELECT ?n WHERE { ?s <urn:name> ?n }')).to.deep.equal([]);
+      store.current(P1, node(P1, 'a'), rev(P1, 'a', 3));
+      expect(await select(P1, 'SELECT ?n WHERE { ?s <urn:name> ?n }')).to.deep.equal(['a3']);
+    });
+
+    it('drops the graphs of a deleted item', async () => {
+      store.current(P1, node(P1, 'b'), undefined);
+      store.drop(P1, [rev(P1, 'b', 1)]);
+      expect(await select(P1, 'SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }')).to.deep.equal([rev(P1, 'a', 1), rev(P1, 'a', 2)]);
+      expect(await select(P1, 'SELECT ?n WHERE { ?s <urn:name> ?n }')).to.deep.equal(['a2', 'shared']);
+    });
+
+    it('starts from the revision file and the heads (a restart)', async () => {
+      await store.close();
+      store = open();
+      store.start([
+        [P1, node(P1, 'a'), rev(P1, 'a', 1)],
+        [P2, node(P2, 'c'), rev(P2, 'c', 1)],
+      ]);
+      expect(await select(P1, 'SELECT ?n WHERE { ?s <urn:name> ?n }')).to.deep.equal(['a1', 'shared']);
+      expect(await select(P1, 'SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }')).to.have.length(3);
+      expect(await select(P2, 'SELECT ?n WHERE { ?s ?p ?n }')).to.deep.equal(['secret']);
+    });
+
+    it('keeps the blank nodes of each revision its own after a restart (the file reuses their labels)', async () => {
+      write(P1, 'e', 1, '<urn:e> <urn:has> _:x .\n_:x <urn:name> "other blank" .\n_:x <urn:label> "_:x <urn:has> _:y" .\n');
+      const blanks = 'SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?owner <urn:has> ?x . ?x <urn:name> ?n }';
+      expect(await select(P1, blanks)).to.deep.equal(['2']);
+      await store.close();
+      store = open();
+      store.start([
+        [P1, node(P1, 'b'), rev(P1, 'b', 1)],
+        [P1, node(P1, 'e'), rev(P1, 'e', 1)],
+      ]);
+      expect(await select(P1, blanks)).to.deep.equal(['2']);
+      expect(await select(P1, 'SELECT ?n WHERE { <urn:e> <urn:has> ?x . ?x <urn:name> ?n }')).to.deep.equal(['other blank']);
+      expect(await select(P1, 'SELECT ?l WHERE { ?x <urn:label> ?l }')).to.deep.equal(['_:x <urn:has> _:y']);
+      store.current(P1, node(P1, 'e'), undefined);
+      expect(await select(P1, 'SELECT ?n WHERE { ?s <urn:name> ?n }')).to.deep.equal(['b1', 'blank', 'shared']);
+    });
+
+    it('stops a query over its time budget and answers the next one with everything written meanwhile', async () => {
+      await store.close();
+      store = open({ timeoutMillis: 300, maxResults: 1_000 });
+      store.start([[P1, node(P1, 'a'), rev(P1, 'a', 2)]]);
+      const heavy =
+        'SELECT (COUNT(*) AS ?c) WHERE { GRAPH ?g1 { ?a ?b ?c } GRAPH ?g2 { ?d ?e ?f } GRAPH ?g3 { ?g ?h ?i } GRAPH ?g4 { ?j ?k ?l } GRAPH ?g5 { ?m ?n ?o } GRAPH ?g6 { ?p ?q ?r } GRAPH ?g7 { ?s ?t ?u } GRAPH ?g8 { ?v ?w ?x } GRAPH ?g9 { ?y ?z ?zz } }';
+      let failure: unknown;
+      const stopped = store
+        .query({ project: P1, query: heavy, form: 'select', mediaType: 'application/sparql-results+json' })
+        .catch((e: unknown) => (failure = e));
+      write(P1, 'd', 1, '<urn:d> <urn:name> "during" .\n');
+      await stopped;
+      expect(failure).to.be.instanceOf(QueryFailed);
+      expect((failure as QueryFailed).reason).to.deep.equal({ failure: 'timeout', millis: 300 });
+      expect(await select(P1, 'SELECT ?n WHERE { ?s <urn:name> ?n }')).to.deep.equal(['a2', 'during', 'shared']);
+    });
+
+    it('refuses an answer over the result cap, and reports what Oxigraph cannot evaluate', async () => {
+      await store.close();
+      store = open({ timeoutMillis: 5_000, maxResults: 2 });
+      store.start([[P1, node(P1, 'a'), rev(P1, 'a', 2)]]);
+      const failure = (query: string, form: QueryForm) =>
+        store.query({ project: P1, query, form, mediaType: form === 'select' ? 'text/csv' : 'application/n-triples' }).then(
+          () => undefined,
+          (e: QueryFailed) => e.reason,
+        );
+      expect(await failure('SELECT * WHERE { ?s ?p ?o }', 'select')).to.deep.equal({ failure: 'tooLarge', limit: 2 });
+      expect(await failure('CONSTRUCT WHERE { ?s ?p ?o }', 'construct')).to.deep.equal({ failure: 'tooLarge', limit: 2 });
+      expect(await failure('SELECT * WHERE { ?s ?p ?o } LIMIT 2', 'select')).to.equal(undefined);
+      expect((await failure('SELECT * WHERE { ?s ?p', 'select'))!.failure).to.equal('invalid');
     });
   });
 }

@@ -11,7 +11,9 @@ const guardText = (route: DeclaredRoute): string => {
   if ('public' in guard) return 'No permission needed.';
   if ('within' in guard) return `Lists only what the caller holds \`${guard.permission}\` on.`;
   const permission =
-    typeof guard.permission === 'string' ? `\`${guard.permission}\`` : `\`${guard.permission.create}\` to create, \`${guard.permission.update}\` to update`;
+    typeof guard.permission === 'string'
+      ? `\`${guard.permission}\`${guard.or ? ` or \`${guard.or}\`` : ''}`
+      : `\`${guard.permission.create}\` to create, \`${guard.permission.update}\` to update`;
   const own = guard.resolve ? ' (or the permission its storage names)' : '';
   return `Needs ${permission}${own} on the path${guard.when ? ' (when the parameters ask for it)' : ''} or an ancestor.`;
 };

@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import type { Request, Response, Router } from 'express';
+import { assetPath } from '../../assets.js';
+import type { SparqlEndpoint, SparqlRequest } from '../../sparqlEndpoint/SparqlEndpoint.js';
+import { queryPage } from '../../sparqlEndpoint/queryPage.js';
+import { answerTypes } from '../../store/ProjectSparqlStore.js';
+import { rejections } from '../../domain/rejections.js';
+import { sparqlRejections } from '../../sparqlEndpoint/sparqlRejections.js';
+import { onProject, projectOf, segment } from '../route.js';
+import type { Guard, Routes } from '../route.js';
+
+interface Deps {
+  endpoint: SparqlEndpoint;
+}
+
+/** The query page's files, read once from the Yasgui and Chart.js packages: served by this service, no CDN. */
+const PAGE_FILES: Record<string, { type: string; path: string }> = {
+  'yasgui.min.js': { type: 'text/javascript', path: assetPath('node_modules', '@zazuko', 'yasgui', 'build', 'yasgui.min.js') },
+  'yasgui.min.css': { type: 'text/css', path: assetPath('node_modules', '@zazuko', 'yasgui', 'build', 'yasgui.min.css') },
+  'chart.umd.min.js': { type: 'text/javascript', path: assetPath('node_modules', 'chart.js', 'dist', 'chart.umd.min.js') },
+};
+
+/** Every media type the endpoint answers in, then the page: a browser's Accept prefers the page, any other client an answer. */
+const NEGOTIATED = [...new Set([...answerTypes.select, ...answerTypes.construct, 'application/json', 'text/html'])];
+
+/** The protocol's parameters, from the query string and a form body alike (names may repeat). */
+const protocolRequest = (req: Request): SparqlRequest => {
+  const params = new URL(req.originalUrl, 'http://localhost').searchParams;
+  const body = req.body as { query?: string; update?: string; form?: URLSearchParams; unsupported?: string } | undefined;
+  if (body?.unsupported !== undefined) throw sparqlRejections.unsupportedBody(body.unsupported);
+  for (const [name, value] of body?.form ?? []) params.append(name, value);
+  const queries = params.getAll('query');
+  if (queries.length > 1) throw rejections.malformedQueryParam("Give one 'query'.");
+  const query = body?.query ?? queries[0];
+  return {
+    ...(query === undefined ? {} : { query }),
+    update: body?.update !== undefined || params.has('update'),
+    defaultGraphs: params.getAll('default-graph-uri'),
+    namedGraphs: params.getAll('named-graph-uri'),
+  };
+};
+
+/** The SPARQL 1.1 Protocol over a project's default SPARQL view (`graph`), and the query page for browsers. */
+export const sparqlRoutes = (routes: Routes, router: Router, deps: Deps): void => {
+  const guard: Guard = { permission: 'resources/read', or: 'views/query', on: onProject };
+  const answer = async (req: Request, res: Response) => {
+    const result = await deps.endpoint.query(projectOf(req), segment(req, 'viewId'), protocolRequest(req), (offered) => req.accepts(offered) || undefined);
+    res.vary('Accept').status(200).type(result.mediaType).send(result.body);
+  };
+  routes.add(router, '/v1/views/:org/:project/:viewId/sparql', {
+    get: {
+      guard,
+      body: 'none',
+      handle: async (req, res) => {
+        if (req.accepts(NEGOTIATED) !== 'text/html') return answer(req, res);
+        const project = projectOf(req);
+        // The page's files sit at /v1/query-page/, four levels above this path.
+        const page = queryPage(project, deps.endpoint.prefixes(project, segment(req, 'viewId')), '../../../../query-page');
+        res.vary('Accept').status(200).type('text/html').send(page);
+      },
+    },
+    post: { guard, body: 'sparql', handle: answer },
+  });
+  const cache = new Map<string, Buffer>();
+  routes.add(router, '/v1/query-page/:file', {
+    get: {
+      guard: { public: true },
+      body: 'none',
+      handle: (req, res) => {
+        const name = req.params['file'] as string;
+        const file = Object.hasOwn(PAGE_FILES, name) ? PAGE_FILES[name] : undefined;
+        if (!file) throw rejections.routeNotFound();
+        let content = cache.get(name);
+        if (!content) cache.set(name, (content = readFileSync(file.path)));
+        res.status(200).type(file.type).set('Cache-Control', 'public, max-age=86400').send(content);
+      },
+    },
+  });
+};

@@ -1,0 +1,48 @@
+import { Rejection } from '../kernel/Rejection.js';
+import type { RejectionTypes } from '../kernel/Rejection.js';
+
+/** What the SPARQL endpoint refuses. */
+export const sparqlRejections = {
+  malformedQuery: (message: string) => new Rejection('MalformedQuery', `The query is not valid SPARQL 1.1: ${message}`),
+  unsupportedOperation: (operation: string) =>
+    new Rejection(
+      'UnsupportedOperation',
+      `${operation} is not accepted here: the endpoint answers read-only queries (SELECT, ASK, CONSTRUCT, DESCRIBE) over this project only.`,
+      {
+        operation,
+      },
+    ),
+  missingQuery: () => new Rejection('MissingQuery', "No query given: send it as 'query=' (GET or form-encoded POST) or as an application/sparql-query body."),
+  unsupportedBody: (contentType: string) =>
+    new Rejection(
+      'UnsupportedRequestContentTypeRejection',
+      `The request's Content-Type '${contentType}' is not supported; expected 'application/sparql-query' or 'application/x-www-form-urlencoded'.`,
+    ),
+  viewNotFound: (view: string, project: string) => new Rejection('ViewNotFound', `View '${view}' not found in project '${project}'.`),
+  queryTimeout: (millis: number) =>
+    new Rejection(
+      'QueryTimeout',
+      `The query ran longer than its budget of ${millis} ms and was stopped. Narrow it: more specific patterns, a LIMIT, fewer property paths.`,
+      {
+        millis,
+      },
+    ),
+  queryServiceBusy: (millis: number) =>
+    new Rejection('QueryServiceBusy', `The query could not start within its budget of ${millis} ms: other queries are running. Retry shortly.`, { millis }),
+  resultTooLarge: (limit: number) =>
+    new Rejection('QueryResultTooLarge', `The query's answer holds more than ${limit} results (rows or triples); page through it with LIMIT and OFFSET.`, {
+      limit,
+    }),
+};
+
+/** Their HTTP statuses: every type of the family has one, or this does not compile. */
+export const sparqlStatuses = {
+  MalformedQuery: 400,
+  UnsupportedOperation: 400,
+  MissingQuery: 400,
+  UnsupportedRequestContentTypeRejection: 415,
+  ViewNotFound: 404,
+  QueryTimeout: 400,
+  QueryServiceBusy: 503,
+  QueryResultTooLarge: 400,
+} satisfies Record<RejectionTypes<typeof sparqlRejections>, number>;

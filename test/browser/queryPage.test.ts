@@ -1,0 +1,90 @@
+import { expect } from 'chai';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { serve } from '../support/server.js';
+import type { TestServer } from '../support/server.js';
+import { client, enc } from '../support/client.js';
+
+/** Debian's chromium (`.ci/run` installs it); the screenshot goes to `test-output/`. */
+const CHROMIUM = '/usr/bin/chromium';
+const OUTPUT = join(new URL('../../..', import.meta.url).pathname, 'test-output');
+
+describe('SPARQL query page in a real browser', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  let api: ReturnType<typeof client>;
+  let browser: Browser;
+  serve((s, a) => ((server = s), (api = a)));
+
+  before(async function () {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
+    await api.put('/v1/orgs/web', {});
+    await api.put('/v1/projects/web/p', { apiMappings: [{ prefix: 'schema', namespace: 'http://schema.org/' }] });
+    for (const [id, name] of [
+      ['http://ex.org/ada', 'Ada'],
+      ['http://ex.org/grace', 'Grace'],
+    ])
+      await api.put(`/v1/resources/web/p/_/${enc(id!)}`, { '@context': { '@vocab': 'http://schema.org/' }, name });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
+  });
+  after(() => browser?.close());
+
+  it('serves Yasgui from its own files with the project prefixes; a typed query runs and its rows show in the table', async () => {
+    const page = await browser.newPage();
+    const foreign: string[] = [];
+    page.on('request', (r) => void (!r.url().startsWith(server.url) && !r.url().startsWith('data:') && foreign.push(r.url())));
+    const res = await page.goto(`${server.url}/v1/views/web/p/graph/sparql`);
+    expect(res?.headers()['content-type']).to.match(/^text\/html/);
+    await page.waitForSelector('.CodeMirror');
+    const editor = await page.evaluate(() =>
+      (window as unknown as { yasgui: { getTab(): { getYasqe(): { getValue(): string } } } }).yasgui.getTab().getYasqe().getValue(),
+    );
+    expect(editor).to.include('PREFIX schema: <http://schema.org/>');
+    await page.click('.CodeMirror');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+    await page.keyboard.type('PREFIX schema: <http://schema.org/>\nSELECT ?name WHERE { ?s schema:name ?name } ORDER BY ?name');
+    await page.click('.yasqe_queryButton');
+    await page.waitForSelector('.yasr table tbody tr:nth-child(2)');
+    const cells = await page.$$eval('.yasr table tbody tr', (rows) => rows.map((r) => r.textContent ?? ''));
+    expect(cells).to.have.length(2);
+    expect(cells[0]).to.include('Ada');
+    expect(cells[1]).to.include('Grace');
+    mkdirSync(OUTPUT, { recursive: true });
+    const shot = join(OUTPUT, 'sparql-query-page.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    expect(statSync(shot).size).to.be.greaterThan(1000);
+    // Numbers draw as a chart: one bar per row.
+    await page.click('.CodeMirror');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+    await page.keyboard.type('PREFIX schema: <http://schema.org/>\nSELECT ?name (STRLEN(?name) AS ?length) WHERE { ?s schema:name ?name } ORDER BY ?name');
+    await page.click('.yasqe_queryButton');
+    await page.waitForSelector('.yasr table tbody tr:nth-child(2)');
+    await page.click('.yasr .select_chart');
+    await page.waitForSelector('canvas.registry-chart');
+    const bars = await page.evaluate(() => {
+      const chart = (window as unknown as { Chart: { getChart(c: Element): { data: { labels: string[]; datasets: { data: number[] }[] } } } }).Chart.getChart(
+        document.querySelector('canvas.registry-chart')!,
+      );
+      return { labels: chart.data.labels, values: chart.data.datasets[0]!.data };
+    });
+    expect(bars).to.deep.equal({ labels: ['Ada', 'Grace'], values: [3, 5] });
+    await page.screenshot({ path: join(OUTPUT, 'sparql-query-page-chart.png'), fullPage: true });
+    // Everything the page loaded came from the service (no CDN); the browser was told not to phone home.
+    expect(foreign.filter((u) => !u.startsWith('chrome'))).to.deep.equal([]);
+  });
+});
