@@ -3,6 +3,8 @@ import type { Dataset, GraphStore, Row } from './GraphStore.js';
 import { iri } from '../rdf/terms.js';
 import { capacityGuard } from './capacityGuard.js';
 import { RevisionFile } from './RevisionFile.js';
+import { scopeBlankNodes } from './blankNodes.js';
+import { randomUUID } from 'node:crypto';
 import { CLAIM_CEILING, claimWasmMemory } from './wasmMemory.js';
 
 export interface OxigraphOptions {
@@ -40,6 +42,13 @@ export class OxigraphGraphStore implements GraphStore {
   private loadedQuads = 0;
   private readonly file: RevisionFile | undefined;
   private readonly room: () => Promise<void>;
+  /**
+   * Blank node labels repeat from one revision to the next (`_:b0` in each), and a restart loads
+   * the revision file in bulk, where one label is one node: each graph's labels get a suffix of
+   * their own (this process's, plus a count) so no two revisions share a blank node.
+   */
+  private readonly run = randomUUID().slice(0, 8);
+  private graphs = 0;
 
   constructor(options: OxigraphOptions = {}) {
     this.file = options.revisionFile === undefined ? undefined : new RevisionFile(options.revisionFile);
@@ -51,7 +60,7 @@ export class OxigraphGraphStore implements GraphStore {
   }
 
   async putGraph(graph: string, ntriples: string): Promise<void> {
-    const quads = intoGraph(ntriples, graph);
+    const quads = intoGraph(ntriples, graph, this.blankScope());
     await this.load(quads);
     this.file?.append(quads);
   }
@@ -61,6 +70,10 @@ export class OxigraphGraphStore implements GraphStore {
     this.reserve(nquads.length);
     this.store.load(nquads, { format: 'application/n-quads', lenient: true });
     this.loadedQuads += countLines(nquads);
+  }
+
+  private blankScope(): string {
+    return `_${this.run}_${(this.graphs++).toString(36)}`;
   }
 
   ensureRoom(): Promise<void> {
@@ -191,11 +204,12 @@ const countLines = (text: string | Uint8Array): number => {
   return lines;
 };
 
-/** Puts every triple of N-Triples text into graph `g`. */
-const intoGraph = (triples: string, g: string): string => {
+/** Puts every triple of N-Triples text into graph `g`, its blank node labels suffixed with `scope`. */
+const intoGraph = (triples: string, g: string, scope: string): string => {
   const graph = ` ${iri(g)} .`;
   let out = '';
-  for (const line of triples.split('\n')) {
+  for (const text of triples.split('\n')) {
+    const line = text.includes('_:') ? scopeBlankNodes(text, scope) : text;
     const end = line.lastIndexOf(' .');
     if (end > 0) out += `${line.slice(0, end)}${graph}\n`;
   }

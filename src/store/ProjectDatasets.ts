@@ -1,3 +1,4 @@
+import { scopeBlankNodes } from './blankNodes.js';
 import oxigraph from 'oxigraph';
 import type { ProjectRef } from '../kernel/labels.js';
 import { iri } from '../rdf/terms.js';
@@ -232,17 +233,4 @@ const graphOf = (line: string): string | undefined => {
   const at = line.lastIndexOf(' <');
   const end = line.lastIndexOf('>');
   return at < 0 || end <= at ? undefined : line.slice(at + 2, end);
-};
-
-/** A line with the blank node labels of its subject and object suffixed (a literal's text is left alone). */
-const scopeBlankNodes = (line: string, suffix: string): string => {
-  let out = line;
-  const subjectEnd = out.indexOf(' ');
-  if (out.startsWith('_:')) out = out.slice(0, subjectEnd) + suffix + out.slice(subjectEnd);
-  const object = out.indexOf('> ', out.indexOf(' ') + 1) + 2;
-  if (object > 1 && out.startsWith('_:', object)) {
-    const objectEnd = out.indexOf(' ', object);
-    out = out.slice(0, objectEnd) + suffix + out.slice(objectEnd);
-  }
-  return out;
 };

@@ -101,6 +101,18 @@ for (const subject of subjects) {
       expect(await store.size()).to.equal(1);
     });
 
+    it('keeps the blank nodes of each revision graph apart, also after a restart (revisions reuse their labels)', async () => {
+      await store.putGraph('urn:test:r1', '<urn:a> <urn:has> _:b0 .\n_:b0 <urn:name> "one" .\n');
+      await store.putGraph('urn:test:r2', '<urn:b> <urn:has> _:b0 .\n_:b0 <urn:name> "two" .\n_:b0 <urn:note> "_:b0 in a literal" .\n');
+      const blanks = 'SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { GRAPH ?g { ?owner <urn:has> ?x } }';
+      const names = 'SELECT ?n WHERE { GRAPH ?g { <urn:a> <urn:has> ?x } GRAPH ?h { ?x <urn:name> ?n } }';
+      expect(values(await store.select(blanks), 'c')).to.deep.equal(['2']);
+      expect(await restart(store.checkpoint(true))).to.deep.equal({ restored: true });
+      expect(values(await store.select(blanks), 'c')).to.deep.equal(['2']);
+      expect(values(await store.select(names), 'n')).to.deep.equal(['one']);
+      expect(values(await store.select('SELECT ?l WHERE { GRAPH ?g { ?x <urn:note> ?l } }'), 'l')).to.deep.equal(['_:b0 in a literal']);
+    });
+
     it('forgets persisted graphs when restored without a checkpoint, and a dropped graph stays dropped', async () => {
       await store.putGraph('urn:test:r1', '<urn:s:r> <urn:p> "first" .\n');
       await store.putGraph('urn:test:r2', '<urn:s:r> <urn:p> "second" .\n');
