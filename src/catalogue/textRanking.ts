@@ -4,7 +4,7 @@ import type { CatalogueItem } from './catalogue.js';
 
 /** The text index as listings use it: the items of a kind matching an FTS5 expression, with their relevance. */
 export interface TextMatcher {
-  match(expression: string, kind: string): { node: string; score: number }[];
+  match(expression: string, kind: string): readonly { node: string; score: number }[];
 }
 
 /** Listings of a registry started without its text index (`TEXT_INDEX=off`): `q` is refused. */

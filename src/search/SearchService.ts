@@ -6,6 +6,8 @@ import { executeSearch } from './dsl/executeSearch.js';
 import type { SearchResponse } from './dsl/executeSearch.js';
 import type { SearchDoc } from './dsl/fields.js';
 import { FieldReader } from './dsl/fields.js';
+import { emptyStats } from './dsl/Corpus.js';
+import type { CorpusStats } from './dsl/Corpus.js';
 import type { JsonObject } from '../kernel/json.js';
 import { searchRejections } from './searchRejections.js';
 import type { TextIndex } from './TextIndex.js';
@@ -35,6 +37,8 @@ export class SearchService {
   /** One wrapper per stored document object (replaced on every write), so values read from it are kept. */
   private readonly wrapped = new WeakMap<JsonObject, SearchDoc>();
   private readonly reader = new FieldReader();
+  /** BM25 statistics of the last searched set of documents (projects at an index generation). */
+  private stats: { key: string; stats: CorpusStats } = { key: '', stats: emptyStats() };
 
   constructor(
     private readonly index: TextIndex,
@@ -93,7 +97,9 @@ export class SearchService {
         if (!doc) this.wrapped.set(source, (doc = { id: String(source['@id']), project, source }));
         docs.push(doc);
       }
-    return executeSearch(body, docs, (d) => indexName(d.project), projects.length, this.reader);
+    const key = `${this.index.generation} ${projects.join(' ')}`;
+    if (this.stats.key !== key) this.stats = { key, stats: emptyStats() };
+    return executeSearch(body, docs, (d) => indexName(d.project), projects.length, this.reader, this.stats.stats);
   }
 }
 
