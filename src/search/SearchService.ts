@@ -10,6 +10,7 @@ import { emptyStats } from './dsl/Corpus.js';
 import type { CorpusStats } from './dsl/Corpus.js';
 import type { JsonObject } from '../kernel/json.js';
 import { searchRejections } from './searchRejections.js';
+import { rejections } from '../domain/rejections.js';
 import type { TextIndex } from './TextIndex.js';
 
 export interface Suite {
@@ -26,6 +27,11 @@ export interface SearchSettings {
 
 const readable = (access: ProjectAccess) => (project: ProjectRef) =>
   access.mode === 'all' || access.projects.includes(project) || access.orgs.includes(project.slice(0, project.indexOf('/')));
+
+/** AuthorizationFailed unless the caller holds `views/query` somewhere. */
+const searcher = (access: ProjectAccess): void => {
+  if (access.mode === 'limited' && !access.projects.length && !access.orgs.length) throw rejections.authorizationFailed();
+};
 
 /**
  * The search API (spec 4.6): one search projection per project, the current non-deprecated
@@ -77,8 +83,20 @@ export class SearchService {
     return { name, projects: [...projects] };
   }
 
-  /** The text of the fields configuration file, unchanged. */
-  config(): string {
+  /**
+   * A suite as a caller sees it: only the projects it may query, as a suite query would search
+   * (a suite's projects are not shown to whom cannot search them). Someone who may query no
+   * project at all has no use for suites: AuthorizationFailed.
+   */
+  suiteFor(name: string, access: ProjectAccess): Suite {
+    searcher(access);
+    const suite = this.suite(name);
+    return { name, projects: suite.projects.filter(readable(access)) };
+  }
+
+  /** The text of the fields configuration file, unchanged: for whoever may query some project (it lays out search results). */
+  config(access: ProjectAccess): string {
+    searcher(access);
     if (this.fields === undefined) throw searchRejections.searchConfigUnavailable();
     return this.fields;
   }
