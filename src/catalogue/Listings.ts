@@ -143,20 +143,25 @@ export class Listings {
     const q = req.q!.trim();
     const expression = phrasePrefix(q);
     const selected = this.queries.selector(filter);
-    const rows = new Map<string, ScoredItem>();
-    for (const m of expression ? this.text.match(expression, req.kind) : []) {
-      const item = selected(m.node);
-      if (item) rows.set(m.node, { node: m.node, item, score: m.score, exact: item.id === q });
-    }
     // An `@id` written as the project's mappings allow (a CURIE, a term) is found too.
     const project = req.project === undefined ? undefined : this.scopes.project(req.project);
     const id = project ? resolveId(q, project) : undefined;
-    if (project && id !== undefined) {
-      const node = itemNode(req.kind, req.project!, id);
-      const item = selected(node);
-      if (item) rows.set(node, { node, item, score: rows.get(node)?.score ?? 0, exact: true });
+    const idNode = project && id !== undefined ? itemNode(req.kind, req.project!, id) : undefined;
+    // One pass, no map: a common word matches every item of the index.
+    const rows: ScoredItem[] = [];
+    let idFound = false;
+    for (const m of expression ? this.text.match(expression, req.kind) : []) {
+      const item = selected(m.node);
+      if (!item) continue;
+      const isIdNode = m.node === idNode;
+      idFound ||= isIdNode;
+      rows.push({ node: m.node, item, score: m.score, exact: isIdNode || item.id === q });
     }
-    return [...rows.values()];
+    if (idNode !== undefined && !idFound) {
+      const item = selected(idNode);
+      if (item) rows.push({ node: idNode, item, score: 0, exact: true });
+    }
+    return rows;
   }
 
   async aggregate(req: ListingRequest): Promise<Aggregations> {
