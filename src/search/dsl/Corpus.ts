@@ -1,5 +1,5 @@
 import { words } from '../analyzer.js';
-import type { FieldReader, SearchDoc } from './fields.js';
+import type { FieldReader, SearchDoc, TermFrequencies } from './fields.js';
 
 const K1 = 1.2;
 const B = 0.75;
@@ -7,7 +7,8 @@ const B = 0.75;
 /** Field lengths and document frequencies of one set of documents: reusable by every search of that same set. */
 export interface CorpusStats {
   lengths: Map<string, { docs: number; total: number }>;
-  dfs: Map<string, number>;
+  /** By path, then by term: no key is built per document. */
+  dfs: Map<string, Map<string, number>>;
 }
 
 export const emptyStats = (): CorpusStats => ({ lengths: new Map(), dfs: new Map() });
@@ -43,12 +44,13 @@ export class Corpus {
   }
 
   private df(path: string, term: string): number {
-    const key = `${path}\u0000${term}`;
-    let n = this.dfs.get(key);
+    let byTerm = this.dfs.get(path);
+    if (!byTerm) this.dfs.set(path, (byTerm = new Map()));
+    let n = byTerm.get(term);
     if (n === undefined) {
       n = 0;
       for (const doc of this.docs) if (this.reader.termFrequencies(doc, path).tf.has(term)) n++;
-      this.dfs.set(key, n);
+      byTerm.set(term, n);
     }
     return n;
   }
@@ -62,8 +64,12 @@ export class Corpus {
 
   /** BM25 of a document's field for the given words (each counted once). */
   bm25(doc: SearchDoc, path: string, terms: readonly string[]): number {
+    return this.bm25Of(this.reader.termFrequencies(doc, path), path, terms);
+  }
+
+  /** BM25 of a field whose term frequencies are at hand. */
+  bm25Of({ tf, length }: TermFrequencies, path: string, terms: readonly string[]): number {
     const s = this.fieldLength(path);
-    const { tf, length } = this.reader.termFrequencies(doc, path);
     const avg = s.docs ? s.total / s.docs : 1;
     let score = 0;
     for (const t of terms.length > 1 ? new Set(terms) : terms) {

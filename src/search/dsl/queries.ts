@@ -95,14 +95,14 @@ interface Context {
 const matchField = (ctx: Context, doc: SearchDoc, path: string, text: Leaf, required: (matched: number, of: number) => boolean): number | undefined => {
   const reader = ctx.corpus.reader;
   const terms = ctx.corpus.distinctWords(String(text));
+  const frequencies = reader.termFrequencies(doc, path);
+  if (frequencies.length && terms.length) {
+    let matched = 0;
+    for (const t of terms) if (frequencies.tf.has(t)) matched++;
+    if (matched && required(matched, terms.length)) return ctx.corpus.bm25Of(frequencies, path, terms);
+  }
   const values = reader.values(doc, path);
   if (!values.length) return undefined;
-  const { tf, length } = reader.termFrequencies(doc, path);
-  if (length && terms.length) {
-    let matched = 0;
-    for (const t of terms) if (tf.has(t)) matched++;
-    if (matched && required(matched, terms.length)) return ctx.corpus.bm25(doc, path, terms);
-  }
   // Values that are not text (keywords, numbers, booleans, dates) match the query as one term.
   return values.some((v) => FieldReader.typeOfPath(path, v) !== 'text' && equalsTerm(path, v, text)) ? 1 : undefined;
 };
