@@ -43,8 +43,8 @@ export class SearchService {
   /** One wrapper per stored document object (replaced on every write), so values read from it are kept. */
   private readonly wrapped = new WeakMap<JsonObject, SearchDoc>();
   private readonly reader = new FieldReader();
-  /** BM25 statistics of the last searched set of documents (projects at an index generation). */
-  private stats: { key: string; stats: CorpusStats } = { key: '', stats: emptyStats() };
+  /** The last searched set of documents (projects at an index generation) and its BM25 statistics: both hold until a document changes. */
+  private searched: { key: string; docs: SearchDoc[]; stats: CorpusStats } = { key: '', docs: [], stats: emptyStats() };
 
   constructor(
     private readonly index: TextIndex,
@@ -107,6 +107,12 @@ export class SearchService {
   }
 
   private run(body: unknown, projects: ProjectRef[]): SearchResponse {
+    const key = `${this.index.generation} ${projects.join(' ')}`;
+    if (this.searched.key !== key) this.searched = { key, docs: this.gather(projects), stats: emptyStats() };
+    return executeSearch(body, this.searched.docs, (d) => indexName(d.project), projects.length, this.reader, this.searched.stats);
+  }
+
+  private gather(projects: ProjectRef[]): SearchDoc[] {
     const docs: SearchDoc[] = [];
     for (const project of projects)
       for (const source of this.index.documents('resources', project).values()) {
@@ -115,9 +121,7 @@ export class SearchService {
         if (!doc) this.wrapped.set(source, (doc = { id: String(source['@id']), project, source }));
         docs.push(doc);
       }
-    const key = `${this.index.generation} ${projects.join(' ')}`;
-    if (this.stats.key !== key) this.stats = { key, stats: emptyStats() };
-    return executeSearch(body, docs, (d) => indexName(d.project), projects.length, this.reader, this.stats.stats);
+    return docs;
   }
 }
 
