@@ -14,13 +14,16 @@ import { benchSparql } from './sparql.js';
  * N (default 10,000; also BENCH_N) is the number of resources of the resource benchmark.
  */
 const count = Number(process.argv[2] ?? process.env['BENCH_N'] ?? 10_000);
-await benchResources(count);
-await benchSchemas();
-await benchEvents();
-await benchWorkers(Math.min(count, 5_000));
-await benchAccessOverhead(5_000);
-await benchOperationsOverhead(5_000);
-await benchTracker(2_000);
+// BENCH_ONLY=search runs the search section alone.
+if (process.env['BENCH_ONLY'] !== 'search') {
+  await benchResources(count);
+  await benchSchemas();
+  await benchEvents();
+  await benchWorkers(Math.min(count, 5_000));
+  await benchAccessOverhead(5_000);
+  await benchOperationsOverhead(5_000);
+  await benchTracker(2_000);
+}
 // BENCH_SEARCH_N (default 10,000) resources, created twice: with and without the text index.
 await benchSearch(Number(process.env['BENCH_SEARCH_N'] ?? 10_000));
 await benchFiles();

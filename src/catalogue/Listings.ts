@@ -10,8 +10,9 @@ import type { CatalogueConditions, ListingFilter, SortKey } from './ListingQuery
 import { resolveId } from '../domain/projects/apiMappings.js';
 import { itemNode } from '../store/graphNames.js';
 import { phrasePrefix } from '../search/analyzer.js';
+import type { CatalogueItem } from './catalogue.js';
 import type { ScoredItem, TextMatcher } from './textRanking.js';
-import { cursorPosition, rankedPage, scoreCursor } from './textRanking.js';
+import { cursorPosition, RankedPage, scoreCursor } from './textRanking.js';
 
 /** A listing as requested, before ids, CURIEs and terms are resolved against the scope. */
 export interface ListingRequest extends CatalogueConditions {
@@ -113,15 +114,16 @@ export class Listings {
     const after = req.after && cursorPosition(req.after);
     if (req.after && !after)
       throw rejections.malformedQueryParam("Query parameter 'after' does not match this listing's sort: use the cursor given in '_next'.");
-    const rows = this.matches(req, filter);
-    const page = rankedPage(rows, { offset: req.from, limit: req.size + 1, ...(after ? { after } : {}) });
+    const ranked = new RankedPage({ offset: req.from, limit: req.size + 1, ...(after ? { after } : {}) });
+    this.eachMatch(req, filter, (node, item, score, exact) => ranked.add(node, item, score, exact));
+    const page = ranked.page();
     const items = page.slice(0, req.size);
     const last = items[items.length - 1];
     return {
-      total: rows.length,
+      total: ranked.total,
       items: items.map((r) => ({ project: r.item.project, id: r.item.id })),
       scores: items.map((r) => r.score),
-      maxScore: rows.reduce((max, r) => Math.max(max, r.score), 0),
+      maxScore: ranked.maxScore,
       ...(page.length > req.size && last ? { next: scoreCursor(last) } : {}),
     };
   }
@@ -139,24 +141,33 @@ export class Listings {
 
   /** Every item the `q` listing selects, unordered. */
   private matches(req: ListingRequest, filter: ListingFilter): ScoredItem[] {
-    if (filter.projects?.length === 0) return [];
+    const rows: ScoredItem[] = [];
+    this.eachMatch(req, filter, (node, item, score, exact) => rows.push({ node, item, score, exact }));
+    return rows;
+  }
+
+  /** Visits every item the `q` listing selects, unordered, without keeping them: a common word matches every item of the index. */
+  private eachMatch(req: ListingRequest, filter: ListingFilter, visit: (node: string, item: CatalogueItem, score: number, exact: boolean) => void): void {
+    if (filter.projects?.length === 0) return;
     const q = req.q!.trim();
     const expression = phrasePrefix(q);
     const selected = this.queries.selector(filter);
-    const rows = new Map<string, ScoredItem>();
-    for (const m of expression ? this.text.match(expression, req.kind) : []) {
-      const item = selected(m.node);
-      if (item) rows.set(m.node, { node: m.node, item, score: m.score, exact: item.id === q });
-    }
     // An `@id` written as the project's mappings allow (a CURIE, a term) is found too.
     const project = req.project === undefined ? undefined : this.scopes.project(req.project);
     const id = project ? resolveId(q, project) : undefined;
-    if (project && id !== undefined) {
-      const node = itemNode(req.kind, req.project!, id);
-      const item = selected(node);
-      if (item) rows.set(node, { node, item, score: rows.get(node)?.score ?? 0, exact: true });
+    const idNode = project && id !== undefined ? itemNode(req.kind, req.project!, id) : undefined;
+    let idFound = false;
+    for (const m of expression ? this.text.match(expression, req.kind) : []) {
+      const item = selected(m.node);
+      if (!item) continue;
+      const isIdNode = m.node === idNode;
+      idFound ||= isIdNode;
+      visit(m.node, item, m.score, isIdNode || item.id === q);
     }
-    return [...rows.values()];
+    if (idNode !== undefined && !idFound) {
+      const item = selected(idNode);
+      if (item) visit(idNode, item, 0, true);
+    }
   }
 
   async aggregate(req: ListingRequest): Promise<Aggregations> {

@@ -4,7 +4,7 @@ import type { CatalogueItem } from './catalogue.js';
 
 /** The text index as listings use it: the items of a kind matching an FTS5 expression, with their relevance. */
 export interface TextMatcher {
-  match(expression: string, kind: string): { node: string; score: number }[];
+  match(expression: string, kind: string): readonly { node: string; score: number }[];
 }
 
 /** Listings of a registry started without its text index (`TEXT_INDEX=off`): `q` is refused. */
@@ -24,10 +24,6 @@ export interface ScoredItem {
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
-/** The order of a `q` listing: exact `@id` matches, then by descending score, then by item node. */
-const compare = (a: Pick<ScoredItem, 'node' | 'score' | 'exact'>, b: Pick<ScoredItem, 'node' | 'score' | 'exact'>): number =>
-  a.exact !== b.exact ? (a.exact ? -1 : 1) : a.score !== b.score ? b.score - a.score : a.node < b.node ? -1 : a.node > b.node ? 1 : 0;
-
 /** The `after` cursor of a row: exact flag, score, item node. */
 export const scoreCursor = (row: ScoredItem): Binding[] => [
   { type: 'literal', value: row.exact ? '1' : '0', datatype: `${XSD}integer` },
@@ -46,22 +42,47 @@ export const cursorPosition = (after: Binding[]): Pick<ScoredItem, 'node' | 'sco
 
 /** One page of ranked rows, from an offset or strictly after a cursor position. */
 export const rankedPage = (rows: ScoredItem[], page: { offset: number; limit: number; after?: Pick<ScoredItem, 'node' | 'score' | 'exact'> }): ScoredItem[] => {
-  const after = page.after;
-  const candidates = after ? rows.filter((r) => compare(r, after) > 0) : rows;
-  const offset = after ? 0 : page.offset;
-  return topK(candidates, offset + page.limit).slice(offset, offset + page.limit);
+  const collector = new RankedPage(page);
+  for (const row of rows) collector.add(row.node, row.item, row.score, row.exact);
+  return collector.page();
 };
 
-/** The first `k` rows in order, without sorting all of them when `k` is small. */
-const topK = (rows: ScoredItem[], k: number): ScoredItem[] => {
-  if (rows.length <= k * 4) return [...rows].sort(compare);
-  const kept: ScoredItem[] = [];
-  for (const row of rows) {
-    if (kept.length === k && compare(row, kept[k - 1]!) >= 0) continue;
-    let i = kept.length;
-    while (i > 0 && compare(row, kept[i - 1]!) < 0) i--;
-    kept.splice(i, 0, row);
-    if (kept.length > k) kept.pop();
+/**
+ * Collects a page of ranked rows from rows seen one at a time, with their total and best score:
+ * only a row that enters the page is kept, so a word of every item allocates a page, not a row per item.
+ */
+export class RankedPage {
+  total = 0;
+  maxScore = 0;
+  private readonly kept: ScoredItem[] = [];
+  private readonly wanted: number;
+  private readonly offset: number;
+  private readonly after: Pick<ScoredItem, 'node' | 'score' | 'exact'> | undefined;
+
+  constructor(page: { offset: number; limit: number; after?: Pick<ScoredItem, 'node' | 'score' | 'exact'> }) {
+    this.after = page.after;
+    this.offset = page.after ? 0 : page.offset;
+    this.wanted = this.offset + page.limit;
   }
-  return kept;
-};
+
+  add(node: string, item: CatalogueItem, score: number, exact: boolean): void {
+    this.total++;
+    if (score > this.maxScore) this.maxScore = score;
+    if (this.after && compareTo(exact, score, node, this.after) <= 0) return;
+    const kept = this.kept;
+    if (kept.length === this.wanted && (this.wanted === 0 || compareTo(exact, score, node, kept[this.wanted - 1]!) >= 0)) return;
+    let i = kept.length;
+    while (i > 0 && compareTo(exact, score, node, kept[i - 1]!) < 0) i--;
+    kept.splice(i, 0, { node, item, score, exact });
+    if (kept.length > this.wanted) kept.pop();
+  }
+
+  /** The page: the kept rows from the offset on. */
+  page(): ScoredItem[] {
+    return this.kept.slice(this.offset);
+  }
+}
+
+/** `compare` of a row given by its fields with another. */
+const compareTo = (exact: boolean, score: number, node: string, b: Pick<ScoredItem, 'node' | 'score' | 'exact'>): number =>
+  exact !== b.exact ? (exact ? -1 : 1) : score !== b.score ? b.score - score : node < b.node ? -1 : node > b.node ? 1 : 0;

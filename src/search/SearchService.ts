@@ -6,8 +6,11 @@ import { executeSearch } from './dsl/executeSearch.js';
 import type { SearchResponse } from './dsl/executeSearch.js';
 import type { SearchDoc } from './dsl/fields.js';
 import { FieldReader } from './dsl/fields.js';
+import { emptyStats } from './dsl/Corpus.js';
+import type { CorpusStats } from './dsl/Corpus.js';
 import type { JsonObject } from '../kernel/json.js';
 import { searchRejections } from './searchRejections.js';
+import { rejections } from '../domain/rejections.js';
 import type { TextIndex } from './TextIndex.js';
 
 export interface Suite {
@@ -25,6 +28,11 @@ export interface SearchSettings {
 const readable = (access: ProjectAccess) => (project: ProjectRef) =>
   access.mode === 'all' || access.projects.includes(project) || access.orgs.includes(project.slice(0, project.indexOf('/')));
 
+/** AuthorizationFailed unless the caller holds `views/query` somewhere. */
+const searcher = (access: ProjectAccess): void => {
+  if (access.mode === 'limited' && !access.projects.length && !access.orgs.length) throw rejections.authorizationFailed();
+};
+
 /**
  * The search API (spec 4.6): one search projection per project, the current non-deprecated
  * resources as a fetch returns them, searched with the Elasticsearch query DSL in the projects the
@@ -35,6 +43,8 @@ export class SearchService {
   /** One wrapper per stored document object (replaced on every write), so values read from it are kept. */
   private readonly wrapped = new WeakMap<JsonObject, SearchDoc>();
   private readonly reader = new FieldReader();
+  /** The last searched set of documents (projects at an index generation) and its BM25 statistics: both hold until a document changes. */
+  private searched: { key: string; docs: SearchDoc[]; stats: CorpusStats } = { key: '', docs: [], stats: emptyStats() };
 
   constructor(
     private readonly index: TextIndex,
@@ -73,8 +83,20 @@ export class SearchService {
     return { name, projects: [...projects] };
   }
 
-  /** The text of the fields configuration file, unchanged. */
-  config(): string {
+  /**
+   * A suite as a caller sees it: only the projects it may query, as a suite query would search
+   * (a suite's projects are not shown to whom cannot search them). Someone who may query no
+   * project at all has no use for suites: AuthorizationFailed.
+   */
+  suiteFor(name: string, access: ProjectAccess): Suite {
+    searcher(access);
+    const suite = this.suite(name);
+    return { name, projects: suite.projects.filter(readable(access)) };
+  }
+
+  /** The text of the fields configuration file, unchanged: for whoever may query some project (it lays out search results). */
+  config(access: ProjectAccess): string {
+    searcher(access);
     if (this.fields === undefined) throw searchRejections.searchConfigUnavailable();
     return this.fields;
   }
@@ -85,6 +107,12 @@ export class SearchService {
   }
 
   private run(body: unknown, projects: ProjectRef[]): SearchResponse {
+    const key = `${this.index.generation} ${projects.join(' ')}`;
+    if (this.searched.key !== key) this.searched = { key, docs: this.gather(projects), stats: emptyStats() };
+    return executeSearch(body, this.searched.docs, (d) => indexName(d.project), projects.length, this.reader, this.searched.stats);
+  }
+
+  private gather(projects: ProjectRef[]): SearchDoc[] {
     const docs: SearchDoc[] = [];
     for (const project of projects)
       for (const source of this.index.documents('resources', project).values()) {
@@ -93,7 +121,7 @@ export class SearchService {
         if (!doc) this.wrapped.set(source, (doc = { id: String(source['@id']), project, source }));
         docs.push(doc);
       }
-    return executeSearch(body, docs, (d) => indexName(d.project), projects.length, this.reader);
+    return docs;
   }
 }
 

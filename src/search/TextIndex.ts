@@ -51,6 +51,9 @@ CREATE VIRTUAL TABLE IF NOT EXISTS words USING fts5 (body, tokenize = 'unicode61
 CREATE TABLE IF NOT EXISTS positions (project TEXT PRIMARY KEY, seq INTEGER NOT NULL);
 `;
 
+/** Match lists kept for repeated queries, in rows across all of them (a common word's list is one row per item). */
+const CACHED_ROWS = 500_000;
+
 /** Writes are grouped into one transaction committed this often: the connection reads its own uncommitted writes. */
 const COMMIT_MILLIS = 200;
 
@@ -69,6 +72,13 @@ export class TextIndex {
   private readonly rows = new Map<number, { node: string; kind: string }>();
   /** Log position of the last event applied per project (the search view's offset). */
   private readonly projectPositions = new Map<ProjectRef, number>();
+  /**
+   * The matches of recent expressions, valid until the next write: BM25 scores depend on the whole
+   * index, so any write changes them. Ranking every match of a common word is most of a `q` listing's time.
+   */
+  private readonly matchCache = new Map<string, TextMatch[]>();
+  private cachedRows = 0;
+  private changes = 0;
 
   private constructor(
     private readonly db: Db,
@@ -108,6 +118,7 @@ export class TextIndex {
   /** Adds or replaces an item; `body` undefined keeps the words it has (a change of metadata only). */
   put(item: Omit<IndexedItem, 'body'> & { body?: string }): void {
     this.write();
+    this.changes++;
     const row = this.statements['find']!.get(item.node) as { rowid: number } | undefined;
     const values = { ...item, deprecated: item.deprecated ? 1 : 0, doc: JSON.stringify(item.doc) };
     let rowid: number;
@@ -120,12 +131,17 @@ export class TextIndex {
       rowid = Number(this.statements['insert']!.run(columns).lastInsertRowid);
       this.rows.set(rowid, { node: item.node, kind: item.kind });
     }
-    if (item.body !== undefined || !row) this.statements['insertWords']!.run(rowid, item.body ?? '');
+    if (item.body !== undefined || !row) {
+      this.statements['insertWords']!.run(rowid, item.body ?? '');
+      this.forgetMatches();
+    }
     this.loaded.get(`${item.kind} ${item.project}`)?.set(item.node, item.doc);
   }
 
   remove(kind: string, project: ProjectRef, node: string): void {
     this.write();
+    this.changes++;
+    this.forgetMatches();
     const row = this.statements['find']!.get(node) as { rowid: number } | undefined;
     if (!row) return;
     this.statements['deleteWords']!.run(row.rowid);
@@ -139,6 +155,11 @@ export class TextIndex {
     this.write();
     this.statements['position']!.run(project, seq);
     this.projectPositions.set(project, seq);
+  }
+
+  /** Counts every change of a document: what was computed over the documents holds while it stays the same. */
+  get generation(): number {
+    return this.changes;
   }
 
   /** The log position the project's documents are at (undefined: nothing indexed yet). */
@@ -155,13 +176,34 @@ export class TextIndex {
   }
 
   /** Items of a kind matching an FTS5 expression (built from words only, see analyzer.ts), with their BM25 score. */
-  match(expression: string, kind: string): TextMatch[] {
+  match(expression: string, kind: string): readonly TextMatch[] {
+    const key = `${kind} ${expression}`;
+    const cached = this.matchCache.get(key);
+    if (cached) {
+      // Most recently used last: the first entry is the one to drop.
+      this.matchCache.delete(key);
+      this.matchCache.set(key, cached);
+      return cached;
+    }
     const out: TextMatch[] = [];
     for (const [rowid, score] of this.statements['match']!.all(expression) as [number, number][]) {
       const row = this.rows.get(rowid);
       if (row && row.kind === kind) out.push({ node: row.node, score });
     }
+    this.matchCache.set(key, out);
+    this.cachedRows += out.length;
+    for (const [oldest, rows] of this.matchCache) {
+      if (this.cachedRows <= CACHED_ROWS || oldest === key) break;
+      this.matchCache.delete(oldest);
+      this.cachedRows -= rows.length;
+    }
     return out;
+  }
+
+  private forgetMatches(): void {
+    if (!this.cachedRows && !this.matchCache.size) return;
+    this.matchCache.clear();
+    this.cachedRows = 0;
   }
 
   /** The documents of a kind in a project, parsed once and then kept current. */

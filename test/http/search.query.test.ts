@@ -40,7 +40,7 @@ describe('search API over HTTP: query, suites, configuration, offsets, access', 
     provider = await OidcIssuer.start();
     const dir = mkdtempSync(join(tmpdir(), 'search-config-'));
     writeFileSync(join(dir, 'fields.json'), FIELDS);
-    server = await startServer({ searchFields: join(dir, 'fields.json'), searchSuites: { neuro: ['o1/p1'], empty: [] } });
+    server = await startServer({ searchFields: join(dir, 'fields.json'), searchSuites: { neuro: ['o1/p1'], empty: [], mixed: ['o1/p1', 'o1/p2', 'o2/p3'] } });
     expect((await call('PUT', '/v1/realms/r1', undefined, { name: 'r1', openIdConfig: provider.openIdConfig })).status).to.equal(201);
     for (const name of ['admin', 'alice', 'carol']) tokens[name] = await provider.sign({ sub: name, groups: [] });
     const locked = await call('PUT', '/v1/acls?rev=0', undefined, {
@@ -130,11 +130,11 @@ describe('search API over HTTP: query, suites, configuration, offsets, access', 
 
   it('serves suites, suite queries widened by addProject, and the fields configuration', async () => {
     for (const path of ['/v1/search/suite/neuro', '/v1/search/suites/neuro']) {
-      const suite = await call('GET', path);
+      const suite = await call('GET', path, 'admin');
       expect(suite.status).to.equal(200);
       expect(suite.body).to.deep.equal({ '@context': 'https://bluebrain.github.io/nexus/contexts/suites.json', name: 'neuro', projects: ['o1/p1'] });
     }
-    const unknown = await call('GET', '/v1/search/suite/nope');
+    const unknown = await call('GET', '/v1/search/suite/nope', 'admin');
     expect(unknown.status).to.equal(404);
     expect(unknown.body).to.deep.equal({
       '@context': 'https://bluebrain.github.io/nexus/contexts/error.json',
@@ -153,10 +153,44 @@ describe('search API over HTTP: query, suites, configuration, offsets, access', 
     // Added projects are searched only where the caller may query.
     expect(projectsOf(await call('POST', '/v1/search/query/suite/empty?addProject=o2/p3&addProject=o1/p1', 'alice', { size: 100 }))).to.deep.equal(['o1/p1']);
     expect((await call('POST', '/v1/search/query/suite/neuro?addProject=nope', 'admin', {})).status).to.equal(400);
-    const config = await call('GET', '/v1/search/config');
+    const config = await call('GET', '/v1/search/config', 'alice');
     expect(config.status).to.equal(200);
     expect(config.headers.get('content-type')).to.match(/^application\/json/);
     expect(config.text).to.equal(FIELDS);
+  });
+
+  it('gives each document exactly as a fetch of the same resource returns it', async () => {
+    expect((await call('PUT', '/v1/projects/o2/forms', 'admin', {})).status).to.equal(201);
+    // Payloads already in compact form (a relative `@id`, a CURIE key, nested nodes, a null): what compaction leaves as written.
+    // Forms compaction rewrites (a one-element array, a value object, a key the context does not map) still differ: see the README.
+    const payloads: Record<string, unknown>[] = [
+      { '@context': { '@vocab': V, ex: 'http://example.org/' }, '@id': 'one', tags: 'solo', size: 3, 'ex:kind': 'x', empty: null },
+      { '@context': { '@vocab': V }, '@id': 'three', parts: [{ label: 'a' }, { label: 'b', '@id': 'http://example.org/b' }], date: '2024-01-02' },
+    ];
+    for (const payload of payloads) expect((await call('POST', '/v1/resources/o2/forms', 'admin', payload)).status).to.equal(201);
+    const all = await call('POST', '/v1/search/query', 'admin', { size: 100 });
+    expect(all.status).to.equal(200);
+    const hits = all.body.hits.hits as { _id: string; _source: { _self: string } }[];
+    expect(hits.length).to.be.greaterThan(3);
+    for (const hit of hits) {
+      const fetched = await fetch(hit._source._self, { headers: { authorization: `Bearer ${tokens['admin']}` } });
+      expect(fetched.status).to.equal(200);
+      expect(hit._source, hit._id).to.deep.equal(await fetched.json());
+    }
+  });
+
+  it('shows suites and the fields configuration only to callers who may query, a suite with only the projects they may query', async () => {
+    expect((await call('GET', '/v1/search/suite/mixed', 'admin')).body.projects).to.deep.equal(['o1/p1', 'o1/p2', 'o2/p3']);
+    const mixed = await call('GET', '/v1/search/suite/mixed', 'alice');
+    expect(mixed.status).to.equal(200);
+    expect(mixed.body.projects).to.deep.equal(['o1/p1']);
+    // Neither an anonymous caller nor one who may query no project learns the suites or the configuration.
+    for (const who of [undefined, 'carol'])
+      for (const path of ['/v1/search/suite/mixed', '/v1/search/suites/neuro', '/v1/search/suite/nope', '/v1/search/config']) {
+        const res = await call('GET', path, who);
+        expect(res.status, `${path} as ${who ?? 'anonymous'}`).to.equal(403);
+        expect(res.body['@type']).to.equal('AuthorizationFailed');
+      }
   });
 
   it("reports each project's indexing progress as composite-view offsets", async () => {

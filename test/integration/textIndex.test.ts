@@ -50,4 +50,23 @@ describe('TextIndex (SQLite FTS5)', () => {
     expect(reopened.match(phrasePrefix('green')!, 'resources').map((m) => m.node)).to.deep.equal(['urn:a']);
     reopened.close();
   });
+
+  it('answers a repeated query from the matches it kept, and ranks again after any write of words or a removal', () => {
+    const index = TextIndex.open(join(dir, 'text.sqlite'));
+    index.put(item('urn:a', 'red fox'));
+    index.put(item('urn:b', 'red hen'));
+    const first = index.match(phrasePrefix('red')!, 'resources');
+    expect(index.match(phrasePrefix('red')!, 'resources')).to.equal(first);
+    // A write elsewhere changes BM25's statistics, so every score of the kept answer.
+    index.put(item('urn:c', 'blue whale swims far'));
+    const second = index.match(phrasePrefix('red')!, 'resources');
+    expect(second).to.not.equal(first);
+    expect(second.find((m) => m.node === 'urn:a')!.score).to.not.equal(first.find((m) => m.node === 'urn:a')!.score);
+    // A change of metadata only keeps the words, and the kept answer.
+    index.put({ ...item('urn:a', ''), rev: 2, body: undefined } as never);
+    expect(index.match(phrasePrefix('red')!, 'resources')).to.equal(second);
+    index.remove('resources', 'o/p', 'urn:b');
+    expect(index.match(phrasePrefix('red')!, 'resources').map((m) => m.node)).to.deep.equal(['urn:a']);
+    index.close();
+  });
 });

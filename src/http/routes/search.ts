@@ -43,16 +43,20 @@ export const searchRoutes = (routes: Routes, router: Router, { search, checkProj
   for (const path of ['/v1/search/suite/:name', '/v1/search/suites/:name'])
     routes.add(router, path, {
       get: {
-        guard: { public: true },
+        guard: { permission: 'views/query', within: onRoot },
         body: 'none',
-        handle: (req, res) => {
-          const suite = search.suite(req.params['name'] as string);
+        handle: (req, res, ctx) => {
+          const suite = search.suiteFor(req.params['name'] as string, ctx.access);
           res.json({ '@context': 'https://bluebrain.github.io/nexus/contexts/suites.json', name: suite.name, projects: suite.projects });
         },
       },
     });
   routes.add(router, '/v1/search/config', {
-    get: { guard: { public: true }, body: 'none', handle: (_req, res) => void res.type('application/json').send(search.config()) },
+    get: {
+      guard: { permission: 'views/query', within: onRoot },
+      body: 'none',
+      handle: (_req, res, ctx) => void res.type('application/json').send(search.config(ctx.access)),
+    },
   });
   routes.add(router, '/v1/views/:org/:project/search/offset', {
     get: {

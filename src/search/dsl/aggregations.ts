@@ -64,11 +64,13 @@ const compileOne = (name: string, spec: unknown, corpus: Corpus): Aggregation =>
       return (docs) => {
         const buckets = new Map<string | number, { key: Leaf; docs: SearchDoc[]; raw: Leaf }>();
         for (const doc of docs) {
-          const seen = new Set<string | number>();
-          for (const value of reader.values(doc, field)) {
+          const values = reader.values(doc, field);
+          // A document counts once per bucket: only a multi-valued field needs the check.
+          const seen = values.length > 1 ? new Set<string | number>() : undefined;
+          for (const value of values) {
             const k = key(value) as string | number;
-            if (seen.has(k)) continue;
-            seen.add(k);
+            if (seen?.has(k)) continue;
+            seen?.add(k);
             let b = buckets.get(k);
             if (!b) buckets.set(k, (b = { key: k, docs: [], raw: value }));
             b.docs.push(doc);

@@ -6,6 +6,7 @@ import { epochMillis, FieldReader, fieldPattern } from './fields.js';
 import type { Query } from './queries.js';
 import { compileQuery } from './queries.js';
 import { Corpus } from './Corpus.js';
+import type { CorpusStats } from './Corpus.js';
 
 const unsupported = searchRejections.unsupportedConstruct;
 const malformed = searchRejections.malformedSearchQuery;
@@ -134,6 +135,26 @@ const sortValue = (reader: FieldReader, doc: SearchDoc, key: SortKey): { cmp: nu
   return best;
 };
 
+type Scored = { doc: SearchDoc; score: number };
+
+/** Descending score, then ascending `@id`. */
+const byScore = (a: Scored, b: Scored): number => b.score - a.score || (a.doc.id < b.doc.id ? -1 : a.doc.id > b.doc.id ? 1 : 0);
+
+/** The first `k` matches by score, without sorting them all (a page of a hundred thousand matches). */
+const topByScore = (matched: Scored[], k: number): Scored[] => {
+  if (k === 0) return [];
+  if (matched.length <= k * 4) return [...matched].sort(byScore);
+  const kept: Scored[] = [];
+  for (const row of matched) {
+    if (kept.length === k && byScore(row, kept[k - 1]!) >= 0) continue;
+    let i = kept.length;
+    while (i > 0 && byScore(row, kept[i - 1]!) < 0) i--;
+    kept.splice(i, 0, row);
+    if (kept.length > k) kept.pop();
+  }
+  return kept;
+};
+
 /**
  * Runs an Elasticsearch search body over documents and answers in Elasticsearch's response shape.
  * Pure: the documents, the index name of each and the clock's reading are given.
@@ -145,6 +166,8 @@ export const executeSearch = (
   shards: number,
   /** Values and words read from documents: kept across searches, they are read once per document. */
   reader: FieldReader = new FieldReader(),
+  /** BM25 statistics of these same documents from earlier searches. */
+  stats?: CorpusStats,
 ): SearchResponse => {
   const started = performance.now();
   if (!isObject(body)) throw malformed('The search body must be a JSON object.');
@@ -155,7 +178,7 @@ export const executeSearch = (
   const track = body['track_total_hits'];
   if (track !== undefined && typeof track !== 'boolean' && !(typeof track === 'number' && Number.isInteger(track) && track >= 0))
     throw malformed("'track_total_hits' must be a boolean or a non-negative integer.");
-  const corpus = new Corpus(docs, reader);
+  const corpus = new Corpus(docs, reader, stats);
   const query: Query = body['query'] === undefined ? () => 1 : compileQuery(body['query'], { corpus });
   const sort = sortKeys(body['sort']);
   const source = sourceFilter(body['_source']);
@@ -169,7 +192,7 @@ export const executeSearch = (
   }
   const scored = !sort || sort.some((k) => k.field === '_score');
   let rows: { doc: SearchDoc; score: number; sort?: { cmp: number | string; out: string | number | boolean }[] | undefined }[];
-  if (!sort) rows = [...matched].sort((a, b) => b.score - a.score || (a.doc.id < b.doc.id ? -1 : a.doc.id > b.doc.id ? 1 : 0));
+  if (!sort) rows = topByScore(matched, from + size);
   else {
     const keyed = matched.map((m) => ({
       ...m,

@@ -95,14 +95,15 @@ interface Context {
 /** The score of a `match` of analysed words on one field, or undefined. */
 const matchField = (ctx: Context, doc: SearchDoc, path: string, text: Leaf, required: (matched: number, of: number) => boolean): number | undefined => {
   const reader = ctx.corpus.reader;
-  const terms = words(String(text));
+  const terms = ctx.corpus.distinctWords(String(text));
+  const frequencies = reader.termFrequencies(doc, path);
+  if (frequencies.length && terms.length) {
+    let matched = 0;
+    for (const t of terms) if (frequencies.tf.has(t)) matched++;
+    if (matched && required(matched, terms.length)) return ctx.corpus.bm25Of(frequencies, path, terms);
+  }
   const values = reader.values(doc, path);
   if (!values.length) return undefined;
-  const { tf, length } = reader.termFrequencies(doc, path);
-  if (length && terms.length) {
-    const matched = new Set(terms.filter((t) => tf.has(t)));
-    if (matched.size && required(matched.size, new Set(terms).size)) return ctx.corpus.bm25(doc, path, [...matched]);
-  }
   // Values that are not text (keywords, numbers, booleans, dates) match the query as one term.
   return values.some((v) => FieldReader.typeOfPath(path, v) !== 'text' && equalsTerm(path, v, text)) ? 1 : undefined;
 };
@@ -270,8 +271,17 @@ export const compileQuery = (json: unknown, ctx: Context, where = 'query'): Quer
         if (bound === undefined || typeof c !== typeof bound) return false;
         return op === 'gte' ? c >= bound : op === 'gt' ? c > bound : op === 'lte' ? c <= bound : c < bound;
       };
+      // Numbers compared with numeric bounds, worked out once: the common case, without allocating per document.
+      const numericBounds = bounds.map(([op, b]) => [op, b === '' || typeof b === 'boolean' ? undefined : Number(b)] as const);
+      const keywordField = field === '_id' || field.endsWith('.keyword');
       return (doc) => {
         for (const value of reader.values(doc, field)) {
+          if (typeof value === 'number' && !keywordField) {
+            let ok = true;
+            for (const [op, bound] of numericBounds) if (!within(value, bound, op)) ok = false;
+            if (ok) return boost;
+            continue;
+          }
           const type = FieldReader.typeOfPath(field, value);
           const candidates: (number | string)[] =
             type === 'long' || type === 'double'
