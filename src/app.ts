@@ -312,6 +312,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     searchRoutes(routes, router, {
       search: new SearchService(textIndex, () => kinds.projects.keys(), {
         suites: config.searchSuites ?? {},
+        timeoutMillis: config.searchTimeoutMillis ?? 2_000,
         ...(config.searchFields !== undefined ? { fieldsFile: config.searchFields } : {}),
       }),
       checkProject: (ref) => void projects.fetch(ref),

@@ -54,6 +54,8 @@ export interface Config {
   searchFields?: string;
   /** `plugins.search.suites`: suite name → projects (`org/project`). */
   searchSuites?: Record<string, string[]>;
+  /** A search API query's time budget (ms): it runs on the event loop, so it is stopped beyond. */
+  searchTimeoutMillis?: number;
   /** Storages and files (`plugins.storage.storages.*` in the config file); defaults of the spec when absent. */
   storages?: StorageConfig;
 }
@@ -213,6 +215,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     textIndex: onOffSetting('TEXT_INDEX', setting('TEXT_INDEX', 'search.text-index')),
     ...optionalSetting('searchFields', setting('SEARCH_FIELDS', 'plugins.search.fields')),
     searchSuites: suitesSetting(setting('SEARCH_SUITES', 'plugins.search.suites')),
+    searchTimeoutMillis: integerSetting('SEARCH_TIMEOUT_MILLIS', setting('SEARCH_TIMEOUT_MILLIS', 'search.timeout-millis'), 2_000, 10, 600_000),
     storages: storageConfig(file, (name, problem) => new ConfigError(name, problem)),
   };
 };

@@ -23,6 +23,8 @@ export interface SearchSettings {
   suites: Readonly<Record<string, readonly ProjectRef[]>>;
   /** The JSON file `GET /v1/search/config` answers with, read once at start. */
   fieldsFile?: string;
+  /** A search's time budget (it runs on the event loop). */
+  timeoutMillis?: number;
 }
 
 const readable = (access: ProjectAccess) => (project: ProjectRef) =>
@@ -109,7 +111,7 @@ export class SearchService {
   private run(body: unknown, projects: ProjectRef[]): SearchResponse {
     const key = `${this.index.generation} ${projects.join(' ')}`;
     if (this.searched.key !== key) this.searched = { key, docs: this.gather(projects), stats: emptyStats() };
-    return executeSearch(body, this.searched.docs, (d) => indexName(d.project), projects.length, this.reader, this.searched.stats);
+    return executeSearch(body, this.searched.docs, (d) => indexName(d.project), projects.length, this.reader, this.searched.stats, this.settings.timeoutMillis);
   }
 
   private gather(projects: ProjectRef[]): SearchDoc[] {

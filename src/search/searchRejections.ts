@@ -13,6 +13,11 @@ export const searchRejections = {
     new Rejection('TooManyBuckets', `The aggregation '${where}' would create more than ${limit} buckets; ask for a coarser interval or fewer documents.`, {
       limit,
     }),
+  /** Elasticsearch's `too_many_clauses`. */
+  tooManyClauses: (limit: number) => new Rejection('TooManyClauses', `The query has more than ${limit} clauses.`, { limit }),
+  /** A search still running when its time budget ran out is stopped, so one search cannot hold the service. */
+  searchTimedOut: (millis: number) =>
+    new Rejection('SearchTimedOut', `The search did not finish within ${millis} ms; narrow it (fewer projects, a more selective query).`, { millis }),
   unknownSuite: (name: string) => new Rejection('UnknownSuite', `The suite '${name}' can't be found.`),
   /** `GET /v1/search/config` without `plugins.search.fields` configured. */
   searchConfigUnavailable: () => new Rejection('SearchConfigUnavailable', "No search configuration is set: 'plugins.search.fields' names no file."),
@@ -22,6 +27,8 @@ export const searchStatuses: Record<RejectionTypes<typeof searchRejections>, num
   UnsupportedSearchConstruct: 400,
   MalformedSearchQuery: 400,
   TooManyBuckets: 400,
+  TooManyClauses: 400,
+  SearchTimedOut: 400,
   UnknownSuite: 404,
   SearchConfigUnavailable: 404,
 };

@@ -226,6 +226,24 @@ describe('search query DSL over a fixed data set', () => {
     expect(refusal).to.be.instanceOf(Rejection).and.to.have.property('type', 'TooManyBuckets');
   });
 
+  it('refuses a query of more clauses than Elasticsearch allows (TooManyClauses), before it runs', () => {
+    const should = Array.from({ length: 1_100 }, (_, i) => ({ term: { 'name.keyword': `n${i}` } }));
+    expect(refused({ query: { bool: { should } } }).type).to.equal('TooManyClauses');
+    expect(search({ query: { bool: { should: should.slice(0, 1_000) } } }).hits.total).to.deep.equal({ value: 0, relation: 'eq' });
+  });
+
+  it('stops a search that outlives its time budget (SearchTimedOut) instead of holding the event loop', () => {
+    const many = Array.from({ length: 5_000 }, (_, i) => doc('o/t', { '@id': `urn:t${i}`, name: `item ${i}`, text: 'a'.repeat(200) }));
+    const slow = { query: { bool: { should: Array.from({ length: 1_000 }, (_, i) => ({ wildcard: { text: `*a*a*a*${i}*` } })) } } };
+    let refusal: unknown;
+    try {
+      executeSearch(slow, many, () => 'search-o/t', 1, undefined, undefined, 1);
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).to.be.instanceOf(Rejection).and.to.have.property('type', 'SearchTimedOut');
+  });
+
   it('refuses every construct it does not evaluate, by name, and malformed ones', () => {
     const cases: [unknown, string][] = [
       [{ query: { more_like_this: { like: 'x' } } }, 'more_like_this'],

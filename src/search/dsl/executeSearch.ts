@@ -168,6 +168,8 @@ export const executeSearch = (
   reader: FieldReader = new FieldReader(),
   /** BM25 statistics of these same documents from earlier searches. */
   stats?: CorpusStats,
+  /** Past this time the search is stopped (SearchTimedOut): it runs on the event loop. */
+  budgetMillis = Number.POSITIVE_INFINITY,
 ): SearchResponse => {
   const started = performance.now();
   if (!isObject(body)) throw malformed('The search body must be a JSON object.');
@@ -179,14 +181,16 @@ export const executeSearch = (
   if (track !== undefined && typeof track !== 'boolean' && !(typeof track === 'number' && Number.isInteger(track) && track >= 0))
     throw malformed("'track_total_hits' must be a boolean or a non-negative integer.");
   const corpus = new Corpus(docs, reader, stats);
-  const query: Query = body['query'] === undefined ? () => 1 : compileQuery(body['query'], { corpus });
+  const query: Query = body['query'] === undefined ? () => 1 : compileQuery(body['query'], { corpus, clauses: { count: 0 } });
   const sort = sortKeys(body['sort']);
   const source = sourceFilter(body['_source']);
   const aggSpec = body['aggs'] ?? body['aggregations'];
   const aggregate = aggSpec === undefined ? undefined : compileAggregations(aggSpec, corpus);
 
   const matched: { doc: SearchDoc; score: number }[] = [];
-  for (const doc of docs) {
+  for (let i = 0; i < docs.length; i++) {
+    if ((i & 255) === 255 && performance.now() - started > budgetMillis) throw searchRejections.searchTimedOut(budgetMillis);
+    const doc = docs[i]!;
     const score = query(doc);
     if (score !== undefined) matched.push({ doc, score });
   }

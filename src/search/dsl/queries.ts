@@ -90,7 +90,12 @@ const patternQuery = (path: string, test: (s: string) => boolean, reader: FieldR
 
 interface Context {
   corpus: Corpus;
+  /** Clauses compiled so far in this search (Elasticsearch's `indices.query.bool.max_clause_count`). */
+  clauses?: { count: number };
 }
+
+/** Elasticsearch 7's default `indices.query.bool.max_clause_count`: beyond, a query is refused before it runs. */
+export const MAX_CLAUSES = 1_024;
 
 /** The score of a `match` of analysed words on one field, or undefined. */
 const matchField = (ctx: Context, doc: SearchDoc, path: string, text: Leaf, required: (matched: number, of: number) => boolean): number | undefined => {
@@ -164,6 +169,7 @@ const operatorOf = (value: unknown, where: string): 'and' | 'or' => {
 
 /** Compiles a query of the Elasticsearch query DSL; anything it does not evaluate is refused by name. */
 export const compileQuery = (json: unknown, ctx: Context, where = 'query'): Query => {
+  if (ctx.clauses && ++ctx.clauses.count > MAX_CLAUSES) throw searchRejections.tooManyClauses(MAX_CLAUSES);
   const [type, body] = single(json, where);
   const reader = ctx.corpus.reader;
   switch (type) {
