@@ -14,8 +14,9 @@ import { benchSparql } from './sparql.js';
  * N (default 10,000; also BENCH_N) is the number of resources of the resource benchmark.
  */
 const count = Number(process.argv[2] ?? process.env['BENCH_N'] ?? 10_000);
-// BENCH_ONLY=search runs the search section alone.
-if (process.env['BENCH_ONLY'] !== 'search') {
+// BENCH_ONLY=search (or files, sparql) runs that section alone.
+const only = process.env['BENCH_ONLY'];
+if (only === undefined) {
   await benchResources(count);
   await benchSchemas();
   await benchEvents();
@@ -25,6 +26,6 @@ if (process.env['BENCH_ONLY'] !== 'search') {
   await benchTracker(2_000);
 }
 // BENCH_SEARCH_N (default 10,000) resources, created twice: with and without the text index.
-await benchSearch(Number(process.env['BENCH_SEARCH_N'] ?? 10_000));
-await benchFiles();
-await benchSparql(count);
+if (only === undefined || only === 'search') await benchSearch(Number(process.env['BENCH_SEARCH_N'] ?? 10_000));
+if (only === undefined || only === 'files') await benchFiles();
+if (only === undefined || only === 'sparql') await benchSparql(count);
