@@ -49,16 +49,18 @@ const timeBody = (req: IncomingMessage, res: ServerResponse, options: ServeOptio
   if (!hasBody(req)) return;
   const millis = options.requestTimeoutMillis;
   const cutOff = (what: string) => {
-    if (req.complete || res.writableEnded) return;
+    if (req.complete) return;
+    // Answered already (a refusal before the body was read), and the rest of the body stalls: drop it.
+    if (res.writableEnded) return void req.socket.destroy();
     options.log(`refused ${req.method} ${req.url} from ${req.socket.remoteAddress}: ${what} (408)`);
     if (res.headersSent) return void req.socket.destroy();
     res.once('finish', () => req.socket.destroy());
     refuse(res, rejections.requestTimeout(millis));
   };
   if (options.streamedBody(req)) {
-    // A 'timeout' listener on the request keeps Node from destroying the socket before the answer.
+    // A 'timeout' listener on the request keeps Node from destroying the socket before the answer;
+    // once the request is complete Node no longer calls it, and sets its keep-alive timeout itself.
     req.setTimeout(millis, () => cutOff(`no byte of the body for ${millis} ms`));
-    res.once('finish', () => req.socket.setTimeout(0));
     return;
   }
   const timer = setTimeout(() => cutOff(`not received within ${millis} ms`), millis);
