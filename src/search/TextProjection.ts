@@ -18,6 +18,7 @@ export type DocumentOf = (state: ResourceState, payload: JsonObject) => JsonObje
  * state at every event, and the words are those of its attributes (`_` metadata left out).
  */
 export interface StateDocument {
+  /** Typed `never` so that each kind's function takes its own state type. */
   document(state: never): JsonObject;
   /** The `_` metadata fields whose words are searched too (a file's name), besides the attributes. */
   searchedMetadata?: readonly string[];
