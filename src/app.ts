@@ -269,6 +269,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     lifecycle,
     clock,
     jsonld,
+    executor,
     addresses,
     listings,
     catalogue,

@@ -22,7 +22,7 @@ import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
 import type { Listings } from '../catalogue/Listings.js';
 import type { CatalogueQueries } from '../catalogue/CatalogueQueries.js';
 import { KindQueries } from '../catalogue/KindQueries.js';
-import { ShapesValidator } from '../shacl/ShapesValidator.js';
+import type { Executor } from '../workers/Executor.js';
 import type { Routes } from '../http/route.js';
 import { storageRoutes } from '../http/routes/storages.js';
 import { fileRoutes } from '../http/routes/files.js';
@@ -54,6 +54,8 @@ export interface FilesDeps {
   lifecycle: Lifecycle;
   clock: Clock;
   jsonld: JsonLdProcessor;
+  /** Where a payload is checked against the storages shape, with a time budget, off the event loop. */
+  executor: Executor;
   addresses: Addresses;
   listings: Listings;
   catalogue: CatalogueQueries;
@@ -69,7 +71,7 @@ export const storagesAndFiles = (deps: FilesDeps) => {
       (name, problem) => new Error(`${name}: ${problem}`),
     );
   const stores = fileStoreOf({ allowedVolumes: config.allowedVolumes, connectTimeoutMillis: 3_000 });
-  const shapes = new ShapesValidator(readFileSync(assetPath('shapes', 'storages.ttl'), 'utf8'), 'Turtle');
+  const shapes = { key: 'storages', format: 'Turtle' as const, text: readFileSync(assetPath('shapes', 'storages.ttl'), 'utf8') };
   const storages = new StorageService({
     states: deps.storageStates,
     projects: deps.projects,
@@ -79,7 +81,7 @@ export const storagesAndFiles = (deps: FilesDeps) => {
     secrets: new AesSecretBox(secretPassword(config, deps.dataDir)),
     access: (id, fields, secret) => stores(id, fields, secret).check(),
     validate: async (id, expanded) => {
-      const report = await shapes.validate(await deps.jsonld.toNQuads(expanded));
+      const report = await deps.executor.run('validate', { shapes, data: { expanded } });
       if (!report.conforms) throw storageRejections.invalidStoragePayload(id, report.json);
     },
     permissions: deps.permissions,

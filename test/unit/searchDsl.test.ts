@@ -242,6 +242,15 @@ describe('search query DSL over a fixed data set', () => {
       refusal = error;
     }
     expect(refusal).to.be.instanceOf(Rejection).and.to.have.property('type', 'SearchTimedOut');
+    // Aggregations are bounded too, each one and those of every bucket.
+    const aggs = Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`a${i}`, { terms: { field: 'name.keyword', size: 10 } }]));
+    let aggregated: unknown;
+    try {
+      executeSearch({ size: 0, aggs }, many, () => 'search-o/t', 1, undefined, undefined, 1);
+    } catch (error) {
+      aggregated = error;
+    }
+    expect(aggregated).to.be.instanceOf(Rejection).and.to.have.property('type', 'SearchTimedOut');
   });
 
   it('refuses every construct it does not evaluate, by name, and malformed ones', () => {

@@ -34,13 +34,24 @@ const aggregatable = (type: string, field: string) => (value: Leaf) => {
 const isoMillis = (ms: number) => new Date(ms).toISOString();
 
 /** Compiles the `aggs` (or `aggregations`) object of a search. */
-export const compileAggregations = (json: unknown, corpus: Corpus): ((docs: readonly SearchDoc[]) => Record<string, unknown>) => {
+export const compileAggregations = (
+  json: unknown,
+  corpus: Corpus,
+  /** Throws once the search is over its time budget: called before each aggregation, sub-aggregations of every bucket included. */
+  inBudget: () => void = () => undefined,
+): ((docs: readonly SearchDoc[]) => Record<string, unknown>) => {
   if (!isObject(json)) throw malformed("'aggs' must be an object of named aggregations.");
-  const compiled = Object.entries(json).map(([name, spec]) => [name, compileOne(name, spec, corpus)] as const);
-  return (docs) => Object.fromEntries(compiled.map(([name, agg]) => [name, agg(docs)]));
+  const compiled = Object.entries(json).map(([name, spec]) => [name, compileOne(name, spec, corpus, inBudget)] as const);
+  return (docs) =>
+    Object.fromEntries(
+      compiled.map(([name, agg]) => {
+        inBudget();
+        return [name, agg(docs)];
+      }),
+    );
 };
 
-const compileOne = (name: string, spec: unknown, corpus: Corpus): Aggregation => {
+const compileOne = (name: string, spec: unknown, corpus: Corpus, inBudget: () => void): Aggregation => {
   if (!isObject(spec)) throw malformed(`Aggregation '${name}' must be an object.`);
   const { aggs, aggregations, meta: _meta, ...rest } = spec;
   const keys = Object.keys(rest);
@@ -48,7 +59,7 @@ const compileOne = (name: string, spec: unknown, corpus: Corpus): Aggregation =>
   const type = keys[0]!;
   const params = rest[type];
   const subSpec = aggs ?? aggregations;
-  const sub = subSpec === undefined ? undefined : compileAggregations(subSpec, corpus);
+  const sub = subSpec === undefined ? undefined : compileAggregations(subSpec, corpus, inBudget);
   const withSub = (docs: readonly SearchDoc[], out: Record<string, unknown>) => (sub ? { ...out, ...sub(docs) } : out);
   const reader = corpus.reader;
   if (!isObject(params)) throw malformed(`Aggregation '${name}': [${type}] must be an object.`);

@@ -185,11 +185,14 @@ export const executeSearch = (
   const sort = sortKeys(body['sort']);
   const source = sourceFilter(body['_source']);
   const aggSpec = body['aggs'] ?? body['aggregations'];
-  const aggregate = aggSpec === undefined ? undefined : compileAggregations(aggSpec, corpus);
+  const inBudget = () => {
+    if (performance.now() - started > budgetMillis) throw searchRejections.searchTimedOut(budgetMillis);
+  };
+  const aggregate = aggSpec === undefined ? undefined : compileAggregations(aggSpec, corpus, inBudget);
 
   const matched: { doc: SearchDoc; score: number }[] = [];
   for (let i = 0; i < docs.length; i++) {
-    if ((i & 255) === 255 && performance.now() - started > budgetMillis) throw searchRejections.searchTimedOut(budgetMillis);
+    if ((i & 255) === 255) inBudget();
     const doc = docs[i]!;
     const score = query(doc);
     if (score !== undefined) matched.push({ doc, score });
