@@ -160,6 +160,13 @@ describe('files on disk storages', () => {
     );
   });
 
+  it('refuses a file id the store cannot spell (InvalidResourceId), keeping no bytes', async () => {
+    const before = filesUnder(volume).length;
+    const r = await upload(`${F()}/http%3A%2F%2Fex.org%2Fa%3Eb`, 'PUT', 'x');
+    expect([r.status, r.body['@type']]).to.deep.equal([400, 'InvalidResourceId']);
+    expect(filesUnder(volume).length).to.equal(before);
+  });
+
   it('finds files by their name with q, scored', async () => {
     expect((await upload(`${F()}/searched`, 'PUT', 'some bytes', 'quarterly-report.csv', 'text/csv')).status).to.equal(201);
     const found = await api.get('/v1/files/org/proj?q=quarterly report');

@@ -101,6 +101,15 @@ describe('storages (spec 2.5, 4.4)', () => {
     expect((await api.get(`${T}?type=nxv:DiskStorage`)).body._total).to.equal(1);
   });
 
+  it('refuses an id the store cannot spell (InvalidResourceId), before anything is written', async () => {
+    for (const id of ['http%3A%2F%2Fex.org%2Fa%3Cb', 'http%3A%2F%2Fex.org%2Fa%0Ab']) {
+      const r = await api.put(`${T}/${id}`, { '@type': 'DiskStorage' });
+      expect([r.status, r.body['@type']], id).to.deep.equal([400, 'InvalidResourceId']);
+    }
+    const inPayload = await api.post(T, { '@id': 'http://ex.org/a"b', '@type': 'DiskStorage' });
+    expect([inPayload.status, inPayload.body['@type']]).to.deep.equal([400, 'InvalidResourceId']);
+  });
+
   it('refuses a changed type on update', async () => {
     const r = await api.put(`${T}/defaultStorage?rev=2`, { '@type': 'RemoteDiskStorage', default: false, folder: 'f' });
     // Remote disk is disabled here: the type is refused before it is compared.
