@@ -3,6 +3,7 @@ import type { Leaf, SearchDoc } from './fields.js';
 import { epochMillis, FieldReader } from './fields.js';
 import type { Corpus } from './Corpus.js';
 import { compileQuery } from './queries.js';
+import { isObject } from './queryParams.js';
 
 const unsupported = searchRejections.unsupportedConstruct;
 /** Elasticsearch's default `search.max_buckets`. */
@@ -11,8 +12,6 @@ const malformed = searchRejections.malformedSearchQuery;
 
 /** A compiled aggregation: its result over a set of documents. */
 type Aggregation = (docs: readonly SearchDoc[]) => Record<string, unknown>;
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const fieldOf = (type: string, params: Record<string, unknown>, allowed: string[]): string => {
   for (const key of Object.keys(params))

@@ -7,6 +7,7 @@ import type { Query } from './queries.js';
 import { compileQuery } from './queries.js';
 import { Corpus } from './Corpus.js';
 import type { CorpusStats } from './Corpus.js';
+import { isObject } from './queryParams.js';
 
 const unsupported = searchRejections.unsupportedConstruct;
 const malformed = searchRejections.malformedSearchQuery;
@@ -32,8 +33,6 @@ export interface SearchResponse {
   hits: { total?: { value: number; relation: 'eq' | 'gte' }; max_score: number | null; hits: SearchHit[] };
   aggregations?: Record<string, unknown>;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const integer = (value: unknown, name: string, fallback: number): number => {
   if (value === undefined) return fallback;
