@@ -30,11 +30,10 @@ export interface BodyLimits {
 }
 
 /**
- * A JSON body of at most `limit` bytes, parsed keeping `null`s (the source is stored exactly as
- * sent). `req.body` is undefined when there is no body; a body that is not JSON-typed, not JSON,
- * or too large is rejected before any service sees it.
+ * A whole body of at most `limit` bytes (413 beyond), read by `read` with its media type into
+ * `req.body`; undefined when there is none. What `read` throws goes to the error middleware.
  */
-const jsonBody = (limit: number): RequestHandler[] => [
+const wholeBody = (limit: number, read: (raw: Buffer, mediaType: string) => unknown): RequestHandler[] => [
   express.raw({ type: () => true, limit }),
   (req, _res, next) => {
     const raw = req.body as Buffer | undefined;
@@ -42,24 +41,35 @@ const jsonBody = (limit: number): RequestHandler[] => [
       req.body = undefined;
       return next();
     }
-    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
-    if (!JSON_TYPE.test(type)) return next(rejections.unsupportedContentType(type || 'none'));
+    try {
+      req.body = read(raw, (req.headers['content-type'] ?? '').split(';')[0]!.trim());
+    } catch (error) {
+      return next(error);
+    }
+    next();
+  },
+];
+
+/**
+ * A JSON body of at most `limit` bytes, parsed keeping `null`s (the source is stored exactly as
+ * sent). `req.body` is undefined when there is no body; a body that is not JSON-typed, not JSON,
+ * or too large is rejected before any service sees it.
+ */
+const jsonBody = (limit: number): RequestHandler[] =>
+  wholeBody(limit, (raw, type) => {
+    if (!JSON_TYPE.test(type)) throw rejections.unsupportedContentType(type || 'none');
     let body: unknown;
     try {
       body = JSON.parse(raw.toString('utf8'));
     } catch (error) {
-      return next(rejections.malformedContent(`The request content was malformed: ${(error as Error).message}`));
+      throw rejections.malformedContent(`The request content was malformed: ${(error as Error).message}`);
     }
     if (nesting(body) > MAX_NESTING)
-      return next(
-        rejections.malformedContent(
-          `The request content nests objects and arrays more than ${MAX_NESTING} levels deep; flatten it (JSON-LD nodes can refer to each other by @id).`,
-        ),
+      throw rejections.malformedContent(
+        `The request content nests objects and arrays more than ${MAX_NESTING} levels deep; flatten it (JSON-LD nodes can refer to each other by @id).`,
       );
-    req.body = body;
-    next();
-  },
-];
+    return body;
+  });
 
 /** Routes that take no body leave it unread: it is never parsed nor buffered. */
 const noBody: RequestHandler[] = [
@@ -82,24 +92,16 @@ const multipartBody: RequestHandler[] = noBody;
  * (`application/sparql-update`), kept as text for the endpoint to refuse; any other type is
  * noted for the route to refuse (415) once the caller is authorized.
  */
-const sparqlBody = (limit: number): RequestHandler[] => [
-  express.raw({ type: () => true, limit }),
-  (req, _res, next) => {
-    const raw = req.body as Buffer | undefined;
-    if (!Buffer.isBuffer(raw) || raw.length === 0) {
-      req.body = undefined;
-      return next();
-    }
-    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+const sparqlBody = (limit: number): RequestHandler[] =>
+  wholeBody(limit, (raw, mediaType) => {
+    const type = mediaType.toLowerCase();
     const text = raw.toString('utf8');
-    if (type === 'application/sparql-query') req.body = { query: text };
-    else if (type === 'application/sparql-update') req.body = { update: text };
-    else if (type === 'application/x-www-form-urlencoded') req.body = { form: new URLSearchParams(text) };
+    if (type === 'application/sparql-query') return { query: text };
+    if (type === 'application/sparql-update') return { update: text };
+    if (type === 'application/x-www-form-urlencoded') return { form: new URLSearchParams(text) };
     // Refused by the route, after authorization: a caller without permission learns nothing.
-    else req.body = { unsupported: type || 'none' };
-    next();
-  },
-];
+    return { unsupported: type || 'none' };
+  });
 
 /** The body readers of every kind, built once from the configured limits. */
 export const bodyReaders = (limits: BodyLimits): Record<BodyKind, RequestHandler[]> => ({
