@@ -5,9 +5,7 @@ import type { ProjectRef } from '../kernel/labels.js';
 import { executeSearch } from './dsl/executeSearch.js';
 import type { SearchResponse } from './dsl/executeSearch.js';
 import type { SearchDoc } from './dsl/fields.js';
-import { FieldReader } from './dsl/fields.js';
-import { emptyStats } from './dsl/Corpus.js';
-import type { CorpusStats } from './dsl/Corpus.js';
+import { DocSet } from './dsl/DocSet.js';
 import type { JsonObject } from '../kernel/json.js';
 import { searchRejections } from './searchRejections.js';
 import { rejections } from '../domain/rejections.js';
@@ -42,11 +40,8 @@ const searcher = (access: ProjectAccess): void => {
  */
 export class SearchService {
   private readonly fields: string | undefined;
-  /** One wrapper per stored document object (replaced on every write), so values read from it are kept. */
-  private readonly wrapped = new WeakMap<JsonObject, SearchDoc>();
-  private readonly reader = new FieldReader();
-  /** The last searched set of documents (projects at an index generation) and its BM25 statistics: both hold until a document changes. */
-  private searched: { key: string; docs: SearchDoc[]; stats: CorpusStats } = { key: '', docs: [], stats: emptyStats() };
+  /** The last searched set of documents (projects at an index generation) and the columns read from it: they hold until a document changes. */
+  private searched: { key: string; set: DocSet } = { key: '', set: new DocSet([]) };
 
   constructor(
     private readonly index: TextIndex,
@@ -110,8 +105,8 @@ export class SearchService {
 
   private run(body: unknown, projects: ProjectRef[]): SearchResponse {
     const key = `${this.index.generation} ${projects.join(' ')}`;
-    if (this.searched.key !== key) this.searched = { key, docs: this.gather(projects), stats: emptyStats() };
-    return executeSearch(body, this.searched.docs, (d) => indexName(d.project), projects.length, this.reader, this.searched.stats, this.settings.timeoutMillis);
+    if (this.searched.key !== key) this.searched = { key, set: new DocSet(this.gather(projects)) };
+    return executeSearch(body, this.searched.set, (d) => indexName(d.project), projects.length, this.settings.timeoutMillis);
   }
 
   private gather(projects: ProjectRef[]): SearchDoc[] {
@@ -119,9 +114,7 @@ export class SearchService {
     for (const project of projects)
       for (const source of this.index.documents('resources', project).values()) {
         if (source['_deprecated'] === true) continue;
-        let doc = this.wrapped.get(source);
-        if (!doc) this.wrapped.set(source, (doc = { id: String(source['@id']), project, source }));
-        docs.push(doc);
+        docs.push({ id: String(source['@id']), project, source });
       }
     return docs;
   }

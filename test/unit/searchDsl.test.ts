@@ -237,7 +237,7 @@ describe('search query DSL over a fixed data set', () => {
     const slow = { query: { bool: { should: Array.from({ length: 1_000 }, (_, i) => ({ wildcard: { text: `*a*a*a*${i}*` } })) } } };
     let refusal: unknown;
     try {
-      executeSearch(slow, many, () => 'search-o/t', 1, undefined, undefined, 1);
+      executeSearch(slow, many, () => 'search-o/t', 1, 1);
     } catch (error) {
       refusal = error;
     }
@@ -246,7 +246,7 @@ describe('search query DSL over a fixed data set', () => {
     const aggs = Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`a${i}`, { terms: { field: 'name.keyword', size: 10 } }]));
     let aggregated: unknown;
     try {
-      executeSearch({ size: 0, aggs }, many, () => 'search-o/t', 1, undefined, undefined, 1);
+      executeSearch({ size: 0, aggs }, many, () => 'search-o/t', 1, 1);
     } catch (error) {
       aggregated = error;
     }

@@ -1,17 +1,19 @@
 import { searchRejections } from '../searchRejections.js';
-import type { Leaf, SearchDoc } from './fields.js';
+import type { Leaf } from './fields.js';
 import { epochMillis, FieldReader } from './fields.js';
-import type { Corpus } from './Corpus.js';
 import { compileQuery } from './queries.js';
+import type { Context } from './queries.js';
 import { isObject } from './queryParams.js';
+import { only } from './Scores.js';
+import type { KeyColumn } from './DocSet.js';
 
 const unsupported = searchRejections.unsupportedConstruct;
 /** Elasticsearch's default `search.max_buckets`. */
 const MAX_BUCKETS = 65_536;
 const malformed = searchRejections.malformedSearchQuery;
 
-/** A compiled aggregation: its result over a set of documents. */
-type Aggregation = (docs: readonly SearchDoc[]) => Record<string, unknown>;
+/** A compiled aggregation: its result over some documents of the set, by position. */
+type Aggregation = (docs: readonly number[]) => Record<string, unknown>;
 
 const fieldOf = (type: string, params: Record<string, unknown>, allowed: string[]): string => {
   for (const key of Object.keys(params))
@@ -20,13 +22,17 @@ const fieldOf = (type: string, params: Record<string, unknown>, allowed: string[
   return params['field'];
 };
 
-/** A value as aggregations see it: numbers as numbers, dates in epoch millis, keywords as strings; text is refused (no fielddata). */
+/** Aggregations read no text field (Elasticsearch keeps no fielddata for text). */
+const textRefused = (type: string, field: string): never => {
+  throw malformed(
+    `Text fields are not optimised for operations that require per-document field data like aggregations and sorting: use '${field}.keyword' in the [${type}] aggregation.`,
+  );
+};
+
+/** A value as aggregations see it: numbers as numbers, dates in epoch millis, keywords as strings; text is refused. */
 const aggregatable = (type: string, field: string) => (value: Leaf) => {
   const t = FieldReader.typeOfPath(field, value);
-  if (t === 'text')
-    throw malformed(
-      `Text fields are not optimised for operations that require per-document field data like aggregations and sorting: use '${field}.keyword' in the [${type}] aggregation.`,
-    );
+  if (t === 'text') textRefused(type, field);
   return t === 'date' ? epochMillis(String(value)) : t === 'boolean' ? (value ? 1 : 0) : value;
 };
 
@@ -35,22 +41,21 @@ const isoMillis = (ms: number) => new Date(ms).toISOString();
 /** Compiles the `aggs` (or `aggregations`) object of a search. */
 export const compileAggregations = (
   json: unknown,
-  corpus: Corpus,
-  /** Throws once the search is over its time budget: called before each aggregation, sub-aggregations of every bucket included. */
-  inBudget: () => void = () => undefined,
-): ((docs: readonly SearchDoc[]) => Record<string, unknown>) => {
+  /** The searched set; its time budget is checked before each aggregation, sub-aggregations of every bucket included. */
+  ctx: Context,
+): Aggregation => {
   if (!isObject(json)) throw malformed("'aggs' must be an object of named aggregations.");
-  const compiled = Object.entries(json).map(([name, spec]) => [name, compileOne(name, spec, corpus, inBudget)] as const);
+  const compiled = Object.entries(json).map(([name, spec]) => [name, compileOne(name, spec, ctx)] as const);
   return (docs) =>
     Object.fromEntries(
       compiled.map(([name, agg]) => {
-        inBudget();
+        ctx.inBudget?.();
         return [name, agg(docs)];
       }),
     );
 };
 
-const compileOne = (name: string, spec: unknown, corpus: Corpus, inBudget: () => void): Aggregation => {
+const compileOne = (name: string, spec: unknown, ctx: Context): Aggregation => {
   if (!isObject(spec)) throw malformed(`Aggregation '${name}' must be an object.`);
   const { aggs, aggregations, meta: _meta, ...rest } = spec;
   const keys = Object.keys(rest);
@@ -58,9 +63,9 @@ const compileOne = (name: string, spec: unknown, corpus: Corpus, inBudget: () =>
   const type = keys[0]!;
   const params = rest[type];
   const subSpec = aggs ?? aggregations;
-  const sub = subSpec === undefined ? undefined : compileAggregations(subSpec, corpus, inBudget);
-  const withSub = (docs: readonly SearchDoc[], out: Record<string, unknown>) => (sub ? { ...out, ...sub(docs) } : out);
-  const reader = corpus.reader;
+  const sub = subSpec === undefined ? undefined : compileAggregations(subSpec, ctx);
+  const withSub = (docs: readonly number[], out: Record<string, unknown>) => (sub ? { ...out, ...sub(docs) } : out);
+  const set = ctx.set;
   if (!isObject(params)) throw malformed(`Aggregation '${name}': [${type}] must be an object.`);
   if (sub && !['terms', 'filter', 'date_histogram'].includes(type)) throw unsupported(`sub-aggregations of [${type}]`, `aggregation '${name}'`);
   switch (type) {
@@ -70,31 +75,28 @@ const compileOne = (name: string, spec: unknown, corpus: Corpus, inBudget: () =>
       if (!Number.isInteger(size) || size < 1) throw malformed(`The [terms] aggregation '${name}' needs a positive integer 'size'.`);
       const minDocCount = params['min_doc_count'] === undefined ? 1 : Number(params['min_doc_count']);
       const order = termsOrder(params['order']);
-      const key = aggregatable(type, field);
       return (docs) => {
-        const buckets = new Map<string | number, { key: Leaf; docs: SearchDoc[]; raw: Leaf }>();
+        const column = set.keys(field, ctx.inBudget);
+        // Counted by ordinal: a document holds each of its keys once.
+        const counts = new Int32Array(column.keys.length);
         for (const doc of docs) {
-          const values = reader.values(doc, field);
-          // A document counts once per bucket: only a multi-valued field needs the check.
-          const seen = values.length > 1 ? new Set<string | number>() : undefined;
-          for (const value of values) {
-            const k = key(value) as string | number;
-            if (seen?.has(k)) continue;
-            seen?.add(k);
-            let b = buckets.get(k);
-            if (!b) buckets.set(k, (b = { key: k, docs: [], raw: value }));
-            b.docs.push(doc);
-          }
+          if (column.text[doc]) textRefused(type, field);
+          for (let k = column.offsets[doc]!; k < column.offsets[doc + 1]!; k++) counts[column.ords[k]!]++;
         }
-        const all = [...buckets.values()].filter((b) => b.docs.length >= minDocCount).sort(order);
+        const all: Bucket[] = [];
+        for (let ord = 0; ord < counts.length; ord++) if (counts[ord] && counts[ord]! >= minDocCount) all.push({ key: column.keys[ord]!, ord, count: counts[ord]! });
+        all.sort(order);
         const kept = all.slice(0, size);
+        // Sub-aggregations need each kept bucket's documents.
+        const members = sub ? bucketMembers(column, docs, kept) : undefined;
         return {
           doc_count_error_upper_bound: 0,
-          sum_other_doc_count: all.slice(size).reduce((n, b) => n + b.docs.length, 0),
-          buckets: kept.map((b) => {
-            const t = FieldReader.typeOfPath(field, b.raw);
-            const asString = t === 'date' ? { key_as_string: isoMillis(b.key as number) } : t === 'boolean' ? { key_as_string: String(b.raw) } : {};
-            return withSub(b.docs, { key: b.key, ...asString, doc_count: b.docs.length });
+          sum_other_doc_count: all.slice(size).reduce((n, b) => n + b.count, 0),
+          buckets: kept.map((b, j) => {
+            const raw = column.raw[b.ord]!;
+            const t = FieldReader.typeOfPath(field, raw);
+            const asString = t === 'date' ? { key_as_string: isoMillis(b.key as number) } : t === 'boolean' ? { key_as_string: String(raw) } : {};
+            return withSub(members?.[j] ?? [], { key: b.key, ...asString, doc_count: b.count });
           }),
         };
       };
@@ -107,8 +109,9 @@ const compileOne = (name: string, spec: unknown, corpus: Corpus, inBudget: () =>
     case 'sum': {
       const field = fieldOf(type, params, []);
       return (docs) => {
+        const column = set.values(field);
         const values: Leaf[] = [];
-        for (const doc of docs) values.push(...reader.values(doc, field));
+        for (const doc of docs) for (const v of column[doc]!) values.push(v);
         if (type === 'value_count') return { value: values.length };
         if (type === 'cardinality') {
           const distinct = new Set(values.map((v) => (FieldReader.typeOfPath(field, v) === 'text' ? `s:${String(v)}` : `${typeof v}:${String(v)}`)));
@@ -119,14 +122,21 @@ const compileOne = (name: string, spec: unknown, corpus: Corpus, inBudget: () =>
         const isDate = values.some((v) => FieldReader.typeOfPath(field, v) === 'date');
         if (type === 'sum') return { value: numbers.reduce((a, b) => a + b, 0) };
         if (!numbers.length) return { value: null };
-        const value = type === 'min' ? Math.min(...numbers) : type === 'max' ? Math.max(...numbers) : numbers.reduce((a, b) => a + b, 0) / numbers.length;
+        // A loop, not Math.min(...numbers): a hundred thousand arguments overflow the stack.
+        const value =
+          type === 'min'
+            ? numbers.reduce((a, b) => (b < a ? b : a))
+            : type === 'max'
+              ? numbers.reduce((a, b) => (b > a ? b : a))
+              : numbers.reduce((a, b) => a + b, 0) / numbers.length;
         return isDate && type !== 'avg' ? { value, value_as_string: isoMillis(value) } : { value };
       };
     }
     case 'filter': {
-      const query = compileQuery(params, { corpus }, `aggregation '${name}' filter`);
+      const query = compileQuery(params, ctx, `aggregation '${name}' filter`);
       return (docs) => {
-        const kept = docs.filter((d) => query(d) !== undefined);
+        const scores = query(only(set.size, docs));
+        const kept = docs.filter((d) => scores[d] === scores[d]);
         return withSub(kept, { doc_count: kept.length });
       };
     }
@@ -138,10 +148,11 @@ const compileOne = (name: string, spec: unknown, corpus: Corpus, inBudget: () =>
       const unit = calendarUnit(params['calendar_interval']);
       const minDocCount = params['min_doc_count'] === undefined ? 0 : Number(params['min_doc_count']);
       return (docs) => {
-        const buckets = new Map<number, SearchDoc[]>();
+        const column = set.values(field);
+        const buckets = new Map<number, number[]>();
         for (const doc of docs) {
           const seen = new Set<number>();
-          for (const value of reader.values(doc, field)) {
+          for (const value of column[doc]!) {
             if (FieldReader.typeOfPath(field, value) !== 'date') continue;
             const start = floorTo(epochMillis(String(value)), unit);
             if (seen.has(start)) continue;
@@ -170,17 +181,29 @@ const compileOne = (name: string, spec: unknown, corpus: Corpus, inBudget: () =>
   }
 };
 
-type Bucket = { key: Leaf; docs: SearchDoc[] };
+type Bucket = { key: string | number; ord: number; count: number };
+
+/** The documents of each kept bucket, in the order of the buckets. */
+const bucketMembers = (column: KeyColumn, docs: readonly number[], kept: Bucket[]): number[][] => {
+  const slot = new Map(kept.map((b, j) => [b.ord, j]));
+  const out = kept.map((): number[] => []);
+  for (const doc of docs)
+    for (let k = column.offsets[doc]!; k < column.offsets[doc + 1]!; k++) {
+      const j = slot.get(column.ords[k]!);
+      if (j !== undefined) out[j]!.push(doc);
+    }
+  return out;
+};
 
 const termsOrder = (spec: unknown): ((a: Bucket, b: Bucket) => number) => {
   const byKey = (a: Bucket, b: Bucket) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-  if (spec === undefined) return (a, b) => b.docs.length - a.docs.length || byKey(a, b);
+  if (spec === undefined) return (a, b) => b.count - a.count || byKey(a, b);
   if (!isObject(spec) || Object.keys(spec).length !== 1) throw unsupported('terms.order', 'only one of {"_count": ...} or {"_key": ...}');
   const [by, dir] = Object.entries(spec)[0]!;
   if ((by !== '_count' && by !== '_key') || (dir !== 'asc' && dir !== 'desc'))
     throw unsupported(`terms.order: ${JSON.stringify(spec)}`, 'only _count or _key, asc or desc');
   const sign = dir === 'asc' ? 1 : -1;
-  return by === '_key' ? (a, b) => sign * byKey(a, b) : (a, b) => sign * (a.docs.length - b.docs.length) || byKey(a, b);
+  return by === '_key' ? (a, b) => sign * byKey(a, b) : (a, b) => sign * (a.count - b.count) || byKey(a, b);
 };
 
 type Unit = 'year' | 'quarter' | 'month' | 'week' | 'day' | 'hour' | 'minute';

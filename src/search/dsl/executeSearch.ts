@@ -3,11 +3,11 @@ import { searchRejections } from '../searchRejections.js';
 import { compileAggregations } from './aggregations.js';
 import type { Leaf, SearchDoc } from './fields.js';
 import { epochMillis, FieldReader, fieldPattern } from './fields.js';
-import type { Query } from './queries.js';
 import { compileQuery } from './queries.js';
-import { Corpus } from './Corpus.js';
-import type { CorpusStats } from './Corpus.js';
+import type { Context } from './queries.js';
+import { DocSet } from './DocSet.js';
 import { isObject } from './queryParams.js';
+import { matchedPositions } from './Scores.js';
 
 const unsupported = searchRejections.unsupportedConstruct;
 const malformed = searchRejections.malformedSearchQuery;
@@ -118,8 +118,7 @@ const sourceFilter = (spec: unknown): ((source: JsonObject) => JsonObject) | fal
 };
 
 /** The value a document sorts by on a field: min for ascending, max for descending (multi-valued fields). */
-const sortValue = (reader: FieldReader, doc: SearchDoc, key: SortKey): { cmp: number | string; out: string | number | boolean } | undefined => {
-  const values: Leaf[] = reader.values(doc, key.field);
+const sortValue = (values: readonly Leaf[], key: SortKey): { cmp: number | string; out: string | number | boolean } | undefined => {
   let best: { cmp: number | string; out: string | number | boolean } | undefined;
   for (const v of values) {
     const type = FieldReader.typeOfPath(key.field, v);
@@ -134,16 +133,16 @@ const sortValue = (reader: FieldReader, doc: SearchDoc, key: SortKey): { cmp: nu
   return best;
 };
 
-type Scored = { doc: SearchDoc; score: number };
-
-/** Descending score, then ascending `@id`. */
-const byScore = (a: Scored, b: Scored): number => b.score - a.score || (a.doc.id < b.doc.id ? -1 : a.doc.id > b.doc.id ? 1 : 0);
-
-/** The first `k` matches by score, without sorting them all (a page of a hundred thousand matches). */
-const topByScore = (matched: Scored[], k: number): Scored[] => {
+/** The first `k` matches by descending score, then ascending `@id`, without sorting them all (a page of a hundred thousand matches). */
+const topByScore = (set: DocSet, scores: Float64Array, matched: readonly number[], k: number): number[] => {
+  const byScore = (a: number, b: number): number => {
+    const x = set.docs[a]!.id;
+    const y = set.docs[b]!.id;
+    return scores[b]! - scores[a]! || (x < y ? -1 : x > y ? 1 : 0);
+  };
   if (k === 0) return [];
   if (matched.length <= k * 4) return [...matched].sort(byScore);
-  const kept: Scored[] = [];
+  const kept: number[] = [];
   for (const row of matched) {
     if (kept.length === k && byScore(row, kept[k - 1]!) >= 0) continue;
     let i = kept.length;
@@ -160,13 +159,10 @@ const topByScore = (matched: Scored[], k: number): Scored[] => {
  */
 export const executeSearch = (
   body: unknown,
-  docs: readonly SearchDoc[],
+  /** The documents; a DocSet keeps the columns a search reads for the next search of the same documents. */
+  documents: DocSet | readonly SearchDoc[],
   indexOf: (doc: SearchDoc) => string,
   shards: number,
-  /** Values and words read from documents: kept across searches, they are read once per document. */
-  reader: FieldReader = new FieldReader(),
-  /** BM25 statistics of these same documents from earlier searches. */
-  stats?: CorpusStats,
   /** Past this time the search is stopped (SearchTimedOut): it runs on the event loop. */
   budgetMillis = Number.POSITIVE_INFINITY,
 ): SearchResponse => {
@@ -179,31 +175,29 @@ export const executeSearch = (
   const track = body['track_total_hits'];
   if (track !== undefined && typeof track !== 'boolean' && !(typeof track === 'number' && Number.isInteger(track) && track >= 0))
     throw malformed("'track_total_hits' must be a boolean or a non-negative integer.");
-  const corpus = new Corpus(docs, reader, stats);
-  const query: Query = body['query'] === undefined ? () => 1 : compileQuery(body['query'], { corpus, clauses: { count: 0 } });
-  const sort = sortKeys(body['sort']);
-  const source = sourceFilter(body['_source']);
-  const aggSpec = body['aggs'] ?? body['aggregations'];
+  const set = documents instanceof DocSet ? documents : new DocSet(documents);
   const inBudget = () => {
     if (performance.now() - started > budgetMillis) throw searchRejections.searchTimedOut(budgetMillis);
   };
-  const aggregate = aggSpec === undefined ? undefined : compileAggregations(aggSpec, corpus, inBudget);
+  const ctx: Context = { set, clauses: { count: 0 }, inBudget };
+  const query = body['query'] === undefined ? undefined : compileQuery(body['query'], ctx);
+  const sort = sortKeys(body['sort']);
+  const source = sourceFilter(body['_source']);
+  const aggSpec = body['aggs'] ?? body['aggregations'];
+  const aggregate = aggSpec === undefined ? undefined : compileAggregations(aggSpec, ctx);
 
-  const matched: { doc: SearchDoc; score: number }[] = [];
-  for (let i = 0; i < docs.length; i++) {
-    if ((i & 255) === 255) inBudget();
-    const doc = docs[i]!;
-    const score = query(doc);
-    if (score !== undefined) matched.push({ doc, score });
-  }
+  const scores = query ? query() : new Float64Array(set.size).fill(1);
+  const matched = matchedPositions(scores);
   const scored = !sort || sort.some((k) => k.field === '_score');
   let rows: { doc: SearchDoc; score: number; sort?: { cmp: number | string; out: string | number | boolean }[] | undefined }[];
-  if (!sort) rows = topByScore(matched, from + size);
+  if (!sort) rows = topByScore(set, scores, matched, from + size).map((i) => ({ doc: set.docs[i]!, score: scores[i]! }));
   else {
-    const keyed = matched.map((m) => ({
-      ...m,
-      sort: sort.map((k) =>
-        k.field === '_score' ? { cmp: m.score, out: m.score } : k.field === '_doc' ? { cmp: 0, out: 0 } : sortValue(reader, m.doc, k),
+    const columns = sort.map((k) => (k.field === '_score' || k.field === '_doc' ? undefined : set.values(k.field)));
+    const keyed = matched.map((i) => ({
+      doc: set.docs[i]!,
+      score: scores[i]!,
+      sort: sort.map((k, j) =>
+        k.field === '_score' ? { cmp: scores[i]!, out: scores[i]! } : k.field === '_doc' ? { cmp: 0, out: 0 } : sortValue(columns[j]![i]!, k),
       ) as ({ cmp: number | string; out: string | number | boolean } | undefined)[],
     }));
     keyed.sort((a, b) => {
@@ -237,9 +231,9 @@ export const executeSearch = (
     _shards: { total: shards, successful: shards, skipped: 0, failed: 0 },
     hits: {
       ...(limit === undefined ? {} : { total: total > limit ? { value: limit, relation: 'gte' as const } : { value: total, relation: 'eq' as const } }),
-      max_score: sort ? null : matched.length ? matched.reduce((max, m) => Math.max(max, m.score), -Infinity) : null,
+      max_score: sort ? null : matched.length ? matched.reduce((max, i) => Math.max(max, scores[i]!), -Infinity) : null,
       hits,
     },
-    ...(aggregate ? { aggregations: aggregate(matched.map((m) => m.doc)) } : {}),
+    ...(aggregate ? { aggregations: aggregate(matched) } : {}),
   };
 };

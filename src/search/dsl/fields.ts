@@ -7,18 +7,7 @@ export interface SearchDoc {
   id: string;
   project: string;
   source: JsonObject;
-  /** What has been read from this document, by path (see FieldReader). */
-  memo?: DocMemo;
 }
-
-interface DocMemo {
-  leaves: Map<string, Leaf[]>;
-  words: Map<string, string[][]>;
-  frequencies: Map<string, TermFrequencies>;
-  paths?: string[];
-}
-
-const memoOf = (doc: SearchDoc): DocMemo => (doc.memo ??= { leaves: new Map(), words: new Map(), frequencies: new Map() });
 
 export type Leaf = string | number | boolean;
 
@@ -42,37 +31,24 @@ export const typeOf = (value: Leaf): FieldType =>
 export const epochMillis = (value: string): number => Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(value) || !value.includes('T') ? value : `${value}Z`);
 
 /**
- * The values of a field of the documents, read once per document and path (kept on the document,
- * which lives as long as the stored document it wraps): dotted paths go through
- * objects and arrays alike (arrays are multi-valued fields), `x.keyword` is the keyword sub-field of
- * the text values of `x`, `_id` is the document's `@id`.
+ * Reads a field of a document: dotted paths go through objects and arrays alike (arrays are
+ * multi-valued fields), `x.keyword` is the keyword sub-field of the text values of `x`, `_id` is the
+ * document's `@id`. Nothing is kept: what a search reads of every document is kept as columns (DocSet).
  */
 export class FieldReader {
   /** How often each word occurs in the path's text values, and how many words they hold (BM25's tf and field length). */
   termFrequencies(doc: SearchDoc, path: string): TermFrequencies {
-    const byPath = memoOf(doc).frequencies;
-    let found = byPath.get(path);
-    if (!found) {
-      const tf = new Map<string, number>();
-      let length = 0;
-      for (const value of this.words(doc, path)) for (const w of value) (length++, tf.set(w, (tf.get(w) ?? 0) + 1));
-      found = { tf, length };
-      byPath.set(path, found);
-    }
-    return found;
+    const tf = new Map<string, number>();
+    let length = 0;
+    for (const value of this.words(doc, path)) for (const w of value) (length++, tf.set(w, (tf.get(w) ?? 0) + 1));
+    return { tf, length };
   }
 
   /** Every leaf value of the path; for `.keyword`, the text values as whole strings. */
   values(doc: SearchDoc, path: string): Leaf[] {
-    const byPath = memoOf(doc).leaves;
-    let found = byPath.get(path);
-    if (!found) {
-      if (path === '_id') found = [doc.id];
-      else if (path.endsWith('.keyword')) found = leavesAt(doc.source, path.slice(0, -'.keyword'.length)).filter((v) => typeOf(v) === 'text');
-      else found = leavesAt(doc.source, path);
-      byPath.set(path, found);
-    }
-    return found;
+    if (path === '_id') return [doc.id];
+    if (path.endsWith('.keyword')) return leavesAt(doc.source, path.slice(0, -'.keyword'.length)).filter((v) => typeOf(v) === 'text');
+    return leavesAt(doc.source, path);
   }
 
   /** How the path's values are mapped: `.keyword` and `_id` are keywords, others by each value. */
@@ -82,34 +58,22 @@ export class FieldReader {
 
   /** The words of each text value of the path (one list per value: phrases never cross values). */
   words(doc: SearchDoc, path: string): string[][] {
-    const byPath = memoOf(doc).words;
-    let found = byPath.get(path);
-    if (!found) {
-      found = this.values(doc, path)
-        .filter((v) => FieldReader.typeOfPath(path, v) === 'text')
-        .map((v) => words(String(v)));
-      byPath.set(path, found);
-    }
-    return found;
+    return this.values(doc, path)
+      .filter((v) => FieldReader.typeOfPath(path, v) === 'text')
+      .map((v) => words(String(v)));
   }
 
   /** Every path of the document holding leaf values (`a.b.c`), for field patterns such as `*` or `name*`. */
   fieldPaths(doc: SearchDoc): string[] {
-    const memo = memoOf(doc);
-    let found = memo.paths;
-    if (!found) {
-      const out = new Set<string>();
-      const walk = (value: unknown, path: string) => {
-        if (value === null || value === undefined) return;
-        if (Array.isArray(value)) value.forEach((v) => walk(v, path));
-        else if (typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, path ? `${path}.${k}` : k);
-        else if (path) out.add(path);
-      };
-      walk(doc.source, '');
-      found = [...out];
-      memo.paths = found;
-    }
-    return found;
+    const out = new Set<string>();
+    const walk = (value: unknown, path: string) => {
+      if (value === null || value === undefined) return;
+      if (Array.isArray(value)) value.forEach((v) => walk(v, path));
+      else if (typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, path ? `${path}.${k}` : k);
+      else if (path) out.add(path);
+    };
+    walk(doc.source, '');
+    return [...out];
   }
 }
 

@@ -1,7 +1,6 @@
 import { searchRejections } from '../searchRejections.js';
-import type { Leaf, SearchDoc } from './fields.js';
+import type { Leaf } from './fields.js';
 import { fieldPattern } from './fields.js';
-import type { FieldReader } from './fields.js';
 
 /** Reading the parameters of a query of the search DSL: its shape checked, every refusal typed. */
 
@@ -73,16 +72,6 @@ export const fieldList = (value: unknown, where: string): FieldList => {
     const name = m[1]!;
     return { test: fieldPattern(name), ...(name.includes('*') ? {} : { exact: name }), boost: m[2] ? Number(m[2]) : 1 };
   });
-};
-
-/** The paths of a document a field list names. */
-export const pathsOf = (reader: FieldReader, doc: SearchDoc, fields: FieldList): { path: string; boost: number }[] => {
-  const out: { path: string; boost: number }[] = [];
-  for (const f of fields) {
-    if (f.exact !== undefined) out.push({ path: f.exact, boost: f.boost });
-    else for (const path of reader.fieldPaths(doc)) if (f.test(path)) out.push({ path, boost: f.boost });
-  }
-  return out;
 };
 
 export const operatorOf = (value: unknown, where: string): 'and' | 'or' => {

@@ -1,0 +1,226 @@
+import { words } from '../analyzer.js';
+import type { Leaf, SearchDoc } from './fields.js';
+import { epochMillis, FieldReader } from './fields.js';
+
+const K1 = 1.2;
+const B = 0.75;
+
+/** What the columns of one set may take, roughly, in bytes: past it the least recently used are dropped and read again when needed. */
+const COLUMN_BYTES = 256 * 1024 * 1024;
+
+/**
+ * A field's words over the whole set, as Lucene keeps them: postings (which documents hold a word,
+ * how often), one flat array for all words, and each document's field length.
+ */
+export interface TextColumn {
+  /** Word count of the field's text values, by document (0: none). */
+  lengths: Float64Array;
+  /** Average field length over the documents holding the field (BM25's avgdl). */
+  average: number;
+  /** Word → its row: its postings are `docs`/`tf` from `offsets[row]` to `offsets[row + 1]`, documents ascending. */
+  terms: Map<string, number>;
+  offsets: Int32Array;
+  docs: Int32Array;
+  tf: Int32Array;
+  /** Some document holds a value here that is not text (keyword, number, boolean, date): matched as one term. */
+  hasOther: boolean;
+}
+
+/** The postings of a word, as a range of `docs`/`tf`; undefined when no document holds it. */
+export const postingsOf = (column: TextColumn, term: string): { start: number; end: number } | undefined => {
+  const row = column.terms.get(term);
+  return row === undefined ? undefined : { start: column.offsets[row]!, end: column.offsets[row + 1]! };
+};
+
+/**
+ * A field's values as aggregations see them (Lucene's ordinals): numbers, dates in epoch
+ * milliseconds, booleans as 1 or 0 and keywords, each distinct key numbered once for the set.
+ */
+export interface KeyColumn {
+  keys: (string | number)[];
+  /** A stored value of each key (what tells a date or a boolean key from a number). */
+  raw: Leaf[];
+  /** Each document's keys, each once: `ords` from `offsets[i]` to `offsets[i + 1]`. */
+  offsets: Int32Array;
+  ords: Int32Array;
+  /** Documents holding a text value here: aggregations refuse text fields. */
+  text: Uint8Array;
+}
+
+type Column = { kind: 'values'; column: Leaf[][] } | { kind: 'text'; column: TextColumn } | { kind: 'keys'; column: KeyColumn };
+
+/**
+ * One searched set of documents, read column by column as Lucene reads doc values: a field's values
+ * and words are gathered for the whole set the first time a search needs them and serve every later
+ * search of the same set, within a memory budget. Documents are named by their position in `docs`.
+ */
+export class DocSet {
+  readonly size: number;
+  /** Least recently used first. */
+  private readonly columns = new Map<string, { column: Column; bytes: number }>();
+  private bytes = 0;
+  private paths: string[] | undefined;
+  /** A query's text analysed once, not once per document. */
+  private readonly analysed = new Map<string, readonly string[]>();
+  readonly reader = new FieldReader();
+
+  constructor(
+    readonly docs: readonly SearchDoc[],
+    private readonly budget = COLUMN_BYTES,
+  ) {
+    this.size = docs.length;
+  }
+
+  /** Every leaf value of the path, by document (see FieldReader.values). `tick` is called every few thousand documents read. */
+  values(path: string, tick?: () => void): Leaf[][] {
+    const key = `v ${path}`;
+    const kept = this.kept(key);
+    if (kept?.kind === 'values') return kept.column;
+    const column: Leaf[][] = new Array(this.size);
+    let leaves = 0;
+    for (let i = 0; i < this.size; i++) {
+      if ((i & 4095) === 4095) tick?.();
+      leaves += (column[i] = this.reader.values(this.docs[i]!, path)).length;
+    }
+    this.keep(key, { kind: 'values', column }, this.size * 40 + leaves * 16);
+    return column;
+  }
+
+  /** The field's words over the set. `tick` is called every few thousand documents read. */
+  text(path: string, tick?: () => void): TextColumn {
+    const key = `t ${path}`;
+    const kept = this.kept(key);
+    if (kept?.kind === 'text') return kept.column;
+    const lengths = new Float64Array(this.size);
+    const terms = new Map<string, number>();
+    const counts: number[] = [];
+    // Each document's (row, tf) pairs in a row: turned into postings once every count is known.
+    const pairs: number[] = [];
+    const ends = new Int32Array(this.size);
+    let holders = 0;
+    let total = 0;
+    let hasOther = false;
+    for (let i = 0; i < this.size; i++) {
+      if ((i & 4095) === 4095) tick?.();
+      const doc = this.docs[i]!;
+      const { tf, length } = this.reader.termFrequencies(doc, path);
+      if (length) ((lengths[i] = length), holders++, (total += length));
+      for (const [term, f] of tf) {
+        let row = terms.get(term);
+        if (row === undefined) (terms.set(term, (row = counts.length)), counts.push(0));
+        counts[row]++;
+        pairs.push(row, f);
+      }
+      ends[i] = pairs.length;
+      if (!hasOther) for (const v of this.reader.values(doc, path)) if (FieldReader.typeOfPath(path, v) !== 'text') hasOther = true;
+    }
+    const offsets = new Int32Array(counts.length + 1);
+    for (let r = 0; r < counts.length; r++) offsets[r + 1] = offsets[r]! + counts[r]!;
+    const cursor = offsets.slice(0, counts.length);
+    const docs = new Int32Array(pairs.length / 2);
+    const tfs = new Int32Array(pairs.length / 2);
+    for (let i = 0, k = 0; i < this.size; i++)
+      for (; k < ends[i]!; k += 2) {
+        const at = cursor[pairs[k]!]!++;
+        docs[at] = i;
+        tfs[at] = pairs[k + 1]!;
+      }
+    const column: TextColumn = { lengths, average: holders ? total / holders : 1, terms, offsets, docs, tf: tfs, hasOther };
+    this.keep(key, { kind: 'text', column }, this.size * 8 + docs.length * 8 + terms.size * 64);
+    return column;
+  }
+
+  /** The field's aggregation keys by document. `tick` is called every few thousand documents read. */
+  keys(path: string, tick?: () => void): KeyColumn {
+    const key = `k ${path}`;
+    const kept = this.kept(key);
+    if (kept?.kind === 'keys') return kept.column;
+    const values = this.values(path, tick);
+    const byKey = new Map<string | number, number>();
+    const keys: (string | number)[] = [];
+    const raw: Leaf[] = [];
+    const offsets = new Int32Array(this.size + 1);
+    const ords: number[] = [];
+    const text = new Uint8Array(this.size);
+    for (let i = 0; i < this.size; i++) {
+      const start = ords.length;
+      for (const value of values[i]!) {
+        const type = FieldReader.typeOfPath(path, value);
+        if (type === 'text') {
+          text[i] = 1;
+          continue;
+        }
+        const k = type === 'date' ? epochMillis(String(value)) : type === 'boolean' ? (value ? 1 : 0) : (value as string | number);
+        let ord = byKey.get(k);
+        if (ord === undefined) (byKey.set(k, (ord = keys.length)), keys.push(k), raw.push(value));
+        if (ords.indexOf(ord, start) < 0) ords.push(ord);
+      }
+      offsets[i + 1] = ords.length;
+    }
+    const column: KeyColumn = { keys, raw, offsets, ords: Int32Array.from(ords), text };
+    this.keep(key, { kind: 'keys', column }, this.size * 5 + ords.length * 4 + keys.length * 64);
+    return column;
+  }
+
+  /** Every path holding leaf values in some document (what field patterns such as `*` or `name*` expand to). */
+  fieldPaths(tick?: () => void): string[] {
+    if (!this.paths) {
+      const all = new Set<string>();
+      for (let i = 0; i < this.size; i++) {
+        if ((i & 4095) === 4095) tick?.();
+        for (const p of this.reader.fieldPaths(this.docs[i]!)) all.add(p);
+      }
+      this.paths = [...all];
+    }
+    return this.paths;
+  }
+
+  /** The words of a text, each once. */
+  distinctWords(text: string): readonly string[] {
+    let found = this.analysed.get(text);
+    if (!found) this.analysed.set(text, (found = [...new Set(words(text))]));
+    return found;
+  }
+
+  /** A word's inverse document frequency in a field (Lucene's BM25 idf). */
+  idf(column: TextColumn, term: string): number {
+    const p = postingsOf(column, term);
+    const df = p ? p.end - p.start : 0;
+    return Math.log(1 + (this.size - df + 0.5) / (df + 0.5));
+  }
+
+  /** BM25 of one word occurring `f` times in a document's field, given the word's idf. */
+  static bm25(idf: number, f: number, length: number, average: number): number {
+    return (idf * f * (K1 + 1)) / (f + K1 * (1 - B + (B * length) / average));
+  }
+
+  /** BM25 of a document's field for the given words (each counted once): the score of a phrase found in it. */
+  bm25(i: number, path: string, column: TextColumn, terms: readonly string[]): number {
+    const { tf } = this.reader.termFrequencies(this.docs[i]!, path);
+    let score = 0;
+    for (const t of terms.length > 1 ? new Set(terms) : terms) {
+      const f = tf.get(t);
+      if (f) score += DocSet.bm25(this.idf(column, t), f, column.lengths[i]!, column.average);
+    }
+    return score;
+  }
+
+  private kept(key: string): Column | undefined {
+    const entry = this.columns.get(key);
+    if (!entry) return undefined;
+    // Most recently used last: the first entry is the one to drop.
+    this.columns.delete(key);
+    this.columns.set(key, entry);
+    return entry.column;
+  }
+
+  private keep(key: string, column: Column, bytes: number): void {
+    this.columns.set(key, { column, bytes });
+    this.bytes += bytes;
+    for (const [oldest, entry] of this.columns) {
+      if (this.bytes <= this.budget || oldest === key) break;
+      this.columns.delete(oldest);
+      this.bytes -= entry.bytes;
+    }
+  }
+}
