@@ -84,7 +84,8 @@ const compileOne = (name: string, spec: unknown, ctx: Context): Aggregation => {
           for (let k = column.offsets[doc]!; k < column.offsets[doc + 1]!; k++) counts[column.ords[k]!]++;
         }
         const all: Bucket[] = [];
-        for (let ord = 0; ord < counts.length; ord++) if (counts[ord] && counts[ord]! >= minDocCount) all.push({ key: column.keys[ord]!, ord, count: counts[ord]! });
+        for (let ord = 0; ord < counts.length; ord++)
+          if (counts[ord] && counts[ord]! >= minDocCount) all.push({ key: column.keys[ord]!, ord, count: counts[ord]! });
         all.sort(order);
         const kept = all.slice(0, size);
         // Sub-aggregations need each kept bucket's documents.

@@ -99,7 +99,15 @@ const matchScores = (ctx: Context, path: string, text: Leaf, required: (matched:
 };
 
 /** Adds the documents whose values that are not text (keywords, numbers, booleans, dates) pass the test, scored 1. */
-const otherValues = (ctx: Context, column: TextColumn, path: string, out: Scores, within: Scores | undefined, test: (v: Leaf) => boolean, score = 1): Scores => {
+const otherValues = (
+  ctx: Context,
+  column: TextColumn,
+  path: string,
+  out: Scores,
+  within: Scores | undefined,
+  test: (v: Leaf) => boolean,
+  score = 1,
+): Scores => {
   if (!column.hasOther) return out;
   const values = ctx.set.values(path, ctx.inBudget);
   for (let i = 0; i < out.length; i++)
@@ -164,7 +172,11 @@ const patternQuery = (ctx: Context, path: string, test: (s: string) => boolean, 
 
 /** The paths of the set a field list names, each with its boost (a pattern names every path of the set it matches). */
 const pathsOf = (ctx: Context, fields: FieldList): { path: string; boost: number }[] =>
-  fields.flatMap((f) => (f.exact !== undefined ? [{ path: f.exact, boost: f.boost }] : ctx.set.fieldPaths(ctx.inBudget).flatMap((path) => (f.test(path) ? [{ path, boost: f.boost }] : []))));
+  fields.flatMap((f) =>
+    f.exact !== undefined
+      ? [{ path: f.exact, boost: f.boost }]
+      : ctx.set.fieldPaths(ctx.inBudget).flatMap((path) => (f.test(path) ? [{ path, boost: f.boost }] : [])),
+  );
 
 /** A query over several fields: per document, the best field's score plus `tie` times the others' (`most_fields`: their sum). */
 const acrossFields = (
