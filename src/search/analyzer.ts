@@ -4,7 +4,30 @@
  * words). The FTS5 `unicode61` tokenizer with `remove_diacritics 0` cuts text the same way, so a
  * word found here is a token there.
  */
-export const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
+export const words = (text: string): string[] => asciiWords(text) ?? text.toLowerCase().match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
+
+/**
+ * The same words for ASCII text, read character by character: several times faster than the
+ * Unicode expression, and a search reads every text value of a field. Undefined for other text.
+ */
+const asciiWords = (text: string): string[] | undefined => {
+  const out: string[] = [];
+  let start = -1;
+  let lower = '';
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 32;
+    if (c > 127) return undefined;
+    const word = (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+    if (word) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      if (!lower) lower = text.toLowerCase();
+      out.push(lower.slice(start, i));
+      start = -1;
+    }
+  }
+  return out;
+};
 
 /** An FTS5 string: the words of user input, each quoted, so no user character is FTS5 syntax. */
 const quoted = (ws: string[]): string => `"${ws.join(' ')}"`;

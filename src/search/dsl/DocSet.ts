@@ -91,28 +91,37 @@ export class DocSet {
     const key = `t ${path}`;
     const kept = this.kept(key);
     if (kept?.kind === 'text') return kept.column;
+    const values = this.values(path, tick);
     const lengths = new Float64Array(this.size);
     const terms = new Map<string, number>();
     const counts: number[] = [];
     // Each document's (row, tf) pairs in a row: turned into postings once every count is known.
     const pairs: number[] = [];
     const ends = new Int32Array(this.size);
+    // The document a word was last seen in, and where its pair is: a word counted once per document.
+    const lastDoc: number[] = [];
+    const pairAt: number[] = [];
     let holders = 0;
     let total = 0;
     let hasOther = false;
     for (let i = 0; i < this.size; i++) {
       if ((i & 4095) === 4095) tick?.();
-      const doc = this.docs[i]!;
-      const { tf, length } = this.reader.termFrequencies(doc, path);
-      if (length) ((lengths[i] = length), holders++, (total += length));
-      for (const [term, f] of tf) {
-        let row = terms.get(term);
-        if (row === undefined) (terms.set(term, (row = counts.length)), counts.push(0));
-        counts[row]++;
-        pairs.push(row, f);
+      let length = 0;
+      for (const value of values[i]!) {
+        if (FieldReader.typeOfPath(path, value) !== 'text') {
+          hasOther = true;
+          continue;
+        }
+        for (const w of words(String(value))) {
+          length++;
+          let row = terms.get(w);
+          if (row === undefined) (terms.set(w, (row = counts.length)), counts.push(0), lastDoc.push(-1), pairAt.push(0));
+          if (lastDoc[row] === i) pairs[pairAt[row]! + 1]++;
+          else ((lastDoc[row] = i), counts[row]++, (pairAt[row] = pairs.length), pairs.push(row, 1));
+        }
       }
+      if (length) ((lengths[i] = length), holders++, (total += length));
       ends[i] = pairs.length;
-      if (!hasOther) for (const v of this.reader.values(doc, path)) if (FieldReader.typeOfPath(path, v) !== 'text') hasOther = true;
     }
     const offsets = new Int32Array(counts.length + 1);
     for (let r = 0; r < counts.length; r++) offsets[r + 1] = offsets[r]! + counts[r]!;
@@ -165,12 +174,31 @@ export class DocSet {
   /** Every path holding leaf values in some document (what field patterns such as `*` or `name*` expand to). */
   fieldPaths(tick?: () => void): string[] {
     if (!this.paths) {
-      const all = new Set<string>();
+      // The documents' paths as one tree: a path's string is made once for the set, not once per document.
+      type Node = { path: string; leaf: boolean; children: Map<string, Node> };
+      const root: Node = { path: '', leaf: false, children: new Map() };
+      const walk = (value: unknown, node: Node): void => {
+        if (value === null || value === undefined) return;
+        if (Array.isArray(value)) for (const v of value) walk(v, node);
+        else if (typeof value === 'object')
+          for (const k of Object.keys(value)) {
+            let child = node.children.get(k);
+            if (!child) node.children.set(k, (child = { path: node.path ? `${node.path}.${k}` : k, leaf: false, children: new Map() }));
+            walk((value as Record<string, unknown>)[k], child);
+          }
+        else if (node !== root) node.leaf = true;
+      };
       for (let i = 0; i < this.size; i++) {
         if ((i & 4095) === 4095) tick?.();
-        for (const p of this.reader.fieldPaths(this.docs[i]!)) all.add(p);
+        walk(this.docs[i]!.source, root);
       }
-      this.paths = [...all];
+      const out: string[] = [];
+      const collect = (node: Node): void => {
+        if (node.leaf) out.push(node.path);
+        for (const child of node.children.values()) collect(child);
+      };
+      collect(root);
+      this.paths = out;
     }
     return this.paths;
   }

@@ -62,23 +62,21 @@ export class FieldReader {
       .filter((v) => FieldReader.typeOfPath(path, v) === 'text')
       .map((v) => words(String(v)));
   }
-
-  /** Every path of the document holding leaf values (`a.b.c`), for field patterns such as `*` or `name*`. */
-  fieldPaths(doc: SearchDoc): string[] {
-    const out = new Set<string>();
-    const walk = (value: unknown, path: string) => {
-      if (value === null || value === undefined) return;
-      if (Array.isArray(value)) value.forEach((v) => walk(v, path));
-      else if (typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, path ? `${path}.${k}` : k);
-      else if (path) out.add(path);
-    };
-    walk(doc.source, '');
-    return [...out];
-  }
 }
+
+/** Pushes the leaf values of a value: itself, or those of an array's items (objects hold none at this path). */
+const pushLeaves = (value: unknown, out: Leaf[]): void => {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') out.push(value);
+  else if (Array.isArray(value)) for (const v of value) pushLeaves(v, out);
+};
 
 const leavesAt = (source: JsonObject, path: string): Leaf[] => {
   const out: Leaf[] = [];
+  // A top-level field, the common case, read without splitting the path.
+  if (!path.includes('.')) {
+    if (Object.hasOwn(source, path)) pushLeaves(source[path], out);
+    return out;
+  }
   const walk = (value: unknown, rest: string) => {
     if (value === null || value === undefined) return;
     if (Array.isArray(value)) {
