@@ -45,6 +45,16 @@ export class CatalogueQueries {
     return { total, rows };
   }
 
+  /** The items of `nodes` the listing selects: their places in `nodes`, and whether each is at one of the `exact` nodes (see CatalogueIndex). */
+  eachSelected(f: ListingFilter, nodes: readonly { node: string }[], exact: Iterable<string>, visit: (at: number, exact: boolean) => void): void {
+    this.index.eachSelected(f, nodes, exact, visit);
+  }
+
+  /** The projects in the listing's scope that hold items of its kind. */
+  projects(f: ListingFilter): string[] {
+    return this.index.projects(f);
+  }
+
   /** Whether the listing selects an item, by node, with the item's catalogue row. */
   selector(f: ListingFilter): (node: string) => CatalogueItem | undefined {
     return this.index.selector(f);

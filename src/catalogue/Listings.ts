@@ -10,9 +10,9 @@ import type { CatalogueConditions, ListingFilter, SortKey } from './ListingQuery
 import { resolveId } from '../domain/projects/apiMappings.js';
 import { itemNode } from '../store/graphNames.js';
 import { phrasePrefix } from '../search/analyzer.js';
-import type { CatalogueItem } from './catalogue.js';
 import type { ScoredItem, TextMatcher } from './textRanking.js';
 import { cursorPosition, RankedPage, scoreCursor } from './textRanking.js';
+import { nodeKey, nodeOrder } from './nodeOrder.js';
 
 /** A listing as requested, before ids, CURIEs and terms are resolved against the scope. */
 export interface ListingRequest extends CatalogueConditions {
@@ -114,15 +114,20 @@ export class Listings {
     const after = req.after && cursorPosition(req.after);
     if (req.after && !after)
       throw rejections.malformedQueryParam("Query parameter 'after' does not match this listing's sort: use the cursor given in '_next'.");
-    const ranked = new RankedPage({ offset: req.from, limit: req.size + 1, ...(after ? { after } : {}) });
-    this.eachMatch(req, filter, (node, item, score, exact) => ranked.add(node, item, score, exact));
+    const found = this.found(req, filter);
+    const order = found && nodeOrder(found.matches);
+    const ranked = new RankedPage({ offset: req.from, limit: req.size + 1, ...(after ? { after } : {}) }, order);
+    this.eachMatch(found, filter, (node, score, exact, at) => ranked.add(node, score, exact, at < 0 ? nodeKey(node, order!) : order!.keys[at]));
     const page = ranked.page();
-    const items = page.slice(0, req.size);
-    const last = items[items.length - 1];
+    const rows = page.slice(0, req.size);
+    const last = rows[rows.length - 1];
+    // Read in the turn that ranked them: every row is an item the listing selects.
+    const selected = this.queries.selector(filter);
+    const items = rows.map((r) => selected(r.node)!);
     return {
       total: ranked.total,
-      items: items.map((r) => ({ project: r.item.project, id: r.item.id })),
-      scores: items.map((r) => r.score),
+      items: items.map((item) => ({ project: item.project, id: item.id })),
+      scores: rows.map((r) => r.score),
       maxScore: ranked.maxScore,
       ...(page.length > req.size && last ? { next: scoreCursor(last) } : {}),
     };
@@ -142,32 +147,51 @@ export class Listings {
   /** Every item the `q` listing selects, unordered. */
   private matches(req: ListingRequest, filter: ListingFilter): ScoredItem[] {
     const rows: ScoredItem[] = [];
-    this.eachMatch(req, filter, (node, item, score, exact) => rows.push({ node, item, score, exact }));
+    const selected = this.queries.selector(filter);
+    this.eachMatch(this.found(req, filter), filter, (node, score, exact) => rows.push({ node, item: selected(node)!, score, exact }));
     return rows;
   }
 
-  /** Visits every item the `q` listing selects, unordered, without keeping them: a common word matches every item of the index. */
-  private eachMatch(req: ListingRequest, filter: ListingFilter, visit: (node: string, item: CatalogueItem, score: number, exact: boolean) => void): void {
-    if (filter.projects?.length === 0) return;
+  /** The text index's matches of `q` and the nodes of its exact matches; nothing when the listing can select nothing. */
+  private found(req: ListingRequest, filter: ListingFilter): Found | undefined {
+    if (filter.projects?.length === 0) return undefined;
     const q = req.q!.trim();
     const expression = phrasePrefix(q);
-    const selected = this.queries.selector(filter);
     // An `@id` written as the project's mappings allow (a CURIE, a term) is found too.
     const project = req.project === undefined ? undefined : this.scopes.project(req.project);
     const id = project ? resolveId(q, project) : undefined;
     const idNode = project && id !== undefined ? itemNode(req.kind, req.project!, id) : undefined;
+    return {
+      matches: expression ? this.text.match(expression, req.kind) : [],
+      // The item at `idNode`, and any whose `@id` is `q` itself, found by node.
+      exact: [...(idNode === undefined ? [] : [idNode]), ...this.nodesWithId(req.kind, filter, q)],
+      ...(idNode !== undefined ? { idNode } : {}),
+    };
+  }
+
+  /**
+   * Visits every item the `q` listing selects, unordered, with its place in the matches (-1 for an
+   * exact match without the words), without keeping them (a common word matches every item of the
+   * index) nor reading them: at 100k items, reading each match's item (its `@id`, its catalogue
+   * fields) cost more than all the rest of the listing.
+   */
+  private eachMatch(found: Found | undefined, filter: ListingFilter, visit: (node: string, score: number, exact: boolean, at: number) => void): void {
+    if (!found) return;
+    const { matches, idNode } = found;
     let idFound = false;
-    for (const m of expression ? this.text.match(expression, req.kind) : []) {
-      const item = selected(m.node);
-      if (!item) continue;
-      const isIdNode = m.node === idNode;
-      idFound ||= isIdNode;
-      visit(m.node, item, m.score, isIdNode || item.id === q);
-    }
-    if (idNode !== undefined && !idFound) {
-      const item = selected(idNode);
-      if (item) visit(idNode, item, 0, true);
-    }
+    this.queries.eachSelected(filter, matches, found.exact, (at, isExact) => {
+      const m = matches[at]!;
+      // Long nodes of equal length compared per match cost a fifth of the listing: only exact ones are.
+      if (isExact && m.node === idNode) idFound = true;
+      visit(m.node, m.score, isExact, at);
+    });
+    if (idNode !== undefined && !idFound && this.queries.selector(filter)(idNode)) visit(idNode, 0, true, -1);
+  }
+
+  /** The node `id` would have in each project of the listing's scope (none for an id no node can spell: a lone surrogate). */
+  private nodesWithId(kind: string, filter: ListingFilter, id: string): string[] {
+    if (/\p{Cs}/u.test(id)) return [];
+    return this.queries.projects(filter).map((p) => itemNode(kind, p, id));
   }
 
   async aggregate(req: ListingRequest): Promise<Aggregations> {
@@ -216,6 +240,12 @@ export class Listings {
     const learned = /^[^\s:/?#]+$/.test(name) ? this.scopes.term(name, project) : undefined;
     return { field: { predicate: learned ?? resolveIri(name, project, 'vocab', 'sort') }, descending };
   }
+}
+
+interface Found {
+  matches: readonly { node: string; score: number }[];
+  exact: string[];
+  idNode?: string;
 }
 
 /** The `projects` and `types` buckets of the items of a `q` listing, in the order the SPARQL aggregation gives. */

@@ -1,6 +1,8 @@
 import type { Binding } from '../store/GraphStore.js';
 import { rejections } from '../domain/rejections.js';
 import type { CatalogueItem } from './catalogue.js';
+import type { NodeOrder } from './nodeOrder.js';
+import { compareNodes, nodeKey } from './nodeOrder.js';
 
 /** The text index as listings use it: the items of a kind matching an FTS5 expression, with their relevance. */
 export interface TextMatcher {
@@ -14,25 +16,29 @@ export const noTextIndex: TextMatcher = {
   },
 };
 
-export interface ScoredItem {
+/** A row of a `q` listing as ranked. */
+export interface RankedRow {
   node: string;
-  item: CatalogueItem;
   score: number;
   /** The item's `@id` is what was searched for: it comes first. */
   exact: boolean;
 }
 
+export interface ScoredItem extends RankedRow {
+  item: CatalogueItem;
+}
+
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
 /** The `after` cursor of a row: exact flag, score, item node. */
-export const scoreCursor = (row: ScoredItem): Binding[] => [
+export const scoreCursor = (row: RankedRow): Binding[] => [
   { type: 'literal', value: row.exact ? '1' : '0', datatype: `${XSD}integer` },
   { type: 'literal', value: String(row.score), datatype: `${XSD}double` },
   { type: 'uri', value: row.node },
 ];
 
 /** The position a cursor of `scoreCursor` names, or undefined when it is not one. */
-export const cursorPosition = (after: Binding[]): Pick<ScoredItem, 'node' | 'score' | 'exact'> | undefined => {
+export const cursorPosition = (after: Binding[]): RankedRow | undefined => {
   const [exact, score, node] = after;
   if (after.length !== 3 || exact?.datatype !== `${XSD}integer` || score?.datatype !== `${XSD}double` || node?.type !== 'uri') return undefined;
   const value = Number(score.value);
@@ -41,9 +47,9 @@ export const cursorPosition = (after: Binding[]): Pick<ScoredItem, 'node' | 'sco
 };
 
 /** One page of ranked rows, from an offset or strictly after a cursor position. */
-export const rankedPage = (rows: ScoredItem[], page: { offset: number; limit: number; after?: Pick<ScoredItem, 'node' | 'score' | 'exact'> }): ScoredItem[] => {
+export const rankedPage = (rows: RankedRow[], page: { offset: number; limit: number; after?: RankedRow }): RankedRow[] => {
   const collector = new RankedPage(page);
-  for (const row of rows) collector.add(row.node, row.item, row.score, row.exact);
+  for (const row of rows) collector.add(row.node, row.score, row.exact);
   return collector.page();
 };
 
@@ -54,35 +60,41 @@ export const rankedPage = (rows: ScoredItem[], page: { offset: number; limit: nu
 export class RankedPage {
   total = 0;
   maxScore = 0;
-  private readonly kept: ScoredItem[] = [];
+  private readonly kept: KeyedRow[] = [];
   private readonly wanted: number;
   private readonly offset: number;
-  private readonly after: Pick<ScoredItem, 'node' | 'score' | 'exact'> | undefined;
+  private readonly after: KeyedRow | undefined;
 
-  constructor(page: { offset: number; limit: number; after?: Pick<ScoredItem, 'node' | 'score' | 'exact'> }) {
-    this.after = page.after;
+  /** `order`: the keys (nodeOrder.ts) the rows will be added with; without, nodes are compared as strings. */
+  constructor(page: { offset: number; limit: number; after?: RankedRow }, order?: NodeOrder) {
+    this.after = page.after && { ...page.after, key: order ? nodeKey(page.after.node, order) : NaN };
     this.offset = page.after ? 0 : page.offset;
     this.wanted = this.offset + page.limit;
   }
 
-  add(node: string, item: CatalogueItem, score: number, exact: boolean): void {
+  /** `key`: the node's key in the order given to the constructor (NaN when unknown). */
+  add(node: string, score: number, exact: boolean, key = NaN): void {
     this.total++;
     if (score > this.maxScore) this.maxScore = score;
-    if (this.after && compareTo(exact, score, node, this.after) <= 0) return;
+    if (this.after && compareTo(exact, score, node, key, this.after) <= 0) return;
     const kept = this.kept;
-    if (kept.length === this.wanted && (this.wanted === 0 || compareTo(exact, score, node, kept[this.wanted - 1]!) >= 0)) return;
+    if (kept.length === this.wanted && (this.wanted === 0 || compareTo(exact, score, node, key, kept[this.wanted - 1]!) >= 0)) return;
     let i = kept.length;
-    while (i > 0 && compareTo(exact, score, node, kept[i - 1]!) < 0) i--;
-    kept.splice(i, 0, { node, item, score, exact });
+    while (i > 0 && compareTo(exact, score, node, key, kept[i - 1]!) < 0) i--;
+    kept.splice(i, 0, { node, score, exact, key });
     if (kept.length > this.wanted) kept.pop();
   }
 
   /** The page: the kept rows from the offset on. */
-  page(): ScoredItem[] {
-    return this.kept.slice(this.offset);
+  page(): RankedRow[] {
+    return this.kept.slice(this.offset).map(({ node, score, exact }) => ({ node, score, exact }));
   }
 }
 
+interface KeyedRow extends RankedRow {
+  key: number;
+}
+
 /** `compare` of a row given by its fields with another. */
-const compareTo = (exact: boolean, score: number, node: string, b: Pick<ScoredItem, 'node' | 'score' | 'exact'>): number =>
-  exact !== b.exact ? (exact ? -1 : 1) : score !== b.score ? b.score - score : node < b.node ? -1 : node > b.node ? 1 : 0;
+const compareTo = (exact: boolean, score: number, node: string, key: number, b: KeyedRow): number =>
+  exact !== b.exact ? (exact ? -1 : 1) : score !== b.score ? b.score - score : compareNodes(node, key, b.node, b.key);

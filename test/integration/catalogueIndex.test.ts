@@ -6,6 +6,7 @@ import { catalogueQuads } from '../../src/catalogue/catalogue.js';
 import type { ListingFilter, SortKey } from '../../src/catalogue/ListingQuery.js';
 import { OxigraphGraphStore } from '../../src/store/OxigraphGraphStore.js';
 import { PayloadSortIndexes } from '../../src/catalogue/PayloadSortIndexes.js';
+import { itemNode } from '../../src/store/graphNames.js';
 
 const DEFAULT: SortKey[] = [
   { field: { metadata: 'createdBy' }, descending: false },
@@ -107,5 +108,33 @@ describe('catalogue index and SPARQL agree', () => {
     const fresh = new CatalogueIndex();
     fresh.load([...current.values()]);
     for (const f of filters) expect(live.total(f)).to.equal(fresh.total(f));
+  });
+
+  it('selects from a list of nodes as item by item, through updates, removals and additions', () => {
+    const live = new CatalogueIndex();
+    live.load(items);
+    const node = (i: CatalogueItem) => itemNode(i.kind, i.project, i.id);
+    // A text index's list: known nodes of every kind and project, and nodes of no item.
+    const list = [...items.map((i) => ({ node: node(i) })), { node: 'urn:registry:resources/a/one/nothing' }];
+    const exact = [node(items[3]!), node(items[4]!), 'urn:registry:resources/a/one/nothing'];
+    const check = () => {
+      for (const f of filters) {
+        const visited: [number, boolean][] = [];
+        live.eachSelected(f, list, exact, (at, isExact) => visited.push([at, isExact]));
+        const selected = live.selector(f);
+        const expected = list.flatMap(({ node }, at): [number, boolean][] => (selected(node) ? [[at, exact.includes(node)]] : []));
+        expect(visited).to.deep.equal(expected);
+      }
+    };
+    check();
+    const r = random(9);
+    for (let round = 0; round < 3; round++) {
+      for (let n = 0; n < 100; n++) {
+        const item = items[Math.floor(r() * items.length)]!;
+        if (r() < 0.2) live.remove(item.kind, item.project, item.id);
+        else live.set({ ...item, deprecated: r() < 0.5, rev: item.rev + 1, types: r() < 0.5 ? ['http://s/T1'] : [] });
+      }
+      check();
+    }
   });
 });

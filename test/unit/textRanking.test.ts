@@ -1,11 +1,10 @@
 import { expect } from 'chai';
 import { phrasePrefix, words } from '../../src/search/analyzer.js';
 import { cursorPosition, rankedPage, scoreCursor } from '../../src/catalogue/textRanking.js';
-import type { ScoredItem } from '../../src/catalogue/textRanking.js';
-import type { CatalogueItem } from '../../src/catalogue/catalogue.js';
+import type { RankedRow } from '../../src/catalogue/textRanking.js';
 import { searchableText, VALUE_BARRIER, withoutNulls } from '../../src/search/searchDocument.js';
 
-const row = (node: string, score: number, exact = false): ScoredItem => ({ node, score, exact, item: { id: node } as CatalogueItem });
+const row = (node: string, score: number, exact = false): RankedRow => ({ node, score, exact });
 
 describe('full text: words, FTS5 expressions and ranking', () => {
   it('cuts text into lower-cased runs of letters and digits', () => {
@@ -27,7 +26,7 @@ describe('full text: words, FTS5 expressions and ranking', () => {
 
   it('ranks exact matches first, then by score, then by node, and pages by offset or cursor alike', () => {
     const rows = [row('c', 1), row('a', 2), row('b', 2), row('z', 0.5, true), row('d', 3)];
-    const order = (page: ScoredItem[]) => page.map((r) => r.node);
+    const order = (page: RankedRow[]) => page.map((r) => r.node);
     expect(order(rankedPage(rows, { offset: 0, limit: 10 }))).to.deep.equal(['z', 'd', 'a', 'b', 'c']);
     expect(order(rankedPage(rows, { offset: 2, limit: 2 }))).to.deep.equal(['a', 'b']);
     const after = cursorPosition(scoreCursor(row('a', 2)))!;
