@@ -2,7 +2,7 @@ import { searchRejections } from '../searchRejections.js';
 import type { Leaf } from './fields.js';
 import { epochMillis, FieldReader } from './fields.js';
 import { compileQuery } from './queries.js';
-import type { Context } from './queries.js';
+import type { Context } from './SearchContext.js';
 import { isObject } from './queryParams.js';
 import { only } from './Scores.js';
 import type { KeyColumn } from './DocSet.js';

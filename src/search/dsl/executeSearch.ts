@@ -4,7 +4,7 @@ import { compileAggregations } from './aggregations.js';
 import type { Leaf, SearchDoc } from './fields.js';
 import { epochMillis, FieldReader } from './fields.js';
 import { compileQuery } from './queries.js';
-import type { Context } from './queries.js';
+import type { Context } from './SearchContext.js';
 import { DocSet } from './DocSet.js';
 import { isObject } from './queryParams.js';
 import { sourceFilter } from './sourceFilter.js';
