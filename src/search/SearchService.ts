@@ -5,7 +5,7 @@ import type { ProjectRef } from '../kernel/labels.js';
 import { executeSearch } from './dsl/executeSearch.js';
 import type { SearchResponse } from './dsl/executeSearch.js';
 import type { SearchDoc } from './dsl/fields.js';
-import { DocSet } from './dsl/DocSet.js';
+import { SearchedDocuments } from './SearchedDocuments.js';
 import type { JsonObject } from '../kernel/json.js';
 import { searchRejections } from './searchRejections.js';
 import { rejections } from '../domain/rejections.js';
@@ -48,8 +48,7 @@ const searcher = (access: ProjectAccess): void => {
  */
 export class SearchService {
   private readonly fields: string | undefined;
-  /** The last searched set of documents (projects at an index generation) and the columns read from it: they hold until a document changes. */
-  private searched: { key: string; set: DocSet } = { key: '', set: new DocSet([]) };
+  private readonly documents: SearchedDocuments;
 
   constructor(
     private readonly index: TextIndex,
@@ -57,6 +56,7 @@ export class SearchService {
     private readonly projects: () => Iterable<ProjectRef>,
     private readonly settings: SearchSettings,
   ) {
+    this.documents = new SearchedDocuments(index);
     if (settings.fieldsFile !== undefined) {
       let text: string;
       try {
@@ -112,9 +112,7 @@ export class SearchService {
   }
 
   private async run(body: unknown, projects: ProjectRef[]): Promise<SearchResponse> {
-    const key = `${this.index.generation} ${projects.join(' ')}`;
-    if (this.searched.key !== key) this.searched = { key, set: new DocSet(this.gather(projects)) };
-    const response = executeSearch(body, this.searched.set, (d) => indexName(d.project), projects.length, this.settings.timeoutMillis);
+    const response = executeSearch(body, this.documents.of(projects), (d) => indexName(d.project), projects.length, this.settings.timeoutMillis);
     const fetched = this.settings.fetched;
     if (!fetched) return response;
     // The body was read by the search: its `_source` is valid.
@@ -132,16 +130,6 @@ export class SearchService {
       }),
     );
     return response;
-  }
-
-  private gather(projects: ProjectRef[]): SearchDoc[] {
-    const docs: SearchDoc[] = [];
-    for (const project of projects)
-      for (const source of this.index.documents('resources', project).values()) {
-        if (source['_deprecated'] === true) continue;
-        docs.push({ id: String(source['@id']), project, source });
-      }
-    return docs;
   }
 }
 

@@ -7,9 +7,9 @@ export type Scores = Float64Array;
 export const noMatches = (size: number): Scores => new Float64Array(size).fill(NaN);
 
 /** The positions of the documents that match. */
-export const matchedPositions = (scores: Scores): number[] => {
+export const matchedPositions = (scores: Scores, dead?: Uint8Array): number[] => {
   const out: number[] = [];
-  for (let i = 0; i < scores.length; i++) if (scores[i] === scores[i]) out.push(i);
+  for (let i = 0; i < scores.length; i++) if (scores[i] === scores[i] && !dead?.[i]) out.push(i);
   return out;
 };
 

@@ -136,7 +136,7 @@ export const executeSearch = (
   const aggregate = aggSpec === undefined ? undefined : compileAggregations(aggSpec, ctx);
 
   const scores = query ? query() : new Float64Array(set.size).fill(1);
-  const matched = matchedPositions(scores);
+  const matched = matchedPositions(scores, set.dead);
   const scored = !sort || sort.some((k) => k.field === '_score');
   let rows: { doc: SearchDoc; score: number; sort?: { cmp: number | string; out: string | number | boolean }[] | undefined }[];
   if (!sort) rows = topByScore(set, scores, matched, from + size).map((i) => ({ doc: set.docs[i]!, score: scores[i]! }));
