@@ -53,7 +53,7 @@ export interface KeyColumn {
 type Carried<C> = { column: C; mask: Uint8Array; changed: readonly number[] };
 
 /** The paths holding leaf values in the documents, gathered as one tree: a path's string is made once, not once per document. */
-const collectPaths = (docs: readonly SearchDoc[], tick?: () => void): string[] => {
+const collectPaths = (docs: readonly SearchDoc[]): string[] => {
   type Node = { path: string; leaf: boolean; children: Map<string, Node> };
   const root: Node = { path: '', leaf: false, children: new Map() };
   const walk = (value: unknown, node: Node): void => {
@@ -67,10 +67,7 @@ const collectPaths = (docs: readonly SearchDoc[], tick?: () => void): string[] =
       }
     else if (node !== root) node.leaf = true;
   };
-  for (let i = 0; i < docs.length; i++) {
-    if ((i & 4095) === 4095) tick?.();
-    walk(docs[i]!.source, root);
-  }
+  for (const doc of docs) walk(doc.source, root);
   const out: string[] = [];
   const collect = (node: Node): void => {
     if (node.leaf) out.push(node.path);
@@ -86,6 +83,8 @@ type Column = { kind: 'values'; column: Leaf[][] } | { kind: 'text'; column: Tex
  * One searched set of documents, read column by column as Lucene reads doc values: a field's values
  * and words are gathered for the whole set the first time a search needs them and serve every later
  * search of the same set, within a memory budget. Documents are named by their position in `docs`.
+ * A column is read whole, never cut off by a search's time budget: a search over its budget stops
+ * between columns, and the next one finds the columns read so far.
  */
 export class DocSet {
   readonly size: number;
@@ -127,9 +126,9 @@ export class DocSet {
     const carried = [...previous.columns].sort(([a], [b]) => (a[0] === 'v' ? 0 : 1) - (b[0] === 'v' ? 0 : 1));
     for (const [key, { column }] of carried) {
       const path = key.slice(2);
-      if (column.kind === 'values') next.values(path, undefined, { ...base, column: column.column });
-      else if (column.kind === 'text') next.text(path, undefined, { ...base, column: column.column });
-      else next.keys(path, undefined, { ...base, column: column.column });
+      if (column.kind === 'values') next.values(path, { ...base, column: column.column });
+      else if (column.kind === 'text') next.text(path, { ...base, column: column.column });
+      else next.keys(path, { ...base, column: column.column });
     }
     // The carried columns' words and keys now belong to the new set's columns, which add to them:
     // the previous set keeps none of its columns, so nothing reads them through it again.
@@ -143,8 +142,8 @@ export class DocSet {
     return next;
   }
 
-  /** Every leaf value of the path, by document (see FieldReader.values). `tick` is called every few thousand documents read. */
-  values(path: string, tick?: () => void, base?: Carried<Leaf[][]>): Leaf[][] {
+  /** Every leaf value of the path, by document (see FieldReader.values). */
+  values(path: string, base?: Carried<Leaf[][]>): Leaf[][] {
     const key = `v ${path}`;
     const kept = this.kept(key);
     if (kept?.kind === 'values') return kept.column;
@@ -154,10 +153,7 @@ export class DocSet {
       for (const i of base.changed) column[i] = this.reader.values(this.docs[i]!, path);
     } else {
       column = new Array(this.size);
-      for (let i = 0; i < this.size; i++) {
-        if ((i & 4095) === 4095) tick?.();
-        column[i] = this.reader.values(this.docs[i]!, path);
-      }
+      for (let i = 0; i < this.size; i++) column[i] = this.reader.values(this.docs[i]!, path);
     }
     let leaves = 0;
     for (const v of column) leaves += v.length;
@@ -165,12 +161,12 @@ export class DocSet {
     return column;
   }
 
-  /** The field's words over the set. `tick` is called every few thousand documents read. */
-  text(path: string, tick?: () => void, base?: Carried<TextColumn>): TextColumn {
+  /** The field's words over the set. */
+  text(path: string, base?: Carried<TextColumn>): TextColumn {
     const key = `t ${path}`;
     const kept = this.kept(key);
     if (kept?.kind === 'text') return kept.column;
-    const values = this.values(path, tick);
+    const values = this.values(path);
     const old = base?.column;
     const oldRows = old ? old.offsets.length - 1 : 0;
     const lengths = new Float64Array(this.size);
@@ -189,7 +185,6 @@ export class DocSet {
     const pairAt: number[] = [];
     let hasOther = old?.hasOther ?? false;
     for (let j = 0; j < reading; j++) {
-      if ((j & 4095) === 4095) tick?.();
       const i = base ? base.changed[j]! : j;
       let length = 0;
       for (const value of values[i]!) {
@@ -235,12 +230,12 @@ export class DocSet {
     return column;
   }
 
-  /** The field's aggregation keys by document. `tick` is called every few thousand documents read. */
-  keys(path: string, tick?: () => void, base?: Carried<KeyColumn>): KeyColumn {
+  /** The field's aggregation keys by document. */
+  keys(path: string, base?: Carried<KeyColumn>): KeyColumn {
     const key = `k ${path}`;
     const kept = this.kept(key);
     if (kept?.kind === 'keys') return kept.column;
-    const values = this.values(path, tick);
+    const values = this.values(path);
     const old = base?.column;
     // Taken over from the previous column, not copied: see `following`.
     const ordinals = old?.ordinals ?? new Map<string | number, number>();
@@ -250,7 +245,6 @@ export class DocSet {
     const ords: number[] = [];
     const text = new Uint8Array(this.size);
     for (let i = 0; i < this.size; i++) {
-      if ((i & 4095) === 4095) tick?.();
       const start = ords.length;
       if (old && i < old.text.length && !base.mask[i]) {
         text[i] = old.text[i]!;
@@ -275,8 +269,8 @@ export class DocSet {
   }
 
   /** Every path holding leaf values in some document (what field patterns such as `*` or `name*` expand to). */
-  fieldPaths(tick?: () => void): string[] {
-    this.paths ??= collectPaths(this.docs, tick);
+  fieldPaths(): string[] {
+    this.paths ??= collectPaths(this.docs);
     return this.paths;
   }
 

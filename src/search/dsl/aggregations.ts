@@ -76,7 +76,7 @@ const compileOne = (name: string, spec: unknown, ctx: Context): Aggregation => {
       const minDocCount = params['min_doc_count'] === undefined ? 1 : Number(params['min_doc_count']);
       const order = termsOrder(params['order']);
       return (docs) => {
-        const column = set.keys(field, ctx.inBudget);
+        const column = set.keys(field);
         // Counted by ordinal: a document holds each of its keys once.
         const counts = new Int32Array(column.keys.length);
         for (const doc of docs) {

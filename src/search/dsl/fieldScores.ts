@@ -57,7 +57,7 @@ export const isKeywordPath = (path: string) => path === '_id' || path.endsWith('
 /** A `match` of analysed words on one field: BM25 over the field's postings; values that are not text match the query as one term. */
 export const matchScores = (ctx: Context, path: string, text: Leaf, required: (matched: number, of: number) => boolean, within?: Scores): Scores => {
   const set = ctx.set;
-  const column = set.text(path, ctx.inBudget);
+  const column = set.text(path);
   const terms = set.distinctWords(String(text));
   // The sums of the words' scores, then NaN where too few words matched.
   const out = new Float64Array(set.size);
@@ -89,7 +89,7 @@ const otherValues = (
   score = 1,
 ): Scores => {
   if (!column.hasOther) return out;
-  const values = ctx.set.values(path, ctx.inBudget);
+  const values = ctx.set.values(path);
   for (let i = 0; i < out.length; i++)
     if (out[i] !== out[i] && isIn(within, i) && values[i]!.some((v) => FieldReader.typeOfPath(path, v) !== 'text' && test(v))) out[i] = score;
   return out;
@@ -101,7 +101,7 @@ export const phraseScores = (ctx: Context, path: string, text: string, prefixLas
   const out = noMatches(set.size);
   const terms = words(text);
   if (!terms.length) return out;
-  const column = set.text(path, ctx.inBudget);
+  const column = set.text(path);
   const exact = prefixLast ? terms.slice(0, -1) : terms;
   // The documents holding the rarest of the exact words, or, with none, every document holding the field.
   let candidates: ArrayLike<number>;
@@ -132,7 +132,7 @@ export const phraseScores = (ctx: Context, path: string, text: string, prefixLas
 /** The documents holding a word of the field's text that passes the test (`prefix`, `wildcard` and query_string prefixes on text). */
 export const wordScores = (ctx: Context, path: string, test: (word: string) => boolean, boost: number): Scores => {
   const out = noMatches(ctx.set.size);
-  const column = ctx.set.text(path, ctx.inBudget);
+  const column = ctx.set.text(path);
   let k = 0;
   for (const [word, row] of column.terms) {
     if ((++k & 4095) === 0) ctx.inBudget?.();
@@ -145,7 +145,7 @@ export const wordScores = (ctx: Context, path: string, test: (word: string) => b
 export const patternQuery = (ctx: Context, path: string, test: (s: string) => boolean, boost: number): Query => {
   if (!isKeywordPath(path)) return () => wordScores(ctx, path, test, boost);
   return (within) => {
-    const values = ctx.set.values(path, ctx.inBudget);
+    const values = ctx.set.values(path);
     return perDoc(ctx, within, (i) => (values[i]!.some((v) => test(String(v))) ? boost : undefined));
   };
 };
@@ -153,9 +153,7 @@ export const patternQuery = (ctx: Context, path: string, test: (s: string) => bo
 /** The paths of the set a field list names, each with its boost (a pattern names every path of the set it matches). */
 const pathsOf = (ctx: Context, fields: FieldList): { path: string; boost: number }[] =>
   fields.flatMap((f) =>
-    f.exact !== undefined
-      ? [{ path: f.exact, boost: f.boost }]
-      : ctx.set.fieldPaths(ctx.inBudget).flatMap((path) => (f.test(path) ? [{ path, boost: f.boost }] : [])),
+    f.exact !== undefined ? [{ path: f.exact, boost: f.boost }] : ctx.set.fieldPaths().flatMap((path) => (f.test(path) ? [{ path, boost: f.boost }] : [])),
   );
 
 /** A query over several fields: per document, the best field's score plus `tie` times the others' (`most_fields`: their sum). */
@@ -191,10 +189,10 @@ export const termsScores = (ctx: Context, path: string, terms: readonly Leaf[], 
   const set = ctx.set;
   if (isKeywordPath(path)) {
     const wanted = new Set(terms.map((t) => (caseInsensitive ? String(t).toLowerCase() : String(t))));
-    const values = set.values(path, ctx.inBudget);
+    const values = set.values(path);
     return perDoc(ctx, within, (i) => (values[i]!.some((v) => wanted.has(caseInsensitive ? String(v).toLowerCase() : String(v))) ? boost : undefined));
   }
-  const column = set.text(path, ctx.inBudget);
+  const column = set.text(path);
   const out = noMatches(set.size);
   for (const t of terms) {
     // Words are lower case: a term holding capitals matches none unless case-insensitive.

@@ -114,7 +114,7 @@ const compileType = (type: string, body: unknown, ctx: Context, set: DocSet): Qu
       const inRange = rangeTest(field, bounds);
       const boost = boostOf(params);
       return (within) => {
-        const values = set.values(field, ctx.inBudget);
+        const values = set.values(field);
         return perDoc(ctx, within, (i) => (values[i]!.some(inRange) ? boost : undefined));
       };
     }
@@ -128,9 +128,9 @@ const compileType = (type: string, body: unknown, ctx: Context, set: DocSet): Qu
       const named = (path: string) => path === field || (field.includes('*') && test(path)) || path.startsWith(`${field}.`);
       return (within) => {
         const out = noMatches(set.size);
-        const paths = set.fieldPaths(ctx.inBudget).filter(named);
+        const paths = set.fieldPaths().filter(named);
         for (const path of paths.includes(field) ? paths : [field, ...paths]) {
-          const values = set.values(path, ctx.inBudget);
+          const values = set.values(path);
           for (let i = 0; i < out.length; i++) if (values[i]!.length && isIn(within, i)) out[i] = boost;
         }
         return out;
