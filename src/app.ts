@@ -314,6 +314,10 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
       search: new SearchService(textIndex, () => kinds.projects.keys(), {
         suites: config.searchSuites ?? {},
         timeoutMillis: config.searchTimeoutMillis ?? 2_000,
+        fetched: async (project, id) => {
+          const { state, compacted } = await resources.fetchCompacted(project, '_', id, {});
+          return resourceBody(state, compacted, addresses);
+        },
         ...(config.searchFields !== undefined ? { fieldsFile: config.searchFields } : {}),
       }),
       checkProject: (ref) => void projects.fetch(ref),

@@ -161,11 +161,18 @@ describe('search API over HTTP: query, suites, configuration, offsets, access', 
 
   it('gives each document exactly as a fetch of the same resource returns it', async () => {
     expect((await call('PUT', '/v1/projects/o2/forms', 'admin', {})).status).to.equal(201);
-    // Payloads already in compact form (a relative `@id`, a CURIE key, nested nodes, a null): what compaction leaves as written.
-    // Forms compaction rewrites (a one-element array, a value object, a key the context does not map) still differ: see the README.
+    // Payloads in compact form (a relative `@id`, a CURIE key, nested nodes, a null), and forms compaction rewrites
+    // (a one-element array, a value object, a full IRI the context abbreviates, a key the context does not map).
     const payloads: Record<string, unknown>[] = [
       { '@context': { '@vocab': V, ex: 'http://example.org/' }, '@id': 'one', tags: 'solo', size: 3, 'ex:kind': 'x', empty: null },
       { '@context': { '@vocab': V }, '@id': 'three', parts: [{ label: 'a' }, { label: 'b', '@id': 'http://example.org/b' }], date: '2024-01-02' },
+      {
+        '@context': { '@vocab': V, ex: 'http://example.org/', '@base': 'http://example.org/base/' },
+        '@id': 'rewritten',
+        tags: ['only'],
+        title: { '@value': 'plain' },
+        'http://example.org/kind': 'full',
+      },
     ];
     for (const payload of payloads) expect((await call('POST', '/v1/resources/o2/forms', 'admin', payload)).status).to.equal(201);
     const all = await call('POST', '/v1/search/query', 'admin', { size: 100 });
@@ -177,6 +184,9 @@ describe('search API over HTTP: query, suites, configuration, offsets, access', 
       expect(fetched.status).to.equal(200);
       expect(hit._source, hit._id).to.deep.equal(await fetched.json());
     }
+    // `_source` filtering applies to the document as the fetch shows it.
+    const rewritten = await call('POST', '/v1/search/query', 'admin', { query: { match: { tags: 'only' } }, _source: ['tags', 'ex:kind', '_rev'] });
+    expect(rewritten.body.hits.hits.map((h: { _source: unknown }) => h._source)).to.deep.equal([{ tags: 'only', 'ex:kind': 'full', _rev: 1 }]);
   });
 
   it('shows suites and the fields configuration only to callers who may query, a suite with only the projects they may query', async () => {

@@ -20,7 +20,7 @@ const PROJECT = /^[a-zA-Z0-9_-]{1,64}\/[a-zA-Z0-9_-]{1,64}$/;
 const searchBody = (req: Request): unknown => req.body ?? {};
 
 /** Searches read only the projects where the caller holds `views/query` (spec 4.6, 5). */
-const query = (handle: (req: Request, res: Response, ctx: Context) => void): Endpoint => ({
+const query = (handle: (req: Request, res: Response, ctx: Context) => Promise<void>): Endpoint => ({
   guard: { permission: 'views/query', within: onRoot },
   body: 'json',
   handle,
@@ -29,14 +29,14 @@ const query = (handle: (req: Request, res: Response, ctx: Context) => void): End
 /** Spec 4.6: the search query API, suites, the fields configuration and each project's indexing progress. */
 export const searchRoutes = (routes: Routes, router: Router, { search, checkProject }: Deps): void => {
   routes.add(router, '/v1/search/query', {
-    post: query((req, res, ctx) => void res.json(search.query(searchBody(req), ctx.access))),
+    post: query(async (req, res, ctx) => void res.json(await search.query(searchBody(req), ctx.access))),
   });
   routes.add(router, '/v1/search/query/suite/:name', {
-    post: query((req, res, ctx) => {
+    post: query(async (req, res, ctx) => {
       const added = many(req.query, 'addProject');
       const bad = added.find((p) => !PROJECT.test(p));
       if (bad !== undefined) throw rejections.malformedQueryParam(`Query parameter 'addProject' must be 'org/project', got '${bad}'.`);
-      res.json(search.querySuite(req.params['name'] as string, added, searchBody(req), ctx.access));
+      res.json(await search.querySuite(req.params['name'] as string, added, searchBody(req), ctx.access));
     }),
   });
   // The public system's documentation says `suite`, its code `suites`: both are served.

@@ -2,7 +2,7 @@ import { searchRejections } from '../searchRejections.js';
 import type { Leaf } from './fields.js';
 import { epochMillis, FieldReader } from './fields.js';
 import { compileQuery } from './queries.js';
-import type { Context } from './queries.js';
+import type { Context } from './SearchContext.js';
 import { isObject } from './queryParams.js';
 import { only } from './Scores.js';
 import type { KeyColumn } from './DocSet.js';
@@ -76,7 +76,7 @@ const compileOne = (name: string, spec: unknown, ctx: Context): Aggregation => {
       const minDocCount = params['min_doc_count'] === undefined ? 1 : Number(params['min_doc_count']);
       const order = termsOrder(params['order']);
       return (docs) => {
-        const column = set.keys(field, ctx.inBudget);
+        const column = set.keys(field);
         // Counted by ordinal: a document holds each of its keys once.
         const counts = new Int32Array(column.keys.length);
         for (const doc of docs) {
