@@ -57,8 +57,7 @@ const time = (name: string, runs: number, op: (i: number) => unknown) => {
 };
 
 // The search's three parts as SPARQL: its matches counted, its first page, its aggregation.
-const where = (i: number) =>
-  `?d <${F}name> ?name . FILTER(CONTAINS(LCASE(?name), "person")) ?d <${F}age> ?age . FILTER(?age >= ${20 + (i % 10)} && ?age < 60)`;
+const where = (i: number) => `?d <${F}name> ?name . FILTER(CONTAINS(LCASE(?name), "person")) ?d <${F}age> ?age . FILTER(?age >= ${20 + (i % 10)} && ?age < 60)`;
 time('SPARQL: total of the matches', 20, (i) => store.query(`SELECT (COUNT(?d) AS ?n) WHERE { ${where(i)} }`));
 time('SPARQL: first page (10 by @id)', 20, (i) => store.query(`SELECT ?d WHERE { ${where(i)} } ORDER BY ?d LIMIT 10`));
 time('SPARQL: terms aggregation', 20, (i) => store.query(`SELECT ?c (COUNT(?d) AS ?n) WHERE { ${where(i)} ?d <${F}city> ?c } GROUP BY ?c ORDER BY DESC(?n)`));
