@@ -39,6 +39,21 @@ describe('search columns (DocSet)', () => {
     expect(set.keys('when').keys).to.deep.equal([Date.UTC(2020, 0, 2)]);
   });
 
+  it('hands out scores arrays of its size, filled, reusing those given back', () => {
+    const set = new DocSet(DOCS);
+    const a = set.scores(NaN);
+    expect([...a]).to.deep.equal([NaN, NaN, NaN]);
+    a[1] = 5;
+    set.release(a);
+    set.release(new Float64Array(7));
+    const b = set.scores(0);
+    expect(b).to.equal(a);
+    expect([...b]).to.deep.equal([0, 0, 0]);
+    const c = set.scores(1);
+    expect(c).to.not.equal(a);
+    expect(c).to.have.length(3);
+  });
+
   it('lists every path holding values, nested ones dotted', () => {
     expect(new DocSet(DOCS).fieldPaths().sort()).to.deep.equal(['@id', 'n', 'name', 'nested.city', 'other', 'tags', 'when']);
   });

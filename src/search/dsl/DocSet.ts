@@ -1,12 +1,16 @@
 import { words } from '../analyzer.js';
 import type { Leaf, SearchDoc } from './fields.js';
 import { epochMillis, FieldReader } from './fields.js';
+import type { ScoresPool } from './Scores.js';
 
 const K1 = 1.2;
 const B = 0.75;
 
 /** What the columns of one set may take, roughly, in bytes: past it the least recently used are dropped and read again when needed. */
 const COLUMN_BYTES = 256 * 1024 * 1024;
+
+/** Scores arrays kept for reuse: a search's nesting depth times a few. */
+const SPARE_SCORES = 32;
 
 /**
  * A field's words over the whole set, as Lucene keeps them: postings (which documents hold a word,
@@ -86,7 +90,7 @@ type Column = { kind: 'values'; column: Leaf[][] } | { kind: 'text'; column: Tex
  * A column is read whole, never cut off by a search's time budget: a search over its budget stops
  * between columns, and the next one finds the columns read so far.
  */
-export class DocSet {
+export class DocSet implements ScoresPool {
   readonly size: number;
   /** Documents that are not there any more (see `following`): they hold no value and match nothing. */
   readonly live: number;
@@ -97,6 +101,8 @@ export class DocSet {
   /** A query's text analysed once, not once per document. */
   private readonly analysed = new Map<string, readonly string[]>();
   readonly reader = new FieldReader();
+  /** Scores arrays given back by finished queries (see ScoresPool). */
+  private readonly spare: Float64Array[] = [];
 
   constructor(
     readonly docs: readonly SearchDoc[],
@@ -121,7 +127,7 @@ export class DocSet {
     const mask = new Uint8Array(docs.length);
     for (const i of changed) mask[i] = 1;
     for (let i = previous.size; i < docs.length; i++) mask[i] = 1;
-    const base = { previous, mask, changed: [...new Set([...changed, ...Array.from({ length: docs.length - previous.size }, (_, k) => previous.size + k)])] };
+    const base = { mask, changed: [...new Set([...changed, ...Array.from({ length: docs.length - previous.size }, (_, k) => previous.size + k)])] };
     // Values first: the other columns read them.
     const carried = [...previous.columns].sort(([a], [b]) => (a[0] === 'v' ? 0 : 1) - (b[0] === 'v' ? 0 : 1));
     for (const [key, { column }] of carried) {
@@ -272,6 +278,14 @@ export class DocSet {
   fieldPaths(): string[] {
     this.paths ??= collectPaths(this.docs);
     return this.paths;
+  }
+
+  scores(fill: number): Float64Array {
+    return (this.spare.pop() ?? new Float64Array(this.size)).fill(fill);
+  }
+
+  release(scores: Float64Array): void {
+    if (scores.length === this.size && this.spare.length < SPARE_SCORES) this.spare.push(scores);
   }
 
   /** The words of a text, each once. */

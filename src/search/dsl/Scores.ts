@@ -4,7 +4,17 @@
  */
 export type Scores = Float64Array;
 
-export const noMatches = (size: number): Scores => new Float64Array(size).fill(NaN);
+/**
+ * Where the scores arrays of a search come from and go back to: a query owns the array it returns
+ * until its caller releases it, and a set of a hundred thousand documents makes 800 kB arrays,
+ * which, new for every clause of every search, kept the collector busy on a large heap.
+ */
+export interface ScoresPool {
+  /** An array of the set's size, every entry `fill`. */
+  scores(fill: number): Scores;
+  /** Gives an array back: nothing may read it afterwards. */
+  release(scores: Scores): void;
+}
 
 /** The positions of the documents that match. */
 export const matchedPositions = (scores: Scores, dead?: Uint8Array): number[] => {
@@ -14,8 +24,8 @@ export const matchedPositions = (scores: Scores, dead?: Uint8Array): number[] =>
 };
 
 /** The scores of the documents at these positions, the others not matching: what a query evaluated within a subset starts from. */
-export const only = (size: number, positions: readonly number[]): Scores => {
-  const out = noMatches(size);
+export const only = (pool: ScoresPool, positions: readonly number[]): Scores => {
+  const out = pool.scores(NaN);
   for (const i of positions) out[i] = 0;
   return out;
 };
@@ -33,41 +43,45 @@ export const scaled = (scores: Scores, boost: number): Scores => {
 };
 
 /** Which documents are still in before the clauses of a `bool`: all (score 0), or those of the enclosing query. */
-export const startFrom = (size: number, within: Scores | undefined): Scores => {
-  const acc = new Float64Array(size);
-  if (within) for (let i = 0; i < size; i++) if (within[i] !== within[i]) acc[i] = NaN;
+export const startFrom = (pool: ScoresPool, within: Scores | undefined): Scores => {
+  const acc = pool.scores(0);
+  if (within) for (let i = 0; i < acc.length; i++) if (within[i] !== within[i]) acc[i] = NaN;
   return acc;
 };
 
 /** Adds each required clause's score (a miss is NaN, which stays), evaluating each only where the document is still in. */
-export const must = (acc: Scores, clauses: Query[]) => {
+export const must = (pool: ScoresPool, acc: Scores, clauses: Query[]) => {
   for (const q of clauses) {
     const s = q(acc);
     for (let i = 0; i < acc.length; i++) acc[i]! += s[i]!;
+    pool.release(s);
   }
 };
 
 /** Removes the documents a clause does not match, without adding its score. */
-export const filter = (acc: Scores, clauses: Query[]) => {
+export const filter = (pool: ScoresPool, acc: Scores, clauses: Query[]) => {
   for (const q of clauses) {
     const s = q(acc);
     for (let i = 0; i < acc.length; i++) if (s[i] !== s[i]) acc[i] = NaN;
+    pool.release(s);
   }
 };
 
-export const mustNot = (acc: Scores, clauses: Query[]) => {
+export const mustNot = (pool: ScoresPool, acc: Scores, clauses: Query[]) => {
   for (const q of clauses) {
     const s = q(acc);
     for (let i = 0; i < acc.length; i++) if (s[i] === s[i]) acc[i] = NaN;
+    pool.release(s);
   }
 };
 
 /** Adds the score of each optional clause that matches; returns how many matched each document. */
-export const should = (acc: Scores, clauses: Query[]): Uint16Array => {
-  const matched = new Uint16Array(acc.length);
+export const should = (pool: ScoresPool, acc: Scores, clauses: Query[]): Scores => {
+  const matched = pool.scores(0);
   for (const q of clauses) {
     const s = q(acc);
     for (let i = 0; i < acc.length; i++) if (s[i] === s[i]) (matched[i]++, (acc[i]! += s[i]!));
+    pool.release(s);
   }
   return matched;
 };

@@ -136,8 +136,11 @@ const compileOne = (name: string, spec: unknown, ctx: Context): Aggregation => {
     case 'filter': {
       const query = compileQuery(params, ctx, `aggregation '${name}' filter`);
       return (docs) => {
-        const scores = query(only(set.size, docs));
+        const within = only(set, docs);
+        const scores = query(within);
         const kept = docs.filter((d) => scores[d] === scores[d]);
+        set.release(within);
+        set.release(scores);
         return withSub(kept, { doc_count: kept.length });
       };
     }

@@ -135,7 +135,7 @@ export const executeSearch = (
   const aggSpec = body['aggs'] ?? body['aggregations'];
   const aggregate = aggSpec === undefined ? undefined : compileAggregations(aggSpec, ctx);
 
-  const scores = query ? query() : new Float64Array(set.size).fill(1);
+  const scores = query ? query() : set.scores(1);
   const matched = matchedPositions(scores, set.dead);
   const scored = !sort || sort.some((k) => k.field === '_score');
   let rows: { doc: SearchDoc; score: number; sort?: { cmp: number | string; out: string | number | boolean }[] | undefined }[];
@@ -174,15 +174,18 @@ export const executeSearch = (
     ...(source ? { _source: source(r.doc.source) } : {}),
     ...(sort ? { sort: (r.sort as ({ out: string | number | boolean } | undefined)[]).map((s) => (s === undefined ? null : s.out)) } : {}),
   }));
+  const maxScore = sort ? null : matched.length ? matched.reduce((max, i) => Math.max(max, scores[i]!), -Infinity) : null;
+  set.release(scores);
+  const aggregations = aggregate?.(matched);
   return {
     took: Math.round(performance.now() - started),
     timed_out: false,
     _shards: { total: shards, successful: shards, skipped: 0, failed: 0 },
     hits: {
       ...(limit === undefined ? {} : { total: total > limit ? { value: limit, relation: 'gte' as const } : { value: total, relation: 'eq' as const } }),
-      max_score: sort ? null : matched.length ? matched.reduce((max, i) => Math.max(max, scores[i]!), -Infinity) : null,
+      max_score: maxScore,
       hits,
     },
-    ...(aggregate ? { aggregations: aggregate(matched) } : {}),
+    ...(aggregations ? { aggregations } : {}),
   };
 };

@@ -6,7 +6,6 @@ import type { Leaf } from './fields.js';
 import { epochMillis, FieldReader, isDate } from './fields.js';
 import type { FieldList } from './queryParams.js';
 import type { Query, Scores } from './Scores.js';
-import { noMatches } from './Scores.js';
 import type { Context } from './SearchContext.js';
 
 /** The scores of the leaf queries, a field at a time: through the field's postings where it has words, its values otherwise. */
@@ -42,7 +41,7 @@ export const isIn = (within: Scores | undefined, i: number) => within === undefi
 
 /** The scores of a test run document by document (the documents still in only). */
 export const perDoc = (ctx: Context, within: Scores | undefined, score: (i: number) => number | undefined): Scores => {
-  const out = noMatches(ctx.set.size);
+  const out = ctx.set.scores(NaN);
   for (let i = 0; i < out.length; i++) {
     if ((i & 4095) === 4095) ctx.inBudget?.();
     if (!isIn(within, i)) continue;
@@ -60,9 +59,9 @@ export const matchScores = (ctx: Context, path: string, text: Leaf, required: (m
   const column = set.text(path);
   const terms = set.distinctWords(String(text));
   // The sums of the words' scores, then NaN where too few words matched.
-  const out = new Float64Array(set.size);
+  const out = set.scores(0);
   if (terms.length) {
-    const count = new Uint32Array(set.size);
+    const count = set.scores(0);
     for (const t of terms) {
       const p = postingsOf(column, t);
       if (!p) continue;
@@ -74,6 +73,7 @@ export const matchScores = (ctx: Context, path: string, text: Leaf, required: (m
       }
     }
     for (let i = 0; i < set.size; i++) if (!count[i] || !required(count[i]!, terms.length)) out[i] = NaN;
+    set.release(count);
   } else out.fill(NaN);
   return otherValues(ctx, column, path, out, within, (v) => equalsTerm(path, v, text));
 };
@@ -98,7 +98,7 @@ const otherValues = (
 /** The words as a phrase inside one text value of the field: the documents holding every word, then the order checked. */
 export const phraseScores = (ctx: Context, path: string, text: string, prefixLast: boolean, within?: Scores): Scores => {
   const set = ctx.set;
-  const out = noMatches(set.size);
+  const out = set.scores(NaN);
   const terms = words(text);
   if (!terms.length) return out;
   const column = set.text(path);
@@ -131,7 +131,7 @@ export const phraseScores = (ctx: Context, path: string, text: string, prefixLas
 
 /** The documents holding a word of the field's text that passes the test (`prefix`, `wildcard` and query_string prefixes on text). */
 export const wordScores = (ctx: Context, path: string, test: (word: string) => boolean, boost: number): Scores => {
-  const out = noMatches(ctx.set.size);
+  const out = ctx.set.scores(NaN);
   const column = ctx.set.text(path);
   let k = 0;
   for (const [word, row] of column.terms) {
@@ -164,9 +164,10 @@ export const acrossFields = (
   one: (path: string) => Scores,
   combine: { sum: true } | { tie: number },
 ): Scores => {
-  const n = ctx.set.size;
-  const best = noMatches(n);
-  const sum = new Float64Array(n);
+  const set = ctx.set;
+  const n = set.size;
+  const best = set.scores(NaN);
+  const sum = set.scores(0);
   for (const { path, boost } of pathsOf(ctx, fields)) {
     ctx.inBudget?.();
     const s = one(path);
@@ -176,8 +177,10 @@ export const acrossFields = (
       sum[i] += v;
       if (!(best[i]! >= v)) best[i] = v;
     }
+    set.release(s);
   }
   for (let i = 0; i < n; i++) if (best[i] === best[i]) best[i] = 'sum' in combine ? sum[i]! : best[i]! + combine.tie * (sum[i]! - best[i]!);
+  set.release(sum);
   return best;
 };
 
@@ -193,7 +196,7 @@ export const termsScores = (ctx: Context, path: string, terms: readonly Leaf[], 
     return perDoc(ctx, within, (i) => (values[i]!.some((v) => wanted.has(caseInsensitive ? String(v).toLowerCase() : String(v))) ? boost : undefined));
   }
   const column = set.text(path);
-  const out = noMatches(set.size);
+  const out = set.scores(NaN);
   for (const t of terms) {
     // Words are lower case: a term holding capitals matches none unless case-insensitive.
     const p = postingsOf(column, caseInsensitive ? String(t).toLowerCase() : String(t));

@@ -7,7 +7,7 @@ import type { FieldList } from './queryParams.js';
 import type { DocSet } from './DocSet.js';
 import type { QsNode } from './queryString.js';
 import type { Query, Scores } from './Scores.js';
-import { filter, must, mustNot, noMatches, scaled, should, startFrom } from './Scores.js';
+import { filter, must, mustNot, scaled, should, startFrom } from './Scores.js';
 import type { Context } from './SearchContext.js';
 import { acrossFields, isIn, matchScores, patternQuery, perDoc, phraseScores, rangeTest, termsScores, wordScores } from './fieldScores.js';
 
@@ -35,7 +35,7 @@ const compileType = (type: string, body: unknown, ctx: Context, set: DocSet): Qu
       const params = isObject(body) ? body : {};
       checkParams(type, params, []);
       const boost = boostOf(params);
-      return () => new Float64Array(set.size).fill(boost);
+      return () => set.scores(boost);
     }
     case 'match': {
       const [field, params] = onField(type, body, 'query', ['query', 'operator', 'minimum_should_match']);
@@ -127,7 +127,7 @@ const compileType = (type: string, body: unknown, ctx: Context, set: DocSet): Qu
       // The field itself, the paths a pattern names, and the leaves below an object field.
       const named = (path: string) => path === field || (field.includes('*') && test(path)) || path.startsWith(`${field}.`);
       return (within) => {
-        const out = noMatches(set.size);
+        const out = set.scores(NaN);
         const paths = set.fieldPaths().filter(named);
         for (const path of paths.includes(field) ? paths : [field, ...paths]) {
           const values = set.values(path);
@@ -178,13 +178,14 @@ const compileType = (type: string, body: unknown, ctx: Context, set: DocSet): Qu
               : 0;
       const boost = boostOf(body);
       return (within) => {
-        const acc = startFrom(set.size, within);
-        must(acc, required);
-        filter(acc, filtering);
-        mustNot(acc, excluded);
+        const acc = startFrom(set, within);
+        must(set, acc, required);
+        filter(set, acc, filtering);
+        mustNot(set, acc, excluded);
         if (optional.length) {
-          const matched = should(acc, optional);
+          const matched = should(set, acc, optional);
           if (msm > 0) for (let i = 0; i < acc.length; i++) if (matched[i]! < msm) acc[i] = NaN;
+          set.release(matched);
         }
         return scaled(acc, boost);
       };
@@ -202,12 +203,13 @@ const compileQs = (node: QsNode, ctx: Context, fields: FieldList): Query => {
     const optional = node.should.map((n) => compileQs(n, ctx, fields));
     const excluded = node.mustNot.map((n) => compileQs(n, ctx, fields));
     return (within) => {
-      const acc = startFrom(set.size, within);
-      must(acc, required);
-      mustNot(acc, excluded);
+      const acc = startFrom(set, within);
+      must(set, acc, required);
+      mustNot(set, acc, excluded);
       if (optional.length) {
-        const matched = should(acc, optional);
+        const matched = should(set, acc, optional);
         if (!required.length) for (let i = 0; i < acc.length; i++) if (!matched[i]) acc[i] = NaN;
+        set.release(matched);
       }
       return acc;
     };
