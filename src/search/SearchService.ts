@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { ConfigError } from '../config/Config.js';
 import type { ProjectAccess } from '../kernel/ProjectAccess.js';
 import type { ProjectRef } from '../kernel/labels.js';
-import { executeSearch } from './dsl/executeSearch.js';
+import { searchWithDocuments } from './dsl/executeSearch.js';
 import type { SearchResponse } from './dsl/executeSearch.js';
 import type { SearchDoc } from './dsl/fields.js';
 import { SearchedDocuments } from './SearchedDocuments.js';
@@ -112,17 +112,22 @@ export class SearchService {
   }
 
   private async run(body: unknown, projects: ProjectRef[]): Promise<SearchResponse> {
-    const response = executeSearch(body, this.documents.of(projects), (d) => indexName(d.project), projects.length, this.settings.timeoutMillis);
+    const { response, hitDocuments } = searchWithDocuments(
+      body,
+      this.documents.of(projects),
+      (d) => indexName(d.project),
+      projects.length,
+      this.settings.timeoutMillis,
+    );
     const fetched = this.settings.fetched;
     if (!fetched) return response;
     // The body was read by the search: its `_source` is valid.
     const filter = sourceFilter((body as Record<string, unknown>)['_source']);
-    const projectOf = new Map(projects.map((p) => [indexName(p), p]));
     await Promise.all(
-      response.hits.hits.map(async (hit) => {
+      response.hits.hits.map(async (hit, at) => {
         if (!filter || hit._source === undefined) return;
         try {
-          hit._source = filter(await fetched(projectOf.get(hit._index)!, hit._id));
+          hit._source = filter(await fetched(hitDocuments[at]!.project, hit._id));
         } catch (error) {
           // Gone since it matched (deprecated, deleted): the hit keeps the document it matched as.
           if (!(error instanceof Rejection)) throw error;

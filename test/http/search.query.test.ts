@@ -189,6 +189,20 @@ describe('search API over HTTP: query, suites, configuration, offsets, access', 
     expect(rewritten.body.hits.hits.map((h: { _source: unknown }) => h._source)).to.deep.equal([{ tags: 'only', 'ex:kind': 'full', _rev: 1 }]);
   });
 
+  it('shows each hit as fetched from its own project, even where two projects share an index name and an @id', async () => {
+    for (const org of ['x_y', 'x']) expect((await call('PUT', `/v1/orgs/${org}`, 'admin', {})).status).to.equal(201);
+    for (const p of ['x_y/z', 'x/y_z']) {
+      expect((await call('PUT', `/v1/projects/${p}`, 'admin', {})).status).to.equal(201);
+      const payload = { '@context': { '@vocab': V }, '@id': 'http://example.org/same', label: `twin in ${p}` };
+      expect((await call('POST', `/v1/resources/${p}`, 'admin', payload)).status).to.equal(201);
+    }
+    const found = await call('POST', '/v1/search/query', 'admin', { query: { match: { label: 'twin' } }, _source: ['label', '_project'] });
+    const hits = found.body.hits.hits as { _index: string; _source: { label: string; _project: string } }[];
+    expect(hits.map((h) => h._index)).to.deep.equal(['search_x_y_z', 'search_x_y_z']);
+    expect(hits.map((h) => h._source.label).sort()).to.deep.equal(['twin in x/y_z', 'twin in x_y/z']);
+    for (const h of hits) expect(h._source._project.endsWith(h._source.label.slice('twin in '.length))).to.equal(true);
+  });
+
   it('shows suites and the fields configuration only to callers who may query, a suite with only the projects they may query', async () => {
     expect((await call('GET', '/v1/search/suite/mixed', 'admin')).body.projects).to.deep.equal(['o1/p1', 'o1/p2', 'o2/p3']);
     const mixed = await call('GET', '/v1/search/suite/mixed', 'alice');

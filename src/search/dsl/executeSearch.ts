@@ -114,7 +114,16 @@ export const executeSearch = (
   shards: number,
   /** Past this time the search is stopped (SearchTimedOut): it runs on the event loop. */
   budgetMillis = Number.POSITIVE_INFINITY,
-): SearchResponse => {
+): SearchResponse => searchWithDocuments(body, documents, indexOf, shards, budgetMillis).response;
+
+/** A search's response and the document of each of its hits, in the same order. */
+export const searchWithDocuments = (
+  body: unknown,
+  documents: DocSet | readonly SearchDoc[],
+  indexOf: (doc: SearchDoc) => string,
+  shards: number,
+  budgetMillis = Number.POSITIVE_INFINITY,
+): { response: SearchResponse; hitDocuments: SearchDoc[] } => {
   const started = performance.now();
   if (!isObject(body)) throw malformed('The search body must be a JSON object.');
   for (const key of Object.keys(body)) if (!KNOWN.has(key)) throw unsupported(key, 'search request parameter');
@@ -177,7 +186,7 @@ export const executeSearch = (
   const maxScore = sort ? null : matched.length ? matched.reduce((max, i) => Math.max(max, scores[i]!), -Infinity) : null;
   set.release(scores);
   const aggregations = aggregate?.(matched);
-  return {
+  const response: SearchResponse = {
     took: Math.round(performance.now() - started),
     timed_out: false,
     _shards: { total: shards, successful: shards, skipped: 0, failed: 0 },
@@ -188,4 +197,5 @@ export const executeSearch = (
     },
     ...(aggregations ? { aggregations } : {}),
   };
+  return { response, hitDocuments: page.map((r) => r.doc) };
 };
