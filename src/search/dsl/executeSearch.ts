@@ -103,25 +103,17 @@ const topByScore = (set: DocSet, scores: Float64Array, matched: readonly number[
 };
 
 /**
- * Runs an Elasticsearch search body over documents and answers in Elasticsearch's response shape.
- * Pure: the documents, the index name of each and the clock's reading are given.
+ * Runs an Elasticsearch search body over documents and answers in Elasticsearch's response shape,
+ * with the document of each hit, in the same order. Pure: the documents, the index name of each and
+ * the clock's reading are given.
  */
-export const executeSearch = (
+export const searchWithDocuments = (
   body: unknown,
   /** The documents; a DocSet keeps the columns a search reads for the next search of the same documents. */
   documents: DocSet | readonly SearchDoc[],
   indexOf: (doc: SearchDoc) => string,
   shards: number,
   /** Past this time the search is stopped (SearchTimedOut): it runs on the event loop. */
-  budgetMillis = Number.POSITIVE_INFINITY,
-): SearchResponse => searchWithDocuments(body, documents, indexOf, shards, budgetMillis).response;
-
-/** A search's response and the document of each of its hits, in the same order. */
-export const searchWithDocuments = (
-  body: unknown,
-  documents: DocSet | readonly SearchDoc[],
-  indexOf: (doc: SearchDoc) => string,
-  shards: number,
   budgetMillis = Number.POSITIVE_INFINITY,
 ): { response: SearchResponse; hitDocuments: SearchDoc[] } => {
   const started = performance.now();
@@ -199,3 +191,6 @@ export const searchWithDocuments = (
   };
   return { response, hitDocuments: page.map((r) => r.doc) };
 };
+
+/** A search's response alone. */
+export const executeSearch = (...args: Parameters<typeof searchWithDocuments>): SearchResponse => searchWithDocuments(...args).response;
