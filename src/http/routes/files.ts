@@ -4,20 +4,21 @@ import type { FileService } from '../../domain/files/FileService.js';
 import type { FileState } from '../../domain/files/File.js';
 import type { StorageService } from '../../domain/storages/StorageService.js';
 import { rejections } from '../../domain/rejections.js';
+import { Rejection } from '../../kernel/Rejection.js';
 import type { KindQueries } from '../../catalogue/KindQueries.js';
 import type { Addresses } from '../../kernel/Addresses.js';
-import { context } from '../../kernel/vocabulary.js';
 import { byteRange } from '../byteRange.js';
 import { contentDisposition } from '../contentDisposition.js';
 import { listingRequest, nextAddress } from '../listingParams.js';
 import type { Scope } from '../listingParams.js';
 import { filePart } from '../multipart.js';
-import { indexing, integer, requiredRev, selector, single } from '../params.js';
-import { listingBody, pageBody } from '../render/listing.js';
+import { indexing, requiredRev, selector, single } from '../params.js';
+import { pageBody } from '../render/listing.js';
 import { fileMetadata } from '../render/files.js';
 import { onOrg, onProject, onRoot, projectOf, segment } from '../route.js';
 import type { Context, Endpoint, Handler, PermissionOf, Routes } from '../route.js';
 import { tagBody } from './tagBody.js';
+import { linksBody, paging, sendJsonLd as send, tagsBody } from './itemResponses.js';
 
 interface Deps {
   files: FileService;
@@ -32,17 +33,17 @@ const I = `${F}/:id`;
 /** Representations of a file's metadata; any other `Accept` (any type, included) downloads the bytes. */
 const METADATA_TYPES = /application\/(ld\+)?json|application\/n-triples/i;
 
-const send = (res: Response, body: unknown, status = 200) => void res.status(status).type('application/ld+json').send(JSON.stringify(body));
-
 /** Files (Delta's files API): uploads streamed to a storage, downloads with ranges, metadata, tags, deprecation, listings, links. */
 export const fileRoutes = (routes: Routes, router: Router, { files, storages, queries, addresses }: Deps): void => {
   const id = (req: Request) => segment(req, 'id');
   const storageParam = (req: Request) => single(req.query, 'storage');
+  // A file or storage that cannot be read (unknown, bad id) names no permission: the handler refuses the request itself.
   const quietly = <T>(f: () => T): T | undefined => {
     try {
       return f();
-    } catch {
-      return undefined;
+    } catch (error) {
+      if (error instanceof Rejection) return undefined;
+      throw error;
     }
   };
   // A file's storage names the permissions on its files; the declared ones stand when there is nothing to read them from.
@@ -83,12 +84,14 @@ export const fileRoutes = (routes: Routes, router: Router, { files, storages, qu
     written(res, 201)(await files.create(projectOf(req), idSegment, storageParam(req), filePart(req), ctx.caller));
   };
   const links = (req: Request, found: { total: number; items: { id: string; paths: string[] }[] }, from: number, size: number) =>
-    listingBody(
+    linksBody(
+      req,
+      addresses,
       found.total,
       found.items.map((l) => ({ '@id': l.id, paths: l.paths })),
-      from + size < found.total ? addresses.local(`${req.path}?from=${from + size}&size=${size}`) : undefined,
+      from,
+      size,
     );
-  const paging = (req: Request) => ({ from: integer(req.query, 'from', 0, 10_000) ?? 0, size: integer(req.query, 'size', 1, 1000) ?? 20 });
 
   /** The bytes, whole or the one range asked for. */
   const download = async (req: Request, res: Response, file: FileState) => {
@@ -156,11 +159,7 @@ export const fileRoutes = (routes: Routes, router: Router, { files, storages, qu
   });
   routes.add(router, `${I}/tags`, {
     get: read((req, res) => {
-      const f = files.fetch(projectOf(req), id(req), selector(req.query));
-      const tags = Object.entries(f.tags)
-        .map(([tag, rev]) => ({ rev, tag }))
-        .sort((a, b) => a.rev - b.rev || a.tag.localeCompare(b.tag));
-      send(res, { '@context': context('tags'), tags });
+      send(res, tagsBody(files.fetch(projectOf(req), id(req), selector(req.query)).tags));
     }),
     post: write(
       async (req, res, ctx) => {

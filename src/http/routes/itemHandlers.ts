@@ -11,11 +11,12 @@ import type { JsonLdProcessor } from '../../jsonld/JsonLdProcessor.js';
 import { revisionGraph } from '../../store/graphNames.js';
 import { listingRequest, nextAddress } from '../listingParams.js';
 import type { Scope } from '../listingParams.js';
-import { bool, indexing, integer, requiredRev, selector, single, tagName, validTag } from '../params.js';
-import { aggregationsBody, listingBody, pageBody } from '../render/listing.js';
+import { bool, indexing, requiredRev, selector, single, tagName, validTag } from '../params.js';
+import { aggregationsBody, pageBody } from '../render/listing.js';
 import { dot, inGraph, metadataTriples } from '../render/rdfFormats.js';
 import { typesValue } from '../render/resources.js';
 import { segment } from '../route.js';
+import { linksBody, paging, sendJsonLd as send, tagsBody } from './itemResponses.js';
 import { notModified } from '../conditional.js';
 import type { Context } from '../route.js';
 import type { Addresses } from '../../kernel/Addresses.js';
@@ -52,8 +53,6 @@ const tagBody = (body: unknown): { tag: string; rev: number } => {
 /** The log position of the last event of a revision: what identifies it forever. */
 const lastPosition = (state: ResourceState): number => state.seqs[state.seqs.length - 1] ?? 0;
 
-const send = (res: Response, body: unknown, status = 200) => void res.status(status).type('application/ld+json').send(JSON.stringify(body));
-
 /**
  * The handlers of the lifecycle resources and schemas share (spec 4.1, 4.3): thin wrappers that
  * parse the request, call one service method and render its result.
@@ -85,12 +84,8 @@ export const itemHandlers = ({ service, queries, jsonld, addresses, kind, render
     const results = entries.items.map((e) =>
       e.state ? { '@id': e.id, ...typesValue(e.state.types), paths: e.paths, ...render.metadata(e.state, addresses) } : { '@id': e.id, paths: e.paths },
     );
-    const url = new URL(req.originalUrl, 'http://placeholder');
-    url.searchParams.set('from', String(from + size));
-    url.searchParams.set('size', String(size));
-    return listingBody(entries.total, results, from + size < entries.total ? addresses.local(`${url.pathname}${url.search}`) : undefined);
+    return linksBody(req, addresses, entries.total, results, from, size);
   };
-  const paging = (req: Request) => ({ from: integer(req.query, 'from', 0, 10_000) ?? 0, size: integer(req.query, 'size', 1, 1000) ?? 20 });
 
   const create = async (req: Request, res: Response, ctx: Context, ref: ProjectRef, schema: string, id: string | undefined) => {
     indexing(req.query);
@@ -153,10 +148,7 @@ export const itemHandlers = ({ service, queries, jsonld, addresses, kind, render
     tags: async (req: Request, res: Response, ctx: Context) => {
       const { ref, schema, id } = at(req);
       const { state } = await service.fetch(ref, schema, id, selector(req.query));
-      const tags = Object.entries(state.tags)
-        .map(([tag, rev]) => ({ rev, tag }))
-        .sort((a, b) => a.rev - b.rev || a.tag.localeCompare(b.tag));
-      send(res, { '@context': context('tags'), tags });
+      send(res, tagsBody(state.tags));
     },
     tag: async (req: Request, res: Response, ctx: Context) => {
       const { ref, schema, id } = at(req);

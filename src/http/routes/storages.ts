@@ -7,12 +7,13 @@ import type { Addresses } from '../../kernel/Addresses.js';
 import { context } from '../../kernel/vocabulary.js';
 import { listingRequest, nextAddress } from '../listingParams.js';
 import type { Scope } from '../listingParams.js';
-import { indexing, integer, requiredRev, selector, single } from '../params.js';
-import { listingBody, pageBody } from '../render/listing.js';
+import { indexing, requiredRev, selector, single } from '../params.js';
+import { pageBody } from '../render/listing.js';
 import { storageBody, storageMetadata } from '../render/storages.js';
 import { onOrg, onProject, onRoot, projectOf, segment } from '../route.js';
 import type { Context, Endpoint, Handler, Routes } from '../route.js';
 import { tagBody } from './tagBody.js';
+import { linksBody, paging, sendJsonLd as send, tagsBody } from './itemResponses.js';
 
 interface Deps {
   storages: StorageService;
@@ -23,8 +24,6 @@ interface Deps {
 
 const T = '/v1/storages/:org/:project';
 const S = `${T}/:id`;
-
-const send = (res: Response, body: unknown, status = 200) => void res.status(status).type('application/ld+json').send(JSON.stringify(body));
 
 /** Spec §5: storages are read with `storages/read` and written with `storages/write` on the project. */
 const read = (handle: Handler): Endpoint => ({ guard: { permission: 'storages/read', on: onProject }, body: 'none', handle });
@@ -77,11 +76,7 @@ export const storageRoutes = (routes: Routes, router: Router, { storages, files,
   });
   routes.add(router, `${S}/tags`, {
     get: read((req, res) => {
-      const s = storages.fetch(projectOf(req), id(req), selector(req.query));
-      const tags = Object.entries(s.tags)
-        .map(([tag, rev]) => ({ rev, tag }))
-        .sort((a, b) => a.rev - b.rev || a.tag.localeCompare(b.tag));
-      send(res, { '@context': context('tags'), tags });
+      send(res, tagsBody(storages.fetch(projectOf(req), id(req), selector(req.query)).tags));
     }),
     post: write(async (req, res, ctx) => {
       indexing(req.query);
@@ -92,17 +87,10 @@ export const storageRoutes = (routes: Routes, router: Router, { storages, files,
   });
   const links = async (req: Request, res: Response, which: 'incoming' | 'outgoing') => {
     const s = storages.fetch(projectOf(req), id(req));
-    const from = integer(req.query, 'from', 0, 10_000) ?? 0;
-    const size = integer(req.query, 'size', 1, 1000) ?? 20;
+    const { from, size } = paging(req);
     const found = await queries[which](s.project, s.id, from, size);
-    send(
-      res,
-      listingBody(
-        found.total,
-        found.items.map((l) => ({ '@id': l.id, paths: l.paths })),
-        from + size < found.total ? addresses.local(`${req.path}?from=${from + size}&size=${size}`) : undefined,
-      ),
-    );
+    const results = found.items.map((l) => ({ '@id': l.id, paths: l.paths }));
+    send(res, linksBody(req, addresses, found.total, results, from, size));
   };
   routes.add(router, `${S}/incoming`, { get: read((req, res) => links(req, res, 'incoming')) });
   routes.add(router, `${S}/outgoing`, { get: read((req, res) => links(req, res, 'outgoing')) });
