@@ -3,7 +3,8 @@ import type { CommandDefinition, KindDefinition } from '../KindDefinition.js';
 import type { JsonObject } from '../../kernel/json.js';
 import { rejections } from '../rejections.js';
 import { context, FILES_SCHEMA, NXV, XSD } from '../../kernel/vocabulary.js';
-import { extractLinks } from '../resources/links.js';
+import { versionedListed, versionedRevision } from '../versionedParts.js';
+import type { VersionedContent } from '../versionedParts.js';
 import type { FileCommand, FileEvent, FileState, FileValue } from './File.js';
 import { evaluateFile, nextFile } from './File.js';
 import { fileRejections } from './fileRejections.js';
@@ -37,6 +38,13 @@ export const fileExpanded = (id: string, value: FileValue): JsonObject[] => [
   },
 ];
 
+const content: VersionedContent<FileValue> = {
+  expanded: fileExpanded,
+  source: (value) => ({ ...attributesJson(value) }),
+  types: () => [FILE_TYPE],
+  schema: FILES_SCHEMA,
+};
+
 /** Files: metadata kept whole per revision, a revision graph per revision, a catalogue row per file. */
 export const fileDefinition: KindDefinition<FileState> & CommandDefinition<FileState, FileCommand, FileEvent> = {
   kind: 'files',
@@ -65,21 +73,6 @@ export const fileDefinition: KindDefinition<FileState> & CommandDefinition<FileS
       ...('targetRev' in e ? { targetRev: e.targetRev } : {}),
     };
   },
-  revision: (previous, next) => {
-    if (previous && previous.value === next.value) return next.rev !== previous.rev ? 'unchanged' : undefined;
-    return { expanded: fileExpanded(next.id, next.value), source: { ...attributesJson(next.value) } };
-  },
-  listed: (s) => ({
-    project: s.project,
-    id: s.id,
-    rev: s.rev,
-    deprecated: s.deprecated,
-    types: [FILE_TYPE],
-    schema: FILES_SCHEMA,
-    createdAt: s.createdAt,
-    createdBy: s.createdBy,
-    updatedAt: s.updatedAt,
-    updatedBy: s.updatedBy,
-    links: extractLinks(fileExpanded(s.id, s.value), s.id),
-  }),
+  revision: versionedRevision(content),
+  listed: versionedListed(content),
 };

@@ -10,10 +10,8 @@ import { firstRevision, nextRevision } from '../versioned.js';
 export const STORAGE_TYPES = ['DiskStorage', 'RemoteDiskStorage', 'BlobStorage'] as const;
 export type StorageType = (typeof STORAGE_TYPES)[number];
 
-/** A storage's fields with every default filled in. `secret` (secretKey or credentials) is encrypted, never rendered. */
-export interface StorageFields {
-  type: StorageType;
-  default: boolean;
+/** What a storage's payload and the configured defaults of its type both set. */
+export interface StorageSettings {
   readPermission: string;
   writePermission: string;
   maxFileSize: number;
@@ -23,6 +21,12 @@ export interface StorageFields {
   bucket?: string;
   region?: string;
   accessKey?: string;
+}
+
+/** A storage's fields with every default filled in. `secret` (secretKey or credentials) is encrypted, never rendered. */
+export interface StorageFields extends StorageSettings {
+  type: StorageType;
+  default: boolean;
   folder?: string;
   secret?: string;
 }

@@ -3,13 +3,21 @@ import type { CommandDefinition, KindDefinition } from '../KindDefinition.js';
 import { rejections } from '../rejections.js';
 import { context, STORAGES_SCHEMA } from '../../kernel/vocabulary.js';
 import { storageKey } from './storageKey.js';
-import type { StorageCommand, StorageEvent, StorageState } from './Storage.js';
+import type { StorageCommand, StorageEvent, StorageState, StorageValue } from './Storage.js';
 import { evaluateStorage, nextStorage } from './Storage.js';
 import { storageExpanded, storageTypes } from './storageExpanded.js';
 import { storageRejections } from './storageRejections.js';
-import { extractLinks } from '../resources/links.js';
+import { versionedListed, versionedRevision } from '../versionedParts.js';
+import type { VersionedContent } from '../versionedParts.js';
 
 const eventOf = (logged: LogEvent) => logged.event as unknown as StorageEvent;
+
+const content: VersionedContent<StorageValue> = {
+  expanded: (id, value) => storageExpanded(id, value.fields),
+  source: (value) => value.source,
+  types: (value) => storageTypes(value.fields),
+  schema: STORAGES_SCHEMA,
+};
 
 /**
  * Storages: kept whole per revision in their state, a revision graph per revision (secrets never in
@@ -43,21 +51,6 @@ export const storageDefinition: KindDefinition<StorageState> & CommandDefinition
       ...(e.type === 'StorageTagAdded' ? { tag: e.tag, targetRev: e.targetRev } : {}),
     };
   },
-  revision: (previous, next) => {
-    if (previous && previous.value === next.value) return next.rev !== previous.rev ? 'unchanged' : undefined;
-    return { expanded: storageExpanded(next.id, next.value.fields), source: next.value.source };
-  },
-  listed: (s) => ({
-    project: s.project,
-    id: s.id,
-    rev: s.rev,
-    deprecated: s.deprecated,
-    types: storageTypes(s.value.fields),
-    schema: STORAGES_SCHEMA,
-    createdAt: s.createdAt,
-    createdBy: s.createdBy,
-    updatedAt: s.updatedAt,
-    updatedBy: s.updatedBy,
-    links: extractLinks(storageExpanded(s.id, s.value.fields), s.id),
-  }),
+  revision: versionedRevision(content),
+  listed: versionedListed(content),
 };

@@ -1,23 +1,15 @@
 import type { JsonObject } from '../../kernel/json.js';
 import { NXV } from '../../kernel/vocabulary.js';
 import { rejections } from '../rejections.js';
-import type { StorageFields, StorageType } from './Storage.js';
+import type { StorageFields, StorageSettings, StorageType } from './Storage.js';
 import { STORAGE_TYPES } from './Storage.js';
 import { storageRejections } from './storageRejections.js';
 
 /** The configured defaults of one storage type (spec §2.5, keys `plugins.storage.storages.{type}.default-*`). */
-export interface TypeDefaults {
+export interface TypeDefaults extends StorageSettings {
   enabled: boolean;
-  readPermission: string;
-  writePermission: string;
   /** Also the largest `maxFileSize` a payload may set (Delta has no separate maximum). */
   maxFileSize: number;
-  volume?: string;
-  capacity?: number;
-  endpoint?: string;
-  bucket?: string;
-  region?: string;
-  accessKey?: string;
   secretKey?: string;
   credentials?: string;
 }

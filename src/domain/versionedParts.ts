@@ -1,0 +1,37 @@
+import type { Listed, RevisionContent } from './KindDefinition.js';
+import type { JsonObject } from './resources/ResourceEvent.js';
+import { extractLinks } from './resources/links.js';
+import type { Versioned } from './versioned.js';
+
+/** How a kind kept whole per revision (storages, files) shows a revision in the triple store. */
+export interface VersionedContent<V> {
+  expanded(id: string, value: V): JsonObject[];
+  source(value: V): JsonObject;
+  types(value: V): string[];
+  schema: string;
+}
+
+/** A new revision graph when the value changed; the previous one again when only the revision moved (a tag, a deprecation). */
+export const versionedRevision =
+  <V>(content: VersionedContent<V>) =>
+  (previous: Versioned<V> | undefined, next: Versioned<V>): RevisionContent | undefined => {
+    if (previous && previous.value === next.value) return next.rev !== previous.rev ? 'unchanged' : undefined;
+    return { expanded: content.expanded(next.id, next.value), source: content.source(next.value) };
+  };
+
+/** The catalogue row of such an item, its links read from its expanded value. */
+export const versionedListed =
+  <V>(content: VersionedContent<V>) =>
+  (s: Versioned<V>): Listed => ({
+    project: s.project,
+    id: s.id,
+    rev: s.rev,
+    deprecated: s.deprecated,
+    types: content.types(s.value),
+    schema: content.schema,
+    createdAt: s.createdAt,
+    createdBy: s.createdBy,
+    updatedAt: s.updatedAt,
+    updatedBy: s.updatedBy,
+    links: extractLinks(content.expanded(s.id, s.value), s.id),
+  });
