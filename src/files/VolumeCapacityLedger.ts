@@ -46,22 +46,27 @@ export class VolumeCapacityLedger implements CapacityLedger {
 
   private async grant(dir: string, request: CapacityRequest): Promise<CapacityGrant> {
     const now = Date.now();
+    const { used, counted } = request.usage();
     let taken = 0;
     for (const name of await readdir(dir)) {
       const entry = ENTRY.exec(name);
       if (!entry) continue;
       const [, kind, uuid, bytes] = entry;
       const info = await stat(join(dir, name)).catch(() => undefined);
-      if (!info) continue;
+      // Gone since the listing: committed (renamed) or released meanwhile; counted to be safe.
+      if (!info) {
+        taken += Number(bytes);
+        continue;
+      }
       const age = now - info.mtimeMs;
       if ((kind === 'r' && age > this.times.staleMillis) || (kind === 'c' && age > this.times.graceMillis)) {
         await rm(join(dir, name), { force: true });
         continue;
       }
-      if (kind === 'c' && request.counted(uuid!)) continue;
+      if (kind === 'c' && counted(uuid!)) continue;
       taken += Number(bytes);
     }
-    const bytes = Math.max(0, Math.min(request.wanted, request.capacity - request.used - taken));
+    const bytes = Math.max(0, Math.min(request.wanted, request.capacity - used - taken));
     if (bytes === 0) return { bytes, commit: async () => undefined, release: async () => undefined };
     const live = join(dir, `r.${request.uuid}.${bytes}`);
     await (await open(live, 'wx')).close();

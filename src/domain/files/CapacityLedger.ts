@@ -16,10 +16,11 @@ export interface CapacityRequest {
   uuid: string;
   wanted: number;
   capacity: number;
-  /** Bytes used by the files this replica knows of. */
-  used: number;
-  /** Whether this replica already counts the file of a given uuid in `used`. */
-  counted(uuid: string): boolean;
+  /**
+   * Bytes used by the files this replica knows of, and whether it counts the file of a given uuid
+   * among them: read once the account is locked, so uploads recorded meanwhile are in it.
+   */
+  usage(): { used: number; counted(uuid: string): boolean };
 }
 
 /**

@@ -209,7 +209,6 @@ export class FileService {
   ): Promise<{ limit: number; tooLarge: () => Rejection; grant?: CapacityGrant }> {
     const { maxFileSize, capacity, volume } = storage.value.fields;
     if (capacity === undefined || volume === undefined) return { limit: maxFileSize, tooLarge: () => fileRejections.fileTooLarge(maxFileSize) };
-    const usage = this.usage(storage.project, storage.id);
     const wanted = Math.min(maxFileSize, declared ?? maxFileSize);
     const grant = await this.deps.ledger.reserve({
       storageKey: `${storage.project}/${storage.id}`,
@@ -217,8 +216,10 @@ export class FileService {
       uuid,
       wanted,
       capacity,
-      used: usage.spaceUsed,
-      counted: (u) => usage.seen.has(u),
+      usage: () => {
+        const { spaceUsed, seen } = this.usage(storage.project, storage.id);
+        return { used: spaceUsed, counted: (u) => seen.has(u) };
+      },
     });
     const left = grant.bytes;
     if (left === 0) throw fileRejections.capacityExceeded(0);
