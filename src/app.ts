@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assetPath } from './assets.js';
 import type { Config } from './config/Config.js';
+import { httpLimits } from './config/Config.js';
 import { Addresses } from './kernel/Addresses.js';
 import { MultiFetch } from './domain/resources/MultiFetch.js';
 import { multiFetchRoutes } from './http/routes/multiFetch.js';
@@ -274,7 +275,10 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     listings,
     catalogue,
     permissions: () => (states.of(iam.permissions).get(PERMISSIONS_KEY) ?? iam.initial).permissions,
+    log: logs,
+    partMaxAgeMillis: httpLimits(config).requestTimeoutMillis,
   });
+  await storagesFiles.sweepLeftovers();
 
   const app = express();
   app.disable('x-powered-by');

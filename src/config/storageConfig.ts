@@ -7,6 +7,16 @@ export interface StorageConfig {
   allowedVolumes: string[];
   /** Password the storages' secrets are encrypted with (AES-256-GCM); default: a random key kept in the data directory. */
   password?: string;
+  /**
+   * Endpoints (`scheme://host[:port]`, host `*` or `*.domain` for many) a storage of each remote type may
+   * name besides its type's default endpoint. A literal host is trusted as listed; a host matched by a
+   * wildcard must not resolve to a loopback, link-local or private address.
+   */
+  allowedEndpoints: { BlobStorage: string[]; RemoteDiskStorage: string[] };
+  /** Bound of reaching a storage service: connecting and, for requests without a streamed body, its answer's headers. */
+  connectTimeoutMillis: number;
+  /** Bound of one whole request to a storage service, bytes included. */
+  transferTimeoutMillis: number;
 }
 
 const TEN_GIB = 10 * 1024 * 1024 * 1024;
@@ -27,6 +37,21 @@ export const storageConfig = (file: (key: string) => string | undefined, invalid
     if (raw === undefined) return false;
     if (raw !== 'true' && raw !== 'false') throw invalid(key(k), `expected true or false, got '${raw}'`);
     return raw === 'true';
+  };
+  const millis = (k: string, fallback: number): number => {
+    const raw = text(k);
+    if (raw === undefined) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < 10 || Number(raw) > 86_400_000)
+      throw invalid(key(k), `expected a number of milliseconds (10 to 86400000), got '${raw}'`);
+    return Number(raw);
+  };
+  const endpoints = (k: string): string[] => {
+    const raw = text(k);
+    if (raw === undefined) return [];
+    const list = stringList(raw);
+    const bad = list.find((e) => !ENDPOINT_PATTERN.test(e));
+    if (bad !== undefined) throw invalid(key(k), `expected endpoints as scheme://host[:port] (host '*' or '*.domain' for many), got '${bad}'`);
+    return list;
   };
   const optional = (name: string, value: string | number | undefined) => (value === undefined ? {} : { [name]: value });
   const volume = text('disk.default-volume') ?? '/tmp';
@@ -62,13 +87,18 @@ export const storageConfig = (file: (key: string) => string | undefined, invalid
         ...optional('credentials', text('remote-disk.default-credentials')),
       },
     },
-    allowedVolumes: allowed === undefined ? [volume] : volumeList(allowed),
+    allowedVolumes: allowed === undefined ? [volume] : stringList(allowed),
+    allowedEndpoints: { BlobStorage: endpoints('blob.allowed-endpoints'), RemoteDiskStorage: endpoints('remote-disk.allowed-endpoints') },
+    connectTimeoutMillis: millis('connect-timeout-millis', 5_000),
+    transferTimeoutMillis: millis('transfer-timeout-millis', 3_600_000),
     ...(password === undefined ? {} : { password }),
   };
 };
 
-/** A JSON array in the file reads back as its JSON text; a plain value may list volumes separated by commas. */
-const volumeList = (raw: string): string[] => {
+const ENDPOINT_PATTERN = /^https?:\/\/(\*|(\*\.)?[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?\/?$/;
+
+/** A JSON array in the file reads back as its JSON text; a plain value may list entries separated by commas. */
+const stringList = (raw: string): string[] => {
   const trimmed = raw.trim();
   if (trimmed.startsWith('[')) {
     const parsed: unknown = JSON.parse(trimmed);

@@ -4,23 +4,35 @@ import { storageRejections } from '../domain/storages/storageRejections.js';
 import type { ByteRange, FileStore, SavedBytes } from '../domain/files/FileStore.js';
 import { Meter } from './meter.js';
 
+/** Bounds of every request to the service: reaching it (and its answer's headers), and the whole exchange. */
+export interface RemoteTimeouts {
+  connectMillis: number;
+  transferMillis: number;
+}
+
 /**
  * A folder ("bucket") of the remote disk service, over HTTP with the storage's bearer token:
  * `HEAD /buckets/{folder}`, and `PUT`, `GET`, `DELETE /buckets/{folder}/files/{path}`. Bodies stream both ways.
+ * Redirects are never followed (a 3xx is a refusal: the token would go where the answer says), and
+ * every request is bounded in time.
  */
 export class RemoteDiskFileStore implements FileStore {
+  private readonly timeouts: RemoteTimeouts;
+
   constructor(
     private readonly storageId: string,
     private readonly endpoint: string,
     private readonly folder: string,
     private readonly token: string | undefined,
-    private readonly timeoutMillis: number,
-  ) {}
+    timeouts: RemoteTimeouts | number,
+  ) {
+    this.timeouts = typeof timeouts === 'number' ? { connectMillis: timeouts, transferMillis: Math.max(timeouts, 60_000) } : timeouts;
+  }
 
   async check(): Promise<void> {
     let answer: Response;
     try {
-      answer = await fetch(this.url(), { method: 'HEAD', headers: this.headers(), signal: AbortSignal.timeout(this.timeoutMillis) });
+      answer = await this.request(this.url(), { method: 'HEAD' });
     } catch (error) {
       throw this.refused(`the service at '${this.endpoint}' cannot be reached (${(error as Error).message})`);
     }
@@ -35,12 +47,16 @@ export class RemoteDiskFileStore implements FileStore {
     meter.once('error', (error) => (failure = error));
     let answer: Response;
     try {
-      answer = await fetch(this.url(path), {
-        method: 'PUT',
-        headers: { ...this.headers(), 'content-type': 'application/octet-stream' },
-        body: Readable.toWeb(meter) as unknown as ReadableStream,
-        duplex: 'half',
-      } as RequestInit);
+      answer = await this.request(
+        this.url(path),
+        {
+          method: 'PUT',
+          headers: { 'content-type': 'application/octet-stream' },
+          body: Readable.toWeb(meter) as unknown as ReadableStream,
+          duplex: 'half',
+        } as RequestInit,
+        false,
+      );
     } catch (error) {
       body.destroy();
       throw failure ?? error;
@@ -51,13 +67,42 @@ export class RemoteDiskFileStore implements FileStore {
   }
 
   async read(path: string, range?: ByteRange): Promise<Readable> {
-    const answer = await fetch(this.url(path), { headers: { ...this.headers(), ...(range ? { range: `bytes=${range.start}-${range.end}` } : {}) } });
-    if (!answer.ok || !answer.body) throw this.refused(`the service answered ${answer.status} for '${path}'`);
+    const answer = await this.request(this.url(path), { headers: range ? { range: `bytes=${range.start}-${range.end}` } : {} });
+    if (!answer.ok || !answer.body) {
+      await answer.body?.cancel().catch(() => undefined);
+      throw this.refused(`the service answered ${answer.status} for '${path}'`);
+    }
     return Readable.fromWeb(answer.body as unknown as WebStream);
   }
 
   async remove(path: string): Promise<void> {
-    await fetch(this.url(path), { method: 'DELETE', headers: this.headers() });
+    const answer = await this.request(this.url(path), { method: 'DELETE' });
+    await answer.body?.cancel().catch(() => undefined);
+  }
+
+  location(path: string): string {
+    return this.url(path);
+  }
+
+  /**
+   * One request: no redirect followed, the answer's headers within the connect bound (when no body
+   * is streamed up first), the whole exchange, body included, within the transfer bound.
+   */
+  private async request(url: string, init: RequestInit, headersBound = true): Promise<Response> {
+    const headers = new AbortController();
+    const timer = headersBound
+      ? setTimeout(() => headers.abort(new Error(`no answer within ${this.timeouts.connectMillis} ms`)), this.timeouts.connectMillis)
+      : undefined;
+    try {
+      return await fetch(url, {
+        ...init,
+        headers: { ...(init.headers as Record<string, string> | undefined), ...this.headers() },
+        redirect: 'manual',
+        signal: AbortSignal.any([headers.signal, AbortSignal.timeout(this.timeouts.transferMillis)]),
+      });
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private url(path?: string): string {

@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { storageRejections } from '../domain/storages/storageRejections.js';
 import type { ByteRange, FileStore, SavedBytes } from '../domain/files/FileStore.js';
 import { Meter } from './meter.js';
+import type { RemoteTimeouts } from './RemoteDiskFileStore.js';
 
 export interface S3Settings {
   endpoint?: string;
@@ -24,15 +25,19 @@ const QUEUE = 2;
 /**
  * A bucket of an S3-compatible object store (path-style addresses, so any endpoint works). Large
  * uploads go in parts; an upload that fails or runs over its limit is aborted, leaving no object.
+ * The SDK's Node handler follows no redirect; connecting, each pause and each whole request are bounded.
  */
 export class S3FileStore implements FileStore {
   private readonly client: S3Client;
+  private readonly timeouts: RemoteTimeouts;
 
   constructor(
     private readonly storageId: string,
     private readonly settings: S3Settings,
-    timeoutMillis = 5_000,
+    timeouts: RemoteTimeouts | number = 5_000,
   ) {
+    this.timeouts = typeof timeouts === 'number' ? { connectMillis: timeouts, transferMillis: 3_600_000 } : timeouts;
+    const timeoutMillis = this.timeouts.connectMillis;
     this.client = new S3Client({
       ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
       region: settings.region ?? 'us-east-1',
@@ -49,13 +54,13 @@ export class S3FileStore implements FileStore {
   async check(): Promise<void> {
     const Bucket = this.settings.bucket;
     try {
-      await this.client.send(new HeadBucketCommand({ Bucket }));
+      await this.client.send(new HeadBucketCommand({ Bucket }), { abortSignal: this.bound() });
       return;
     } catch (error) {
       if (status(error) !== 404) throw this.refused(error);
     }
     try {
-      await this.client.send(new CreateBucketCommand({ Bucket }));
+      await this.client.send(new CreateBucketCommand({ Bucket }), { abortSignal: this.bound() });
     } catch (error) {
       throw this.refused(error);
     }
@@ -69,12 +74,13 @@ export class S3FileStore implements FileStore {
       partSize: Math.max(MIN_PART, Math.ceil(maxBytes / 9_000)),
       queueSize: QUEUE,
     });
+    const timer = setTimeout(() => void upload.abort().catch(() => undefined), this.timeouts.transferMillis);
     // A failed upload stops reading: the pipeline is torn down with it instead of waiting forever.
     const done = upload.done().catch((error: unknown) => {
       meter.destroy(error as Error);
       throw error;
     });
-    const [piped, uploaded] = await Promise.allSettled([pipeline(body, meter), done]);
+    const [piped, uploaded] = await Promise.allSettled([pipeline(body, meter), done]).finally(() => clearTimeout(timer));
     if (piped.status === 'rejected' || uploaded.status === 'rejected') {
       await upload.abort().catch(() => undefined);
       if (uploaded.status === 'fulfilled') await this.remove(path).catch(() => undefined);
@@ -86,12 +92,23 @@ export class S3FileStore implements FileStore {
   async read(path: string, range?: ByteRange): Promise<Readable> {
     const answer = await this.client.send(
       new GetObjectCommand({ Bucket: this.settings.bucket, Key: path, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
+      { abortSignal: this.bound() },
     );
     return answer.Body as Readable;
   }
 
   async remove(path: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: path }));
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: path }), { abortSignal: this.bound() });
+  }
+
+  location(path: string): string {
+    const endpoint = (this.settings.endpoint ?? `https://s3.${this.settings.region ?? 'us-east-1'}.amazonaws.com`).replace(/\/+$/, '');
+    return `${endpoint}/${this.settings.bucket}/${path}`;
+  }
+
+  /** The whole of one request (a download's body included) within the transfer bound. */
+  private bound(): AbortSignal {
+    return AbortSignal.timeout(this.timeouts.transferMillis);
   }
 
   private refused(error: unknown) {

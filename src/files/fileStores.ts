@@ -2,13 +2,18 @@ import type { StorageFields } from '../domain/storages/Storage.js';
 import { DiskFileStore } from './DiskFileStore.js';
 import type { FileStore } from '../domain/files/FileStore.js';
 import { RemoteDiskFileStore } from './RemoteDiskFileStore.js';
+import type { RemoteTimeouts } from './RemoteDiskFileStore.js';
 import { S3FileStore } from './S3FileStore.js';
+import type { EndpointPolicy } from './EndpointPolicy.js';
+import { GuardedFileStore } from './GuardedFileStore.js';
 
 export interface FileStoreSettings {
   /** Folders disk volumes must lie in. */
   allowedVolumes: readonly string[];
-  /** Bound of connecting to an object store or the remote disk service. */
-  connectTimeoutMillis: number;
+  /** Bounds of requests to an object store or the remote disk service. */
+  timeouts: RemoteTimeouts;
+  /** Which endpoints the remote types may reach. */
+  endpoints: EndpointPolicy;
 }
 
 /** The store behind a storage's fields (its secret in clear, for the time of one request). */
@@ -32,14 +37,20 @@ export const fileStoreOf = (settings: FileStoreSettings) => {
               ...(fields.accessKey !== undefined ? { accessKey: fields.accessKey } : {}),
               ...(secret !== undefined ? { secretKey: secret } : {}),
             },
-            settings.connectTimeoutMillis,
+            settings.timeouts,
           );
           s3.set(key, store);
         }
-        return store;
+        return new GuardedFileStore(store, settings.endpoints, id, 'BlobStorage', fields.endpoint);
       }
       case 'RemoteDiskStorage':
-        return new RemoteDiskFileStore(id, fields.endpoint ?? '', fields.folder ?? '', secret, settings.connectTimeoutMillis);
+        return new GuardedFileStore(
+          new RemoteDiskFileStore(id, fields.endpoint ?? '', fields.folder ?? '', secret, settings.timeouts),
+          settings.endpoints,
+          id,
+          'RemoteDiskStorage',
+          fields.endpoint ?? '',
+        );
     }
   };
 };

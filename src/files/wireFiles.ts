@@ -33,6 +33,10 @@ import { fileMetadata } from '../http/render/files.js';
 import { storageExpanded } from '../domain/storages/storageExpanded.js';
 import { attributesJson, fileExpanded } from '../domain/files/fileDefinition.js';
 import { fileStoreOf } from './fileStores.js';
+import { EndpointPolicy } from './EndpointPolicy.js';
+import { VolumeCapacityLedger } from './VolumeCapacityLedger.js';
+import { sweepPartFiles } from './sweepPartFiles.js';
+import type { Log } from '../kernel/Log.js';
 
 /** The configured password, else a random one kept (owner-only) in the data directory so restarts can open old secrets. */
 const secretPassword = (config: StorageConfig, dataDir: string): string => {
@@ -60,6 +64,9 @@ export interface FilesDeps {
   listings: Listings;
   catalogue: CatalogueQueries;
   permissions(): readonly string[];
+  log: Log;
+  /** Temporary files of uploads older than this (the request timeout: an upload pausing that long is cut off) are left over. */
+  partMaxAgeMillis: number;
 }
 
 /** Storages and files put together: their services, stores, queries and routes. */
@@ -70,7 +77,15 @@ export const storagesAndFiles = (deps: FilesDeps) => {
       () => undefined,
       (name, problem) => new Error(`${name}: ${problem}`),
     );
-  const stores = fileStoreOf({ allowedVolumes: config.allowedVolumes, connectTimeoutMillis: 3_000 });
+  const endpoints = new EndpointPolicy(config.allowedEndpoints, {
+    BlobStorage: config.defaults.BlobStorage.endpoint,
+    RemoteDiskStorage: config.defaults.RemoteDiskStorage.endpoint,
+  });
+  const stores = fileStoreOf({
+    allowedVolumes: config.allowedVolumes,
+    timeouts: { connectMillis: config.connectTimeoutMillis, transferMillis: config.transferTimeoutMillis },
+    endpoints,
+  });
   const shapes = { key: 'storages', format: 'Turtle' as const, text: readFileSync(assetPath('shapes', 'storages.ttl'), 'utf8') };
   const storages = new StorageService({
     states: deps.storageStates,
@@ -86,7 +101,15 @@ export const storagesAndFiles = (deps: FilesDeps) => {
     },
     permissions: deps.permissions,
   });
-  const files = new FileService({ states: deps.fileStates, projects: deps.projects, storages, stores, lifecycle: deps.lifecycle, clock: deps.clock });
+  const files = new FileService({
+    states: deps.fileStates,
+    projects: deps.projects,
+    storages,
+    stores,
+    lifecycle: deps.lifecycle,
+    clock: deps.clock,
+    ledger: new VolumeCapacityLedger(),
+  });
   const storageQueries = new KindQueries('storages', deps.storageStates, storageKey, deps.listings, deps.catalogue);
   const fileQueries = new KindQueries('files', deps.fileStates, fileKey, deps.listings, deps.catalogue);
   // Multi-fetch reads storages and files' metadata in every format from these views.
@@ -117,6 +140,16 @@ export const storagesAndFiles = (deps: FilesDeps) => {
     storages,
     files,
     viewed,
+    /** At start-up: temporary files of uploads that never finished (a crash) are removed, and logged. */
+    sweepLeftovers: async () => {
+      const places = [...deps.storageStates.values()].flatMap((s) =>
+        s.history.flatMap((r) =>
+          r.value.fields.type === 'DiskStorage' && r.value.fields.volume ? [{ volume: r.value.fields.volume, project: s.project }] : [],
+        ),
+      );
+      const removed = await sweepPartFiles(places, deps.partMaxAgeMillis);
+      if (removed.length) deps.log.warn(`removed ${removed.length} temporary file(s) of uploads that never finished`, { paths: removed.slice(0, 100) });
+    },
     /** Each new project gets its default disk storage right after it is created. */
     projectCreated: async (ref: ProjectRef, caller: Caller) => void (await storages.createDefault(ref, caller)),
     routes: (routes: Routes, router: Router) => {

@@ -1,6 +1,7 @@
 import busboy from 'busboy';
 import type { Request } from 'express';
 import { extname } from 'node:path';
+import type { Readable } from 'node:stream';
 import type { FilePart, FilePartSource } from '../domain/files/FileService.js';
 import { rejections } from '../domain/rejections.js';
 
@@ -33,9 +34,8 @@ const mediaTypeOf = (declared: string | undefined, filename: string): string => 
  * The part named `file` of a multipart body, parsed with busboy as it streams: the part's bytes are
  * handed on unread, other parts are skipped, no part named `file` is `InvalidMultipartFieldName`.
  */
-export const filePart =
-  (req: Request): FilePartSource =>
-  () =>
+export const filePart = (req: Request): FilePartSource => {
+  const source: FilePartSource = () =>
     new Promise<FilePart>((resolve, reject) => {
       const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
       if (type !== 'multipart/form-data') return reject(rejections.notMultipart(type || 'none'));
@@ -47,15 +47,35 @@ export const filePart =
         return;
       }
       let found = false;
+      let part: Readable | undefined;
+      // A request cut off midway (socket destroyed, 408): `pipe` does not pass that on, so the part's
+      // stream would wait forever and its temporary file stay; it fails instead, and the store cleans up.
+      const cut = () => {
+        if (req.complete) return;
+        const error = rejections.malformedMultipart('the request ended before its body was complete');
+        part?.destroy(error);
+        if (!found) reject(error);
+      };
+      req.once('aborted', cut);
+      req.once('close', cut);
+      req.once('error', cut);
       parser.on('file', (name, stream, info) => {
         if (name !== 'file' || found) return void stream.resume();
         found = true;
+        part = stream;
         const filename = info.filename || 'file';
         resolve({ stream, filename, mediaType: mediaTypeOf(info.mimeType, filename) });
       });
-      parser.on('error', (error) => reject(rejections.malformedMultipart((error as Error).message)));
+      parser.on('error', (error) => {
+        part?.destroy(error as Error);
+        reject(rejections.malformedMultipart((error as Error).message));
+      });
       parser.on('close', () => {
         if (!found) reject(rejections.invalidMultipartFieldName());
       });
       req.pipe(parser);
     });
+  const length = Number(req.headers['content-length']);
+  if (req.headers['content-length'] !== undefined && Number.isSafeInteger(length) && length >= 0) source.declaredBytes = length;
+  return source;
+};

@@ -71,8 +71,17 @@ describe('files on BlobStorage (s3rver) and RemoteDiskStorage (a test file servi
   it('refuses an unknown access key and an unreachable endpoint with StorageNotAccessible', async () => {
     const key = await api.put('/v1/storages/org/proj/s3-bad', { '@type': 'BlobStorage', default: false, accessKey: 'UNKNOWN', bucket: 'bucket-bad' });
     expect([key.status, key.body['@type']]).to.deep.equal([400, 'StorageNotAccessible']);
+    // Another endpoint than the default one: it brings its own keys, and a loopback one must be listed by the operator.
     const down = await api.put('/v1/storages/org/proj/s3-down', { '@type': 'BlobStorage', default: false, endpoint: 'http://127.0.0.1:9' });
-    expect([down.status, down.body['@type']]).to.deep.equal([400, 'StorageNotAccessible']);
+    expect([down.status, down.body['@type']]).to.deep.equal([400, 'MissingStorageCredentials']);
+    const own = await api.put('/v1/storages/org/proj/s3-down', {
+      '@type': 'BlobStorage',
+      default: false,
+      endpoint: 'http://127.0.0.1:9',
+      accessKey: 'a',
+      secretKey: 'b',
+    });
+    expect([own.status, own.body['@type']]).to.deep.equal([400, 'InvalidStorageEndpoint']);
   });
 
   it('stores files on the remote disk service with the storage bearer token', async () => {

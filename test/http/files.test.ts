@@ -106,7 +106,8 @@ describe('files on disk storages', () => {
     expect((await upload(`${F()}/c1?storage=small`, 'PUT', Buffer.alloc(40))).status).to.equal(201);
     const over = await upload(`${F()}/c2?storage=small`, 'PUT', Buffer.alloc(20));
     expect([over.status, over.body['@type']]).to.deep.equal([413, 'FileTooLarge']);
-    expect(filesUnder(other)).to.have.length(1);
+    // The capacity account (.registry-capacity) aside, one file.
+    expect(filesUnder(other).filter((f) => !f.includes('.registry-capacity'))).to.have.length(1);
   });
 
   it('refuses bad uploads with typed errors', async () => {

@@ -58,3 +58,34 @@ export const startRemoteDisk = async (token: string, folders: string[]) => {
     stop: () => new Promise((r) => server.close(r)),
   };
 };
+
+/** What a recording server received: method, address and headers of each request. */
+export interface Recorded {
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/**
+ * An "internal" HTTP service on loopback that records every request it receives and answers with
+ * `answer` (default: 200, empty), to prove what the registry sends, or never sends, to an address.
+ */
+export const startRecorder = async (answer: (req: Recorded, res: import('node:http').ServerResponse) => void = (_r, res) => void res.writeHead(200).end()) => {
+  const received: Recorded[] = [];
+  const server = createServer((req, res) => {
+    const record = { method: req.method ?? '', url: req.url ?? '', headers: req.headers };
+    received.push(record);
+    req.resume();
+    req.on('end', () => answer(record, res));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received,
+    stop: () =>
+      new Promise((r) => {
+        server.close(r);
+        server.closeAllConnections();
+      }),
+  };
+};

@@ -22,6 +22,33 @@ describe('storage configuration (plugins.storage.storages.* in the config file)'
     });
     expect([defaults.BlobStorage.enabled, defaults.RemoteDiskStorage.enabled]).to.deep.equal([false, false]);
     expect(allowedVolumes).to.deep.equal(['/tmp']);
+    const { allowedEndpoints, connectTimeoutMillis, transferTimeoutMillis } = loadConfig({}).storages!;
+    expect(allowedEndpoints).to.deep.equal({ BlobStorage: [], RemoteDiskStorage: [] });
+    expect([connectTimeoutMillis, transferTimeoutMillis]).to.deep.equal([5_000, 3_600_000]);
+  });
+
+  it('reads the allowed endpoints of the remote types and the bounds of requests to storage services', () => {
+    const config = withFile({
+      plugins: {
+        storage: {
+          storages: {
+            blob: { 'allowed-endpoints': ['https://*.amazonaws.com', 'http://10.0.0.7:9000'] },
+            'remote-disk': { 'allowed-endpoints': 'http://[fd00::7]:8080, https://files.example.org' },
+            'connect-timeout-millis': 1500,
+            'transfer-timeout-millis': 600000,
+          },
+        },
+      },
+    }).storages!;
+    expect(config.allowedEndpoints).to.deep.equal({
+      BlobStorage: ['https://*.amazonaws.com', 'http://10.0.0.7:9000'],
+      RemoteDiskStorage: ['http://[fd00::7]:8080', 'https://files.example.org'],
+    });
+    expect([config.connectTimeoutMillis, config.transferTimeoutMillis]).to.deep.equal([1500, 600000]);
+    expect(() => withFile({ plugins: { storage: { storages: { blob: { 'allowed-endpoints': ['https://x.org/path'] } } } } })).to.throw(
+      /blob\.allowed-endpoints/,
+    );
+    expect(() => withFile({ plugins: { storage: { storages: { 'connect-timeout-millis': 'soon' } } } })).to.throw(/connect-timeout-millis/);
   });
 
   it('reads nested keys, JSON numbers and booleans, and refuses bad values naming the key', () => {

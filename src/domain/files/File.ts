@@ -12,6 +12,8 @@ export interface FileAttributes {
   uuid: string;
   /** Where the storage keeps the bytes, relative to its volume, bucket or folder; generated, never from the client. */
   path: string;
+  /** Where the bytes were written, as an address (Delta's `_location`); absent on files recorded before it was kept. */
+  location?: string;
   filename: string;
   mediaType: string;
   bytes: number;

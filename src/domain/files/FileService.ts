@@ -18,6 +18,8 @@ import { fileDefinition } from './fileDefinition.js';
 import { fileKey } from './fileKey.js';
 import { fileRejections } from './fileRejections.js';
 import type { ByteRange, FileStore } from './FileStore.js';
+import type { CapacityGrant, CapacityLedger } from './CapacityLedger.js';
+import { verifiedBytes } from './verifiedBytes.js';
 
 /** The uploaded part of a multipart body: its bytes, still streaming, and what the client said of them. */
 export interface FilePart {
@@ -26,8 +28,11 @@ export interface FilePart {
   mediaType: string;
 }
 
-/** The file part of a request, read only once the write is known to be acceptable. */
-export type FilePartSource = () => Promise<FilePart>;
+/**
+ * The file part of a request, read only once the write is known to be acceptable; `declaredBytes`
+ * (the request's Content-Length, when it has one) bounds the file's size before any byte is read.
+ */
+export type FilePartSource = (() => Promise<FilePart>) & { declaredBytes?: number };
 
 /** The store behind a storage. */
 export type FileStores = (id: string, fields: StorageFields, secret: string | undefined) => FileStore;
@@ -49,6 +54,8 @@ export interface FileDeps {
   stores: FileStores;
   lifecycle: Lifecycle;
   clock: Clock;
+  /** Where disk storages with a capacity reserve room for an upload before its bytes stream. */
+  ledger: CapacityLedger;
 }
 
 /**
@@ -110,33 +117,46 @@ export class FileService {
     return id === undefined ? undefined : this.deps.states.get(fileKey(ref, id));
   }
 
-  /** The bytes of a file revision (a range of them when asked), streamed from its storage. */
+  /**
+   * The bytes of a file revision (a range of them when asked), streamed from its storage as it was
+   * at the revision the file was written with (a later change of endpoint does not re-point old
+   * files), checked against the recorded size and digest as they stream.
+   */
   async content(file: FileState, range?: ByteRange): Promise<Readable> {
-    const storage = this.deps.storages.fetch(file.project, file.value.storage.id);
+    const { path, bytes, digest } = file.value.attributes;
+    const storage = this.deps.storages.fetch(file.project, file.value.storage.id, { rev: file.value.storage.rev });
+    let stream: Readable;
     try {
-      return await this.store(storage).read(file.value.attributes.path, range);
+      stream = await this.store(storage).read(path, range);
     } catch (error) {
       if (error instanceof Rejection) throw error;
       throw fileRejections.fileUnreadable(file.id, (error as Error).message);
     }
+    const expected = range ? { bytes: range.end - range.start + 1 } : { bytes, digest };
+    return verifiedBytes(stream, expected, (details) => fileRejections.fileUnreadable(file.id, details));
   }
 
   /** Every revision that wrote bytes counts as one physical file (as Delta counts). */
   statistics(ref: ProjectRef, storageSegment: string): StorageStatistics {
     const storage = this.deps.storages.fetch(ref, storageSegment);
+    const { seen: _seen, ...statistics } = this.usage(ref, storage.id);
+    return statistics;
+  }
+
+  private usage(ref: ProjectRef, storageId: string): StorageStatistics & { seen: Set<string> } {
     const seen = new Set<string>();
     let spaceUsed = 0;
     let last: string | undefined;
     for (const file of this.deps.states.values()) {
       if (file.project !== ref) continue;
       for (const revision of file.history) {
-        if (revision.value.storage.id !== storage.id || seen.has(revision.value.attributes.uuid)) continue;
+        if (revision.value.storage.id !== storageId || seen.has(revision.value.attributes.uuid)) continue;
         seen.add(revision.value.attributes.uuid);
         spaceUsed += revision.value.attributes.bytes;
         if (last === undefined || revision.updatedAt > last) last = revision.updatedAt;
       }
     }
-    return { files: seen.size, spaceUsed, ...(last === undefined ? {} : { lastProcessedEventDateTime: last }) };
+    return { files: seen.size, spaceUsed, seen, ...(last === undefined ? {} : { lastProcessedEventDateTime: last }) };
   }
 
   /** Checks the command, reads the part, streams its bytes to the storage, then appends the event. */
@@ -149,31 +169,66 @@ export class FileService {
     const placeholder: FileValue = { attributes: { uuid, path: '', filename: '', mediaType: '', bytes: 0, digest: '' }, storage: this.storageRef(storage) };
     const precheck = fileDefinition.evaluate(state, draft(placeholder));
     if (precheck instanceof Rejection) throw precheck;
-    const part = await partSource();
     const path = filePath(cmd.project, uuid);
     const store = this.store(storage);
-    const { limit, tooLarge } = this.limit(storage);
-    const saved = await store.save(path, part.stream, limit, tooLarge);
-    const value: FileValue = {
-      attributes: { uuid, path, filename: part.filename, mediaType: part.mediaType, bytes: saved.bytes, digest: saved.digest },
-      storage: this.storageRef(storage),
-    };
+    const { limit, tooLarge, grant } = await this.limit(storage, uuid, partSource.declaredBytes);
+    let saved: { bytes: number; digest: string } | undefined;
     try {
-      return await this.run(state, draft(value));
+      const part = await partSource();
+      saved = await store.save(path, part.stream, limit, tooLarge);
+      const value: FileValue = {
+        attributes: {
+          uuid,
+          path,
+          location: store.location(path),
+          filename: part.filename,
+          mediaType: part.mediaType,
+          bytes: saved.bytes,
+          digest: saved.digest,
+        },
+        storage: this.storageRef(storage),
+      };
+      const written = await this.run(state, draft(value));
+      await grant?.commit(saved.bytes);
+      return written;
     } catch (error) {
-      await store.remove(path).catch(() => undefined);
+      if (saved) await store.remove(path).catch(() => undefined);
+      await grant?.release();
       throw error;
     }
   }
 
-  /** The storage's `maxFileSize`, or what is left of its capacity when that is less. */
-  private limit(storage: StorageState): { limit: number; tooLarge: () => Rejection } {
-    const { maxFileSize, capacity } = storage.value.fields;
-    if (capacity !== undefined) {
-      const left = Math.max(0, capacity - this.statistics(storage.project, storage.id).spaceUsed);
-      if (left < maxFileSize) return { limit: left, tooLarge: () => fileRejections.capacityExceeded(left) };
-    }
-    return { limit: maxFileSize, tooLarge: () => fileRejections.fileTooLarge(maxFileSize) };
+  /**
+   * The storage's `maxFileSize`, or, on a storage with a capacity, the room reserved for this upload
+   * before its bytes stream (refused at once when none is left).
+   */
+  private async limit(
+    storage: StorageState,
+    uuid: string,
+    declared: number | undefined,
+  ): Promise<{ limit: number; tooLarge: () => Rejection; grant?: CapacityGrant }> {
+    const { maxFileSize, capacity, volume } = storage.value.fields;
+    if (capacity === undefined || volume === undefined) return { limit: maxFileSize, tooLarge: () => fileRejections.fileTooLarge(maxFileSize) };
+    const wanted = Math.min(maxFileSize, declared ?? maxFileSize);
+    const grant = await this.deps.ledger.reserve({
+      storageKey: `${storage.project}/${storage.id}`,
+      volume,
+      uuid,
+      wanted,
+      capacity,
+      usage: () => {
+        const { spaceUsed, seen } = this.usage(storage.project, storage.id);
+        return { used: spaceUsed, counted: (u) => seen.has(u) };
+      },
+    });
+    const left = grant.bytes;
+    if (left === 0) throw fileRejections.capacityExceeded(0);
+    if (left < wanted) return { limit: left, tooLarge: () => fileRejections.capacityExceeded(left), grant };
+    return {
+      limit: wanted,
+      tooLarge: () => (wanted < maxFileSize ? fileRejections.capacityExceeded(wanted) : fileRejections.fileTooLarge(maxFileSize)),
+      grant,
+    };
   }
 
   private store(storage: StorageState): FileStore {

@@ -29,4 +29,6 @@ export interface FileStore {
   /** The bytes at `path` (a range of them when asked). */
   read(path: string, range?: ByteRange): Promise<Readable>;
   remove(path: string): Promise<void>;
+  /** Where `path` is, as an address (Delta's `_location`): `file://` on disk, the object's or service's URL otherwise. */
+  location(path: string): string;
 }

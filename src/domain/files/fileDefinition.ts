@@ -22,6 +22,7 @@ export const attributesJson = (value: FileValue) => ({
   _mediaType: value.attributes.mediaType,
   _origin: 'Client',
   _uuid: value.attributes.uuid,
+  ...(value.attributes.location === undefined ? {} : { _location: value.attributes.location }),
 });
 
 /** A file revision's metadata as expanded JSON-LD: what its revision graph holds, with a link to its storage. */

@@ -21,8 +21,40 @@ const SECRET_FIELDS = ['secretKey', 'credentials'];
 const STRING_FIELDS = ['volume', 'endpoint', 'bucket', 'region', 'accessKey', 'folder', 'readPermission', 'writePermission', ...SECRET_FIELDS];
 const NUMBER_FIELDS = ['maxFileSize', 'capacity'];
 
+/** Names of the types as the public system spells them: its object store is `S3Storage`, ours `BlobStorage`. */
+const ALIASES: Record<string, string> = { S3Storage: 'BlobStorage' };
+
 /** A type as payloads name it: `DiskStorage`, `nxv:DiskStorage` or the full IRI; `Storage` itself is implied. */
-const typeName = (value: string): string => (value.startsWith(NXV) ? value.slice(NXV.length) : value.startsWith('nxv:') ? value.slice(4) : value);
+const typeName = (value: string): string => {
+  const name = value.startsWith(NXV) ? value.slice(NXV.length) : value.startsWith('nxv:') ? value.slice(4) : value;
+  return ALIASES[name] ?? name;
+};
+
+/** An endpoint as compared with the configured default: scheme, host, port and path, no trailing slash. */
+const sameEndpoint = (a: string, b: string | undefined): boolean => {
+  if (b === undefined) return false;
+  const normal = (e: string) => {
+    try {
+      const url = new URL(e);
+      return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}${url.search}`;
+    } catch {
+      return e;
+    }
+  };
+  return normal(a) === normal(b);
+};
+
+/**
+ * The deployment's default credentials go to the deployment's default endpoint only: a payload
+ * naming another endpoint brings its own (`accessKey` and `secretKey`, or `credentials`).
+ */
+const checkOwnCredentials = (id: string, type: StorageType, source: JsonObject, defaults: StorageDefaults): void => {
+  const endpoint = source['endpoint'];
+  if (typeof endpoint !== 'string' || sameEndpoint(endpoint, defaults[type].endpoint)) return;
+  const needed = type === 'BlobStorage' ? ['accessKey', 'secretKey'] : type === 'RemoteDiskStorage' ? ['credentials'] : [];
+  const missing = needed.filter((name) => typeof source[name] !== 'string' || source[name] === '');
+  if (missing.length) throw storageRejections.missingStorageCredentials(missing, id, endpoint);
+};
 
 /** The concrete storage type of a payload's `@type`. */
 export const payloadType = (source: JsonObject): string => {
@@ -60,6 +92,7 @@ export const storageFields = (id: string, source: JsonObject, defaults: StorageD
       throw rejections.malformedContent(`Storage field '${name}' must be an integer number of bytes.`);
   if (source['default'] !== undefined && typeof source['default'] !== 'boolean')
     throw rejections.malformedContent("Storage field 'default' must be a boolean.");
+  checkOwnCredentials(id, type, source, defaults);
   const d = defaults[type];
   const str = (name: string) => source[name] as string | undefined;
   const maxFileSize = (source['maxFileSize'] as number | undefined) ?? d.maxFileSize;

@@ -17,6 +17,13 @@ export const storageRejections = {
     new Rejection('PermissionsAreNotDefined', `The provided permissions '${permissions.join(', ')}' are not defined in the collection of allowed permissions.`),
   invalidStoragePayload: (id: string, details: unknown) =>
     new Rejection('InvalidStorage', `Storage '${id}' failed to validate against the storages schema.`, { details }),
+  missingStorageCredentials: (missing: string[], id: string, endpoint: string) =>
+    new Rejection(
+      'MissingStorageCredentials',
+      `Storage '${id}' names the endpoint '${endpoint}', which is not the configured default endpoint of its type: it must bring its own ${missing.map((m) => `'${m}'`).join(' and ')}; the deployment's default credentials are sent to the default endpoint only.`,
+    ),
+  invalidStorageEndpoint: (id: string, endpoint: string, details: string) =>
+    new Rejection('InvalidStorageEndpoint', `Storage '${id}' cannot use the endpoint '${endpoint}'.`, { details }),
   noDefaultStorage: (project: string) => new Rejection('ResourceNotFound', `Project '${project}' has no default storage.`),
 };
 
@@ -31,4 +38,6 @@ export const storageStatuses = {
   StorageIsDeprecated: 400,
   PermissionsAreNotDefined: 400,
   InvalidStorage: 400,
+  MissingStorageCredentials: 400,
+  InvalidStorageEndpoint: 400,
 } satisfies Record<RejectionTypes<typeof storageRejections>, number>;
