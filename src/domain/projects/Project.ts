@@ -2,6 +2,7 @@ import type { Audit, EventBase } from '../Metadata.js';
 import { created, touched } from '../Metadata.js';
 import { rejections } from '../rejections.js';
 import type { Rejection } from '../../kernel/Rejection.js';
+import type { EarlierRevisions } from '../earlierRevisions.js';
 
 export interface ApiMapping {
   prefix: string;
@@ -15,7 +16,7 @@ export interface ProjectFields {
   apiMappings: ApiMapping[];
 }
 
-export interface ProjectState extends Audit, ProjectFields {
+export interface ProjectState extends Audit, ProjectFields, EarlierRevisions<ProjectState> {
   org: string;
   label: string;
   uuid: string;

@@ -11,6 +11,7 @@ import type { ApiMapping, ProjectCommand, ProjectFields, ProjectState } from './
 import { projectDefinition } from './projectDefinition.js';
 import { isIri } from './apiMappings.js';
 import { projectKey } from '../../kernel/logKeys.js';
+import { revisionOf } from '../earlierRevisions.js';
 
 export interface ProjectStates {
   get(ref: ProjectRef): ProjectState | undefined;
@@ -28,10 +29,11 @@ export class ProjectService {
     private readonly created: (ref: ProjectRef, caller: Caller) => Promise<void> = async () => undefined,
   ) {}
 
-  fetch(ref: ProjectRef): ProjectState {
+  /** The project, at revision `rev` when given. */
+  fetch(ref: ProjectRef, rev?: number): ProjectState {
     const state = this.states.get(ref);
     if (!state) throw rejections.projectNotFound(ref);
-    return state;
+    return revisionOf(state, rev);
   }
 
   /** A project that accepts writes: it and its organization exist and are not deprecated. */

@@ -69,7 +69,7 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
     get: {
       guard: { permission: 'organizations/read', on: onOrg },
       body: 'none',
-      handle: (req, res) => void res.json(orgBody(orgs.fetch(req.params['org'] as string), addresses)),
+      handle: (req, res) => void res.json(orgBody(orgs.fetch(req.params['org'] as string, integer(req.query, 'rev', 1)), addresses)),
     },
     put: {
       guard: { permission: { create: 'organizations/create', update: 'organizations/write' }, on: onOrg },
@@ -129,7 +129,7 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
     get: {
       guard: { permission: 'projects/read', on: onProject },
       body: 'none',
-      handle: (req, res) => void res.json(projectBody(projects.fetch(projectOf(req)), addresses)),
+      handle: (req, res) => void res.json(projectBody(projects.fetch(projectOf(req), integer(req.query, 'rev', 1)), addresses)),
     },
     put: {
       guard: { permission: { create: 'projects/create', update: 'projects/write' }, on: onProject },
