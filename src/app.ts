@@ -304,7 +304,12 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
       }
     },
   });
-  orgAndProjectRoutes(routes, router, { orgs, projects, addresses });
+  orgAndProjectRoutes(routes, router, {
+    orgs,
+    projects,
+    addresses,
+    scoped: [kinds.resources, kinds.schemas, states.of(storageDefinition), states.of(fileDefinition)],
+  });
   // Before the resource routes: `/v1/resources/{org}/events` must not read as a project named `events`.
   eventRoutes(routes, router, { streams, orgExists: (label) => kinds.orgs.has(label), projectExists: (ref) => kinds.projects.has(ref) });
   resourceRoutes(routes, router, { resources, queries, jsonld, addresses });
