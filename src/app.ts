@@ -362,10 +362,14 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   // Brotli at its default quality (11) costs more than the rest of a request: a fast level keeps most of the gain.
   app.use(
     compression({
-      // Large answers only: below this, compressing costs more than it saves on a typical link.
-      threshold: 16 * 1024,
+      // From 1 KiB (a page of a listing is 10-20 KiB of JSON): below, the gain is under a packet.
+      threshold: 1024,
       brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
-      filter: (req, res) => !String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream') && compression.filter(req, res),
+      // Never event streams, nor file downloads: their byte ranges address the stored bytes.
+      filter: (req, res) =>
+        !String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream') &&
+        res.getHeader('Accept-Ranges') === undefined &&
+        compression.filter(req, res),
     }),
   );
   app.use(plainQuery);
