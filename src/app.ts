@@ -105,6 +105,8 @@ export interface Registry {
   streamedBody(req: IncomingMessage): boolean;
   /** Every route with what it declares (permission, ACL path, body kind). */
   routes: readonly DeclaredRoute[];
+  /** Whether anonymous callers may do everything (the start-up line says so). */
+  openToAnonymous(): boolean;
   /** Drains: stops following the log, takes a final snapshot, closes files and connections. */
   close(): Promise<void>;
 }
@@ -383,6 +385,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     routes: routes.routes(),
     log: logs,
     endStreams: () => streams.closeAll(),
+    openToAnonymous: access.openToAnonymous,
     // File uploads are streamed, their size checked against their storage's limits as they arrive.
     // File uploads are bounded by their storage's maxFileSize and capacity, checked while streaming.
     bodyLimit: (req) => (isUpload(req) ? Number.MAX_SAFE_INTEGER : config.maxPayloadBytes),
