@@ -63,6 +63,7 @@ import { JsonLdProcessor } from './jsonld/JsonLdProcessor.js';
 import { Projector } from './projection/Projector.js';
 import { Snapshots } from './projection/Snapshots.js';
 import { States } from './projection/States.js';
+import { projectItemKeys } from './projection/projectItemKeys.js';
 import { OxigraphGraphStore } from './store/OxigraphGraphStore.js';
 import { RevisionProjection } from './projection/RevisionProjection.js';
 import type { Projection } from './projection/Projection.js';
@@ -219,7 +220,11 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const orgs = new OrgService(kinds.orgs, lifecycle, clock);
   const capacity = () => graphStore.ensureRoom();
   // The default storage of a new project is created by the storages, wired below.
-  const projects = new ProjectService(kinds.projects, orgs, lifecycle, clock, addresses, (ref, caller) => storagesFiles.projectCreated(ref, caller));
+  const projects = new ProjectService(kinds.projects, orgs, lifecycle, clock, addresses, (ref, caller) => storagesFiles.projectCreated(ref, caller), {
+    keys: (ref) => projectItemKeys(states, ref),
+    bytes: (ref) => storagesFiles.projectBytes(ref),
+    prune: (key, seq) => writer.prune(key, seq),
+  });
   const reader = new RevisionReader(log);
   // Schemas and their imports are read back from the pinned revisions in the log.
   const revisionTriples = pinnedRevisionTriples(kinds, reader, jsonld);

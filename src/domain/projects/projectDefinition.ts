@@ -15,6 +15,8 @@ export const projectDefinition: KindDefinition<ProjectState> & CommandDefinition
   keyOf: (state) => `${state.org}/${state.label}`,
   next: (state, logged) => keepEarlier(state, nextProject(state, eventOf(logged))),
   evaluate: evaluateProject,
+  // A deleted project's label starts again from nothing.
+  revAfter: (event) => (event.type === 'ProjectMarkedForDeletion' ? 0 : event.rev),
   conflict: (state, cmd, actual) =>
     state ? rejections.incorrectRev('rev' in cmd ? cmd.rev : state.rev, actual) : rejections.projectAlreadyExists(`${cmd.org}/${cmd.label}`),
   render: (logged, look) => {

@@ -8,7 +8,7 @@ export const ROUTE_SUMMARIES: Readonly<Record<string, string>> = {
   'DELETE /v1/acls/:org/:project': 'Delete the ACL of /{org}/{project} (?rev)',
   'DELETE /v1/orgs/:org': 'Deprecate an organization (?rev)',
   'DELETE /v1/permissions': 'Reset the permission set to the minimum (?rev)',
-  'DELETE /v1/projects/:org/:project': 'Deprecate a project (?rev)',
+  'DELETE /v1/projects/:org/:project': 'Deprecate a project (?rev), or delete it and everything in it (?rev&prune=true)',
   'DELETE /v1/realms/:realm': 'Deprecate a realm (?rev)',
   'DELETE /v1/resources/:org/:project/:schema/:id': 'Deprecate a resource (?rev), or delete it permanently (?prune=true)',
   'DELETE /v1/resources/:org/:project/:schema/:id/tags/:tag': 'Remove a tag (?rev)',

@@ -146,11 +146,13 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
       },
     },
     delete: {
-      guard: { permission: 'projects/write', on: onProject },
+      // Deletion (`prune=true`) needs Delta's `projects/delete`; deprecation `projects/write`.
+      guard: { permission: 'projects/write', on: onProject, resolve: (req) => (bool(req.query, 'prune') === true ? 'projects/delete' : undefined) },
       body: 'none',
       handle: async (req, res, { caller }) => {
         const [org, label] = [req.params['org'] as string, req.params['project'] as string];
-        res.json(projectBody(await projects.deprecate(org, label, requiredRev(req.query), caller), addresses, false));
+        if (bool(req.query, 'prune') === true) res.json(projectBody(await projects.delete(org, label, requiredRev(req.query), caller), addresses, false, true));
+        else res.json(projectBody(await projects.deprecate(org, label, requiredRev(req.query), caller), addresses, false));
       },
     },
   });
