@@ -64,6 +64,7 @@ import { JsonLdProcessor } from './jsonld/JsonLdProcessor.js';
 import { Projector } from './projection/Projector.js';
 import { Snapshots } from './projection/Snapshots.js';
 import { States } from './projection/States.js';
+import { projectItemKeys } from './projection/projectItemKeys.js';
 import { OxigraphGraphStore } from './store/OxigraphGraphStore.js';
 import { RevisionProjection } from './projection/RevisionProjection.js';
 import type { Projection } from './projection/Projection.js';
@@ -106,6 +107,8 @@ export interface Registry {
   streamedBody(req: IncomingMessage): boolean;
   /** Every route with what it declares (permission, ACL path, body kind). */
   routes: readonly DeclaredRoute[];
+  /** Whether anonymous callers may do everything (the start-up line says so). */
+  openToAnonymous(): boolean;
   /** Drains: stops following the log, takes a final snapshot, closes files and connections. */
   close(): Promise<void>;
 }
@@ -218,7 +221,11 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const orgs = new OrgService(kinds.orgs, lifecycle, clock);
   const capacity = () => graphStore.ensureRoom();
   // The default storage of a new project is created by the storages, wired below.
-  const projects = new ProjectService(kinds.projects, orgs, lifecycle, clock, addresses, (ref, caller) => storagesFiles.projectCreated(ref, caller));
+  const projects = new ProjectService(kinds.projects, orgs, lifecycle, clock, addresses, (ref, caller) => storagesFiles.projectCreated(ref, caller), {
+    keys: (ref) => projectItemKeys(states, ref),
+    bytes: (ref) => storagesFiles.projectBytes(ref),
+    prune: (key, seq) => writer.prune(key, seq),
+  });
   const reader = new RevisionReader(log);
   // Schemas and their imports are read back from the pinned revisions in the log.
   const revisionTriples = pinnedRevisionTriples(kinds, reader, jsonld);
@@ -308,7 +315,12 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
       }
     },
   });
-  orgAndProjectRoutes(routes, router, { orgs, projects, addresses });
+  orgAndProjectRoutes(routes, router, {
+    orgs,
+    projects,
+    addresses,
+    scoped: [kinds.resources, kinds.schemas, states.of(storageDefinition), states.of(fileDefinition)],
+  });
   // Before the resource routes: `/v1/resources/{org}/events` must not read as a project named `events`.
   eventRoutes(routes, router, { streams, orgExists: (label) => kinds.orgs.has(label), projectExists: (ref) => kinds.projects.has(ref) });
   resourceRoutes(routes, router, { resources, queries, jsonld, addresses });
@@ -361,10 +373,14 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   // Brotli at its default quality (11) costs more than the rest of a request: a fast level keeps most of the gain.
   app.use(
     compression({
-      // Large answers only: below this, compressing costs more than it saves on a typical link.
-      threshold: 16 * 1024,
+      // From 1 KiB (a page of a listing is 10-20 KiB of JSON): below, the gain is under a packet.
+      threshold: 1024,
       brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
-      filter: (req, res) => !String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream') && compression.filter(req, res),
+      // Never event streams, nor file downloads: their byte ranges address the stored bytes.
+      filter: (req, res) =>
+        !String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream') &&
+        res.getHeader('Accept-Ranges') === undefined &&
+        compression.filter(req, res),
     }),
   );
   app.use(plainQuery);
@@ -378,6 +394,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     routes: routes.routes(),
     log: logs,
     endStreams: () => streams.closeAll(),
+    openToAnonymous: access.openToAnonymous,
     // File uploads are streamed, their size checked against their storage's limits as they arrive.
     // File uploads are bounded by their storage's maxFileSize and capacity, checked while streaming.
     bodyLimit: (req) => (isUpload(req) ? Number.MAX_SAFE_INTEGER : config.maxPayloadBytes),

@@ -3,6 +3,7 @@ import { ConfigError, httpLimits, loadConfig } from './config/Config.js';
 import { DataDirLocked, lockDataDir } from './config/DataDirLock.js';
 import { JournalDamaged } from './events/journalRecords.js';
 import { serve } from './http/serve.js';
+import { startupLine } from './config/startupLine.js';
 
 /** In-flight requests get this long to finish after SIGTERM; the process exits within about two seconds. */
 const DRAIN_MILLIS = 1_500;
@@ -20,8 +21,13 @@ const main = async () => {
     bodyLimit: registry.bodyLimit,
     streamedBody: registry.streamedBody,
     log: (line) => console.error(line),
+  }).catch(async (error: NodeJS.ErrnoException) => {
+    // Released before exiting: the data directory and the snapshot stay as a clean stop leaves them.
+    await registry.close();
+    unlock();
+    throw listenFailure(error, host, config.port) ?? error;
   });
-  console.log(`registry listening on ${config.baseUrl} (${host}:${config.port}, data in ${config.dataDir})`);
+  console.log(startupLine(config, host, registry.openToAnonymous()));
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -41,8 +47,19 @@ const main = async () => {
   process.on('SIGINT', () => stop('SIGINT'));
 };
 
+/** Why the port could not be opened, in words and with what to do; undefined for any other failure. */
+class ListenFailed extends Error {}
+const listenFailure = (error: NodeJS.ErrnoException, host: string, port: number): ListenFailed | undefined => {
+  const where = `${host}:${port}`;
+  if (error.code === 'EADDRINUSE')
+    return new ListenFailed(`Cannot listen on ${where}: the port is in use by another process; stop it or set PORT to another port.`);
+  if (error.code === 'EACCES') return new ListenFailed(`Cannot listen on ${where}: permission denied; use a port above 1023 (PORT).`);
+  if (error.code === 'EADDRNOTAVAIL') return new ListenFailed(`Cannot listen on ${where}: no such local address; set HOST to an address of this machine.`);
+  return undefined;
+};
+
 main().catch((error) => {
-  if (error instanceof ConfigError || error instanceof DataDirLocked || error instanceof JournalDamaged) {
+  if (error instanceof ConfigError || error instanceof DataDirLocked || error instanceof JournalDamaged || error instanceof ListenFailed) {
     console.error(error.message);
     process.exit(2);
   }

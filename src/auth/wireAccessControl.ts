@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { AclIndex } from './AclIndex.js';
 import { aclsCheck } from './aclsCheck.js';
 import type { AclCheck } from './AclCheck.js';
-import { identityFromKey } from './Identity.js';
+import { anonymousCaller, identityFromKey } from './Identity.js';
 import { MINIMUM_PERMISSIONS } from './permissions.js';
 import { RealmDiscovery } from './RealmDiscovery.js';
 import { TokenVerifier } from './TokenVerifier.js';
@@ -77,6 +77,8 @@ export const accessControl = (
   return {
     authenticator,
     check,
+    /** Anonymous callers may change the root ACL, hence do everything (a fresh service, by default). */
+    openToAnonymous: () => aclIndex.allows(anonymousCaller, 'acls/write', '/'),
     routes: (routes: Routes, router: Router) => iamRoutes(routes, router, { realms, acls, aclIndex, permissions, addresses: deps.addresses }),
   };
 };

@@ -44,7 +44,10 @@ export interface EventLog {
   lastSeq(): Promise<number>;
   /** Resolves once an event with `seq > after` exists, or when `signal` aborts. */
   waitForNew(after: number, signal?: AbortSignal): Promise<void>;
-  /** Blanks the payload of every event of `key` before `beforeSeq`, keeping only later ones (the deletion marker). */
+  /**
+   * Blanks the payload of every event of `key` before `beforeSeq`, keeping only later ones (the deletion
+   * marker). A key left with no event is at revision 0 again (a deleted project's items can be created anew).
+   */
   prune(key: string, beforeSeq: number): Promise<void>;
   close(): Promise<void>;
 }

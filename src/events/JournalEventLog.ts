@@ -245,6 +245,8 @@ export class JournalEventLog implements EventLog {
     }
     await this.file.datasync();
     this.keySeqs.set(key, kept);
+    // As after a restart, which reads revisions from the events left: a key with none starts again at 0.
+    if (kept.length === 0) this.revs.delete(key);
   }
 
   /** Resolves once nothing is waiting to be written. */

@@ -19,7 +19,7 @@ interface Scripted {
     rev: number,
     payload: string,
   ): Promise<[number, number]>;
-  registryPrune(seqs: string, stream: string, key: string, beforeSeq: number): Promise<number>;
+  registryPrune(seqs: string, stream: string, revs: string, key: string, beforeSeq: number): Promise<number>;
 }
 
 interface Waiter {
@@ -53,7 +53,7 @@ export class RedisEventLog implements EventLog {
   ) {
     this.keys = { stream: `${prefix}:events`, seq: `${prefix}:seq`, revs: `${prefix}:revs`, seqs: `${prefix}:seqs` };
     redis.defineCommand('registryAppend', { lua: APPEND_SCRIPT, numberOfKeys: 4 });
-    redis.defineCommand('registryPrune', { lua: PRUNE_SCRIPT, numberOfKeys: 2 });
+    redis.defineCommand('registryPrune', { lua: PRUNE_SCRIPT, numberOfKeys: 3 });
   }
 
   /**
@@ -177,7 +177,7 @@ export class RedisEventLog implements EventLog {
   }
 
   async prune(key: string, beforeSeq: number): Promise<void> {
-    await reachable(this.scripted.registryPrune(this.keys.seqs, this.keys.stream, key, beforeSeq));
+    await reachable(this.scripted.registryPrune(this.keys.seqs, this.keys.stream, this.keys.revs, key, beforeSeq));
   }
 
   async close(): Promise<void> {

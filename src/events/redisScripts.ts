@@ -24,8 +24,8 @@ return {1, seq}
 `;
 
 /**
- * KEYS: seqs, stream. ARGV: key, beforeSeq.
- * Deletes the key's stream entries before beforeSeq and keeps the later positions. Returns how many were deleted.
+ * KEYS: seqs, stream, revs. ARGV: key, beforeSeq.
+ * Deletes the key's stream entries before beforeSeq and keeps the later positions; a key left with none is at revision 0 again. Returns how many were deleted.
  */
 export const PRUNE_SCRIPT = `
 local seqs = redis.call('HGET', KEYS[1], ARGV[1])
@@ -42,6 +42,7 @@ for s in string.gmatch(seqs, '%d+') do
 end
 if #kept == 0 then
   redis.call('HDEL', KEYS[1], ARGV[1])
+  redis.call('HDEL', KEYS[3], ARGV[1])
 else
   redis.call('HSET', KEYS[1], ARGV[1], table.concat(kept, ','))
 end

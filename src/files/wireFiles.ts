@@ -152,6 +152,8 @@ export const storagesAndFiles = (deps: FilesDeps) => {
     },
     /** Each new project gets its default disk storage right after it is created. */
     projectCreated: async (ref: ProjectRef, caller: Caller) => void (await storages.createDefault(ref, caller)),
+    /** A project's deletion removes the bytes of its files too. */
+    projectBytes: (ref: ProjectRef) => files.projectBytes(ref),
     routes: (routes: Routes, router: Router) => {
       storageRoutes(routes, router, { storages, files, queries: storageQueries, addresses: deps.addresses });
       fileRoutes(routes, router, { files, storages, queries: fileQueries, addresses: deps.addresses });

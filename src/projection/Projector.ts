@@ -1,4 +1,5 @@
 import type { EventLog, LogEvent } from '../events/EventLog.js';
+import type { ProjectRef } from '../kernel/labels.js';
 import type { Log } from '../kernel/Log.js';
 import { consoleLog } from '../kernel/Log.js';
 import type { StoreCheckpoints } from '../store/GraphStore.js';
@@ -182,10 +183,30 @@ export class Projector {
       keep(previous);
       throw error;
     }
-    if (next === undefined && definition.listed) {
+    const scopeDeleted = next === undefined && definition.kind === 'projects';
+    if (scopeDeleted) await this.removeContained(key as ProjectRef, logged);
+    if (next === undefined && (definition.listed || scopeDeleted)) {
       // A permanent deletion rewrote the revision file: the old snapshot no longer matches it.
       this.applied = logged.seq;
       this.snapshot();
+    }
+  }
+
+  /**
+   * A deleted project takes every item in it along: each is removed as its own permanent deletion
+   * is (states, revision graphs, catalogue, text index, SPARQL dataset), by the project's event.
+   */
+  private async removeContained(project: ProjectRef, logged: LogEvent): Promise<void> {
+    for (const definition of this.states.definitions) {
+      if (!definition.listed) continue;
+      const states = this.states.of(definition);
+      for (const [key, previous] of [...states]) {
+        if (definition.listed(previous).project !== project) continue;
+        states.delete(key);
+        const change: Change = { definition, logged, previous, next: undefined };
+        await this.revisions.apply(change);
+        for (const projection of this.projections) await projection.apply(change);
+      }
     }
   }
 

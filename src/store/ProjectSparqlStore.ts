@@ -61,6 +61,7 @@ export interface ProjectSparqlStore {
 export const answerTypes: Record<QueryForm, readonly string[]> = {
   select: ['application/sparql-results+json', 'application/sparql-results+xml', 'text/csv', 'text/tab-separated-values'],
   ask: ['application/sparql-results+json', 'application/sparql-results+xml', 'text/csv', 'text/tab-separated-values'],
-  construct: ['application/n-triples', 'text/turtle', 'application/n-quads', 'application/ld+json'],
-  describe: ['application/n-triples', 'text/turtle', 'application/n-quads', 'application/ld+json'],
+  // RDF/XML: what rdflib's SPARQLStore asks for (`application/sparql-results+xml, application/rdf+xml`).
+  construct: ['application/n-triples', 'text/turtle', 'application/n-quads', 'application/ld+json', 'application/rdf+xml'],
+  describe: ['application/n-triples', 'text/turtle', 'application/n-quads', 'application/ld+json', 'application/rdf+xml'],
 };

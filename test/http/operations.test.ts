@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { request } from 'node:http';
 import { serve } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
@@ -66,12 +66,39 @@ describe('operations and first contact', () => {
     expect((await raw(`${server.url}/v1/resources/ops/p/_/r/source`, { 'if-none-match': source.headers.get('etag')! })).status).to.equal(304);
   });
 
-  it('compresses large JSON answers for clients that accept it', async () => {
+  it('judges the validator whatever the request cache directives say: WHATWG fetch (Cache-Control: no-cache) gets 304', async () => {
+    const first = await fetch(`${server.url}/v1/resources/ops/p/_/r`);
+    const etag = first.headers.get('etag')!;
+    const again = await fetch(`${server.url}/v1/resources/ops/p/_/r`, { headers: { 'if-none-match': etag } });
+    expect(again.status).to.equal(304);
+    expect(await again.text()).to.equal('');
+    const since = await fetch(`${server.url}/v1/resources/ops/p/_/r`, { headers: { 'if-modified-since': first.headers.get('last-modified')! } });
+    expect(since.status).to.equal(304);
+    const weak = await raw(`${server.url}/v1/resources/ops/p/_/r`, { 'if-none-match': `"x", W/${etag}`, 'cache-control': 'no-cache', pragma: 'no-cache' });
+    expect(weak.status, 'weak comparison, any tag of the list').to.equal(304);
+    const other = await fetch(`${server.url}/v1/resources/ops/p/_/r`, {
+      headers: { 'if-none-match': '"1-other"', 'if-modified-since': first.headers.get('last-modified')! },
+    });
+    expect(other.status, 'If-None-Match decides when present').to.equal(200);
+    expect((await fetch(`${server.url}/v1/resources/ops/p/_/r`, { headers: { 'if-none-match': '*' } })).status).to.equal(304);
+  });
+
+  it('compresses JSON answers from 1 KiB for clients that accept it', async () => {
     for (let i = 0; i < 60; i++) await api.put(`/v1/resources/ops/p/_/c${i}`, { 'http://x/n': i });
     const zipped = await raw(`${server.url}/v1/resources/ops/p?size=60`, { 'accept-encoding': 'gzip' });
     expect(zipped.headers['content-encoding']).to.equal('gzip');
     expect(JSON.parse(gunzipSync(zipped.body).toString())['_total']).to.be.at.least(60);
-    const small = await raw(`${server.url}/v1/resources/ops/p?size=2`, { 'accept-encoding': 'gzip' });
+    // A page of the default size: about 14 KiB, under the 16 KiB the threshold once was.
+    const page = await raw(`${server.url}/v1/resources/ops/p`, { 'accept-encoding': 'gzip' });
+    expect(page.headers['content-encoding']).to.equal('gzip');
+    const unzipped = gunzipSync(page.body);
+    expect(unzipped.length).to.be.within(1024, 16 * 1024);
+    expect(JSON.parse(unzipped.toString())['_results']).to.have.length(20);
+    const brotli = await raw(`${server.url}/v1/projects/ops/p`, { 'accept-encoding': 'br' });
+    expect(brotli.headers['content-encoding']).to.equal('br');
+    expect(JSON.parse(brotliDecompressSync(brotli.body).toString())['_label']).to.equal('p');
+    const small = await raw(`${server.url}/v1/orgs/ops`, { 'accept-encoding': 'gzip' });
+    expect(small.body.length, 'the organization is under 1 KiB').to.be.below(1024);
     expect(small.headers['content-encoding'], 'small answers go as they are').to.equal(undefined);
     const plain = await raw(`${server.url}/v1/resources/ops/p?size=60`, {});
     expect(plain.headers['content-encoding']).to.equal(undefined);

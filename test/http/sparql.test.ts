@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import oxigraph from 'oxigraph';
 import { serve, startServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 import { client, enc } from '../support/client.js';
@@ -129,6 +130,20 @@ describe('SPARQL endpoint', () => {
     expect(jsonld.body).to.deep.equal([{ '@id': A, [NAME]: [{ '@value': 'second' }] }]);
     const describe = await api.get(`${endpoint()}?query=${enc(`DESCRIBE <${A}>`)}`, { accept: 'application/n-triples' });
     expect(describe.text).to.include(`<${A}> <${NAME}> "second" .`);
+  });
+
+  it("answers CONSTRUCT and DESCRIBE in RDF/XML to the Accept rdflib's SPARQLStore sends", async () => {
+    // rdflib's SPARQLConnector, returnFormat "xml" (its default), whatever the query form.
+    const accept = 'application/sparql-results+xml, application/rdf+xml';
+    const triples = (xml: string) =>
+      oxigraph.parse(xml, { format: 'application/rdf+xml' }).map((q) => `${q.subject.value} ${q.predicate.value} ${q.object.value}`);
+    const construct = await api.get(`${endpoint()}?query=${enc(`CONSTRUCT WHERE { <${A}> <${NAME}> ?n }`)}`, { accept });
+    expect([construct.status, construct.headers.get('content-type')]).to.deep.equal([200, 'application/rdf+xml; charset=utf-8']);
+    expect(triples(construct.text)).to.deep.equal([`${A} ${NAME} second`]);
+    const describe = await api.get(`${endpoint()}?query=${enc(`DESCRIBE <${A}>`)}`, { accept });
+    expect(triples(describe.text)).to.include(`${A} ${NAME} second`);
+    const selected = await api.get(`${endpoint()}?query=${enc(`SELECT ?n WHERE { <${A}> <${NAME}> ?n }`)}`, { accept });
+    expect(selected.headers.get('content-type'), 'a SELECT still answers SPARQL XML').to.match(/^application\/sparql-results\+xml/);
   });
 
   it('takes the query as a GET parameter, an application/sparql-query body or a form, under every name of the view', async () => {

@@ -134,6 +134,17 @@ for (const subject of subjects) {
       expect((await log.append(draft('a', 1), 0)).seq).to.equal(5);
     });
 
+    it('puts a key pruned of every event back at revision 0 (the items of a deleted project)', async () => {
+      await log.append(draft('item', 1), 0);
+      await log.append(draft('item', 2), 1);
+      const marker = await log.append(draft('project', 1), 0);
+      await log.prune('item', marker.seq);
+      let stale: unknown;
+      await log.append(draft('item', 3), 2).catch((error) => (stale = error));
+      expect(stale).to.be.instanceOf(RevisionConflict);
+      expect((await log.append(draft('item', 1), 0)).rev).to.equal(1);
+    });
+
     it('keeps events, revisions and prunes across close and reopen', async () => {
       await log.append(draft('a', 1), 0);
       await log.append(draft('b', 1), 0);

@@ -34,7 +34,7 @@ describe('slow or greedy clients and defaults (separate processes)', function ()
   it('listens on 127.0.0.1 unless HOST says otherwise', async () => {
     const server = start(env());
     await ready(server);
-    expect(server.output()).to.include(`(127.0.0.1:${port},`);
+    expect(server.output()).to.include(`(127.0.0.1:${port});`);
   });
 
   it('cuts off a body trickling in with 408 once the request time is over, and logs it', async () => {

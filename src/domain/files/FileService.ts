@@ -231,6 +231,26 @@ export class FileService {
     };
   }
 
+  /**
+   * The removal of every byte a project's files wrote (each revision's), resolved while their
+   * storages are still known; run once the project's deletion is durable.
+   */
+  projectBytes(ref: ProjectRef): () => Promise<void> {
+    const removals: (() => Promise<void>)[] = [];
+    const seen = new Set<string>();
+    for (const file of this.deps.states.values()) {
+      if (file.project !== ref) continue;
+      for (const revision of file.history) {
+        const { storage, attributes } = revision.value;
+        if (seen.has(attributes.uuid)) continue;
+        seen.add(attributes.uuid);
+        const store = this.store(this.deps.storages.fetch(ref, storage.id));
+        removals.push(() => store.remove(attributes.path));
+      }
+    }
+    return async () => void (await Promise.allSettled(removals.map((remove) => remove())));
+  }
+
   private store(storage: StorageState): FileStore {
     return this.deps.stores(storage.id, storage.value.fields, this.deps.storages.secretOf(storage));
   }

@@ -2,8 +2,9 @@ import type { Audit, EventBase } from '../Metadata.js';
 import { created, touched } from '../Metadata.js';
 import { rejections } from '../rejections.js';
 import type { Rejection } from '../../kernel/Rejection.js';
+import type { EarlierRevisions } from '../earlierRevisions.js';
 
-export interface OrgState extends Audit {
+export interface OrgState extends Audit, EarlierRevisions<OrgState> {
   label: string;
   uuid: string;
   description?: string;

@@ -6,6 +6,7 @@ import { rejections } from '../rejections.js';
 import type { OrgCommand, OrgState } from './Org.js';
 import { orgDefinition } from './orgDefinition.js';
 import { orgKey } from '../../kernel/logKeys.js';
+import { revisionOf } from '../earlierRevisions.js';
 
 export interface OrgStates {
   get(label: string): OrgState | undefined;
@@ -19,10 +20,11 @@ export class OrgService {
     private readonly clock: Clock,
   ) {}
 
-  fetch(label: string): OrgState {
+  /** The organization, at revision `rev` when given. */
+  fetch(label: string, rev?: number): OrgState {
     const state = this.states.get(label);
     if (!state) throw rejections.organizationNotFound(label);
-    return state;
+    return revisionOf(state, rev);
   }
 
   /** An organization that accepts writes below it. */

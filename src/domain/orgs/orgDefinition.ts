@@ -4,6 +4,7 @@ import { rejections } from '../rejections.js';
 import { context } from '../../kernel/vocabulary.js';
 import type { OrgCommand, OrgEvent, OrgState } from './Org.js';
 import { evaluateOrg, nextOrg } from './Org.js';
+import { keepEarlier } from '../earlierRevisions.js';
 
 const eventOf = (logged: LogEvent) => logged.event as unknown as OrgEvent;
 
@@ -12,7 +13,7 @@ export const orgDefinition: KindDefinition<OrgState> & CommandDefinition<OrgStat
   kind: 'orgs',
   stateKey: (logged) => eventOf(logged).label,
   keyOf: (state) => state.label,
-  next: (state, logged) => nextOrg(state, eventOf(logged)),
+  next: (state, logged) => keepEarlier(state, nextOrg(state, eventOf(logged))),
   evaluate: evaluateOrg,
   conflict: (state, cmd, actual) =>
     state ? rejections.incorrectRev('rev' in cmd ? cmd.rev : state.rev, actual) : rejections.organizationAlreadyExists(cmd.label),

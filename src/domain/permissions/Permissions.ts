@@ -4,9 +4,10 @@ import type { Audit, EventBase } from '../Metadata.js';
 import { created, touched } from '../Metadata.js';
 import type { Rejection } from '../../kernel/Rejection.js';
 import { rejections } from '../rejections.js';
+import type { EarlierRevisions } from '../earlierRevisions.js';
 
 /** The service's one set of defined permissions; a fresh service holds the minimum at rev 0. */
-export interface PermissionsState extends Audit {
+export interface PermissionsState extends Audit, EarlierRevisions<PermissionsState> {
   permissions: string[];
 }
 

@@ -6,6 +6,7 @@ import type { Lifecycle } from '../Lifecycle.js';
 import { rejections } from '../rejections.js';
 import type { PermissionsCommand, PermissionsEvent, PermissionsState } from './Permissions.js';
 import { evaluatePermissions } from './Permissions.js';
+import { revisionOf } from '../earlierRevisions.js';
 
 /** The service's set of permissions: the minimum can never be removed. */
 export class PermissionsService {
@@ -16,8 +17,9 @@ export class PermissionsService {
     private readonly clock: Clock,
   ) {}
 
-  fetch(): PermissionsState {
-    return this.current();
+  /** The permissions, at revision `rev` when given (0: the minimum a fresh service starts with). */
+  fetch(rev?: number): PermissionsState {
+    return revisionOf(this.current(), rev);
   }
 
   write(op: 'Replace' | 'Append' | 'Subtract', rev: number, permissions: string[], caller: Caller): Promise<PermissionsState> {

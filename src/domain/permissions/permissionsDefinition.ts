@@ -4,6 +4,7 @@ import { PERMISSIONS_KEY } from '../../kernel/logKeys.js';
 import type { KindDefinition } from '../KindDefinition.js';
 import type { PermissionsEvent, PermissionsState } from './Permissions.js';
 import { nextPermissions } from './Permissions.js';
+import { keepEarlier } from '../earlierRevisions.js';
 
 const eventOf = (logged: LogEvent) => logged.event as unknown as PermissionsEvent;
 
@@ -12,6 +13,6 @@ export const permissionsDefinition = (initial: PermissionsState, minimum: readon
   kind: 'permissions',
   stateKey: () => PERMISSIONS_KEY,
   keyOf: () => PERMISSIONS_KEY,
-  next: (state, logged) => nextPermissions(state ?? initial, eventOf(logged), minimum),
+  next: (state, logged) => keepEarlier(state ?? initial, nextPermissions(state ?? initial, eventOf(logged), minimum)),
   render: (logged, look) => permissionsEventJson(look.addresses.base, eventOf(logged)),
 });

@@ -2,6 +2,7 @@ import type { Audit, EventBase } from '../Metadata.js';
 import { created, touched } from '../Metadata.js';
 import { rejections } from '../rejections.js';
 import type { Rejection } from '../../kernel/Rejection.js';
+import type { EarlierRevisions } from '../earlierRevisions.js';
 
 export interface ApiMapping {
   prefix: string;
@@ -15,7 +16,7 @@ export interface ProjectFields {
   apiMappings: ApiMapping[];
 }
 
-export interface ProjectState extends Audit, ProjectFields {
+export interface ProjectState extends Audit, ProjectFields, EarlierRevisions<ProjectState> {
   org: string;
   label: string;
   uuid: string;
@@ -32,10 +33,15 @@ interface Target {
 export type ProjectCommand =
   | (Target & { type: 'Create'; uuid: string; orgUuid: string; fields: ProjectFields })
   | (Target & { type: 'Update'; rev: number; fields: ProjectFields })
-  | (Target & { type: 'Deprecate'; rev: number });
+  | (Target & { type: 'Deprecate'; rev: number })
+  | (Target & { type: 'Delete'; rev: number });
 
 export type ProjectEvent = EventBase & { org: string; label: string; uuid: string; orgUuid: string } & (
-    { type: 'ProjectCreated'; fields: ProjectFields } | { type: 'ProjectUpdated'; fields: ProjectFields } | { type: 'ProjectDeprecated' }
+    | { type: 'ProjectCreated'; fields: ProjectFields }
+    | { type: 'ProjectUpdated'; fields: ProjectFields }
+    | { type: 'ProjectDeprecated' }
+    /** Delta's name: the project and everything in it are gone; its label may be used again. */
+    | { type: 'ProjectMarkedForDeletion' }
   );
 
 export const evaluateProject = (state: ProjectState | undefined, cmd: ProjectCommand): ProjectEvent | Rejection => {
@@ -47,8 +53,10 @@ export const evaluateProject = (state: ProjectState | undefined, cmd: ProjectCom
   }
   if (!state) return rejections.projectNotFound(ref);
   if (cmd.rev !== state.rev) return rejections.incorrectRev(cmd.rev, state.rev);
-  if (state.deprecated) return rejections.projectIsDeprecated(ref);
   const next = { ...base, uuid: state.uuid, orgUuid: state.orgUuid, rev: state.rev + 1 };
+  // As in Delta, a deprecated project may still be deleted.
+  if (cmd.type === 'Delete') return { ...next, type: 'ProjectMarkedForDeletion' };
+  if (state.deprecated) return rejections.projectIsDeprecated(ref);
   return cmd.type === 'Update' ? { ...next, type: 'ProjectUpdated', fields: cmd.fields } : { ...next, type: 'ProjectDeprecated' };
 };
 
@@ -68,5 +76,7 @@ export const nextProject = (state: ProjectState | undefined, event: ProjectEvent
       return touched<ProjectState>({ ...state, description: undefined }, event, { ...event.fields });
     case 'ProjectDeprecated':
       return state && touched(state, event, { deprecated: true });
+    case 'ProjectMarkedForDeletion':
+      return undefined;
   }
 };

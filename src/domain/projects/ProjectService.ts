@@ -11,10 +11,21 @@ import type { ApiMapping, ProjectCommand, ProjectFields, ProjectState } from './
 import { projectDefinition } from './projectDefinition.js';
 import { isIri } from './apiMappings.js';
 import { projectKey } from '../../kernel/logKeys.js';
+import { revisionOf } from '../earlierRevisions.js';
 
 export interface ProjectStates {
   get(ref: ProjectRef): ProjectState | undefined;
   values(): IterableIterator<ProjectState>;
+}
+
+/** What a project holds beyond its own state, for its permanent deletion. */
+export interface ProjectContents {
+  /** The log keys of every item in the project. */
+  keys(ref: ProjectRef): string[];
+  /** Prepares the removal of its files' bytes (read before the deletion), run after it. */
+  bytes(ref: ProjectRef): () => Promise<void>;
+  /** Blanks a key's events before the deletion marker (`EventWriter.prune`). */
+  prune(key: string, beforeSeq: number): Promise<void>;
 }
 
 export class ProjectService {
@@ -26,12 +37,43 @@ export class ProjectService {
     private readonly addresses: Addresses,
     /** What follows a project's creation (its default storage). */
     private readonly created: (ref: ProjectRef, caller: Caller) => Promise<void> = async () => undefined,
+    private readonly contents: ProjectContents = { keys: () => [], bytes: () => async () => undefined, prune: async () => undefined },
   ) {}
 
-  fetch(ref: ProjectRef): ProjectState {
+  /**
+   * Permanent deletion (`prune=true`): one event, `ProjectMarkedForDeletion`, from which every
+   * projection removes the project and its items; then the log's events of the project and of its
+   * items are blanked and its files' bytes removed. The label can then be used again.
+   * Resolves to the project as the deletion left it (its last revision, marked for deletion).
+   */
+  async delete(org: string, label: string, rev: number, caller: Caller): Promise<ProjectState> {
+    const ref = projectRef(org, label);
+    const state = this.fetch(ref);
+    // Read before the event: once it is projected, the items' states are gone.
+    const keys = this.contents.keys(ref);
+    const removeBytes = this.contents.bytes(ref);
+    const instant = this.clock.now();
+    const logged = await this.lifecycle.run(
+      projectDefinition,
+      state,
+      { type: 'Delete', org, label, rev, instant, subject: caller.subject },
+      {
+        key: projectKey(ref),
+        org,
+        project: ref,
+      },
+    );
+    if (logged) for (const key of [projectKey(ref), ...keys]) await this.contents.prune(key, logged.seq);
+    await removeBytes();
+    const { earlier: _earlier, ...last } = state;
+    return { ...last, rev: state.rev + 1, updatedAt: instant, updatedBy: caller.subject };
+  }
+
+  /** The project, at revision `rev` when given. */
+  fetch(ref: ProjectRef, rev?: number): ProjectState {
     const state = this.states.get(ref);
     if (!state) throw rejections.projectNotFound(ref);
-    return state;
+    return revisionOf(state, rev);
   }
 
   /** A project that accepts writes: it and its organization exist and are not deprecated. */

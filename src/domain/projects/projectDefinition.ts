@@ -4,6 +4,7 @@ import { rejections } from '../rejections.js';
 import { context } from '../../kernel/vocabulary.js';
 import type { ProjectCommand, ProjectEvent, ProjectState } from './Project.js';
 import { evaluateProject, nextProject } from './Project.js';
+import { keepEarlier } from '../earlierRevisions.js';
 
 const eventOf = (logged: LogEvent) => logged.event as unknown as ProjectEvent;
 
@@ -12,8 +13,10 @@ export const projectDefinition: KindDefinition<ProjectState> & CommandDefinition
   kind: 'projects',
   stateKey: (logged) => `${eventOf(logged).org}/${eventOf(logged).label}`,
   keyOf: (state) => `${state.org}/${state.label}`,
-  next: (state, logged) => nextProject(state, eventOf(logged)),
+  next: (state, logged) => keepEarlier(state, nextProject(state, eventOf(logged))),
   evaluate: evaluateProject,
+  // A deleted project's label starts again from nothing.
+  revAfter: (event) => (event.type === 'ProjectMarkedForDeletion' ? 0 : event.rev),
   conflict: (state, cmd, actual) =>
     state ? rejections.incorrectRev('rev' in cmd ? cmd.rev : state.rev, actual) : rejections.projectAlreadyExists(`${cmd.org}/${cmd.label}`),
   render: (logged, look) => {

@@ -3,6 +3,7 @@ import type { Audit, EventBase } from '../Metadata.js';
 import { created, touched } from '../Metadata.js';
 import type { Rejection } from '../../kernel/Rejection.js';
 import { rejections } from '../rejections.js';
+import type { EarlierRevisions } from '../earlierRevisions.js';
 
 /** What the client sends (wire-iam.md, Realms). */
 export interface RealmFields {
@@ -25,7 +26,7 @@ export interface WellKnown {
   endSessionEndpoint?: string;
 }
 
-export interface RealmState extends Audit, RealmFields, WellKnown {
+export interface RealmState extends Audit, RealmFields, WellKnown, EarlierRevisions<RealmState> {
   label: string;
 }
 

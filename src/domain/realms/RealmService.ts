@@ -9,6 +9,7 @@ import type { Lifecycle } from '../Lifecycle.js';
 import type { RealmCommand, RealmEvent, RealmFields, RealmState } from './Realm.js';
 import { evaluateRealm } from './Realm.js';
 import { realmConflict } from './realmDefinition.js';
+import { revisionOf } from '../earlierRevisions.js';
 
 /** Realms: created and updated from their provider's discovery document, deprecated with `rev`. */
 export class RealmService {
@@ -19,10 +20,11 @@ export class RealmService {
     private readonly clock: Clock,
   ) {}
 
-  fetch(label: string): RealmState {
+  /** The realm, at revision `rev` when given. */
+  fetch(label: string, rev?: number): RealmState {
     const state = this.states.get(label);
     if (!state) throw authRejections.realmNotFound(label);
-    return state;
+    return revisionOf(state, rev);
   }
 
   list(): RealmState[] {

@@ -4,6 +4,7 @@ import { authRejections } from '../../auth/authRejections.js';
 import type { KindDefinition } from '../KindDefinition.js';
 import type { RealmEvent, RealmState } from './Realm.js';
 import { nextRealm } from './Realm.js';
+import { keepEarlier } from '../earlierRevisions.js';
 import { rejections } from '../rejections.js';
 import type { RealmCommand } from './Realm.js';
 
@@ -14,7 +15,7 @@ export const realmDefinition: KindDefinition<RealmState> = {
   kind: 'realms',
   stateKey: (logged) => eventOf(logged).label,
   keyOf: (state) => state.label,
-  next: (state, logged) => nextRealm(state, eventOf(logged)),
+  next: (state, logged) => keepEarlier(state, nextRealm(state, eventOf(logged))),
   render: (logged, look) => realmEventJson(look.addresses.base, eventOf(logged)),
 };
 

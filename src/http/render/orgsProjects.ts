@@ -17,7 +17,7 @@ export const orgBody = (s: OrgState, at: Addresses, full = true) => ({
   ...auditFields(s, at),
 });
 
-export const projectBody = (s: ProjectState, at: Addresses, full = true) => ({
+export const projectBody = (s: ProjectState, at: Addresses, full = true, markedForDeletion = false) => ({
   '@context': [context('metadata'), context('projects')],
   '@id': at.project(`${s.org}/${s.label}`),
   '@type': 'Project',
@@ -36,6 +36,6 @@ export const projectBody = (s: ProjectState, at: Addresses, full = true) => ({
   _organizationUuid: s.orgUuid,
   _self: at.project(`${s.org}/${s.label}`),
   _constrainedBy: 'https://bluebrain.github.io/nexus/schemas/projects.json',
-  _markedForDeletion: false,
+  _markedForDeletion: markedForDeletion,
   ...auditFields(s, at),
 });

@@ -57,7 +57,7 @@ export const iamRoutes = (routes: Routes, router: Router, { realms, acls, aclInd
     get: {
       guard: { permission: 'realms/read', on: onRoot },
       body: 'none',
-      handle: (req, res) => void res.json(realmBody(base, realms.fetch(req.params['realm'] as string))),
+      handle: (req, res) => void res.json(realmBody(base, realms.fetch(req.params['realm'] as string, integer(req.query, 'rev', 1)))),
     },
     put: {
       guard: { permission: 'realms/write', on: onRoot },
@@ -82,7 +82,7 @@ export const iamRoutes = (routes: Routes, router: Router, { realms, acls, aclInd
     get: {
       guard: { permission: 'permissions/read', on: onRoot },
       body: 'none',
-      handle: (_req, res) => void res.json(permissionsBody(base, permissions.fetch())),
+      handle: (req, res) => void res.json(permissionsBody(base, permissions.fetch(integer(req.query, 'rev', 0)))),
     },
     put: {
       guard: { permission: 'permissions/write', on: onRoot },

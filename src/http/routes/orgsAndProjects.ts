@@ -9,11 +9,15 @@ import { orgBody, projectBody } from '../render/orgsProjects.js';
 import { onOrg, onProject, onRoot, projectOf } from '../route.js';
 import type { Routes } from '../route.js';
 import type { Addresses } from '../../kernel/Addresses.js';
+import type { Counted } from '../../domain/projects/projectStatistics.js';
+import { projectStatistics } from '../../domain/projects/projectStatistics.js';
 
 interface Deps {
   orgs: OrgService;
   projects: ProjectService;
   addresses: Addresses;
+  /** The states of every kind that lives in a project, for its statistics. */
+  scoped: ReadonlyMap<string, Counted>[];
 }
 
 const description = (body: unknown): string | undefined => {
@@ -46,7 +50,7 @@ const readableOrg = (access: ProjectAccess, label: string) => access.mode === 'a
 const readableProject = (access: ProjectAccess, org: string, label: string) =>
   access.mode === 'all' || access.orgs.includes(org) || access.projects.includes(`${org}/${label}`);
 
-export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, projects, addresses }: Deps): void => {
+export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, projects, addresses, scoped }: Deps): void => {
   routes.add(router, '/v1/orgs', {
     get: {
       guard: { permission: 'organizations/read', within: onRoot },
@@ -69,7 +73,7 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
     get: {
       guard: { permission: 'organizations/read', on: onOrg },
       body: 'none',
-      handle: (req, res) => void res.json(orgBody(orgs.fetch(req.params['org'] as string), addresses)),
+      handle: (req, res) => void res.json(orgBody(orgs.fetch(req.params['org'] as string, integer(req.query, 'rev', 1)), addresses)),
     },
     put: {
       guard: { permission: { create: 'organizations/create', update: 'organizations/write' }, on: onOrg },
@@ -129,7 +133,7 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
     get: {
       guard: { permission: 'projects/read', on: onProject },
       body: 'none',
-      handle: (req, res) => void res.json(projectBody(projects.fetch(projectOf(req)), addresses)),
+      handle: (req, res) => void res.json(projectBody(projects.fetch(projectOf(req), integer(req.query, 'rev', 1)), addresses)),
     },
     put: {
       guard: { permission: { create: 'projects/create', update: 'projects/write' }, on: onProject },
@@ -142,11 +146,25 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
       },
     },
     delete: {
-      guard: { permission: 'projects/write', on: onProject },
+      // Deletion (`prune=true`) needs Delta's `projects/delete`; deprecation `projects/write`.
+      guard: { permission: 'projects/write', on: onProject, resolve: (req) => (bool(req.query, 'prune') === true ? 'projects/delete' : undefined) },
       body: 'none',
       handle: async (req, res, { caller }) => {
         const [org, label] = [req.params['org'] as string, req.params['project'] as string];
-        res.json(projectBody(await projects.deprecate(org, label, requiredRev(req.query), caller), addresses, false));
+        if (bool(req.query, 'prune') === true) res.json(projectBody(await projects.delete(org, label, requiredRev(req.query), caller), addresses, false, true));
+        else res.json(projectBody(await projects.deprecate(org, label, requiredRev(req.query), caller), addresses, false));
+      },
+    },
+  });
+  // Delta's shape (projects-api.md, "Fetch statistics"), guarded as Delta guards it: by `resources/read`.
+  routes.add(router, '/v1/projects/:org/:project/statistics', {
+    get: {
+      guard: { permission: 'resources/read', on: onProject },
+      body: 'none',
+      handle: (req, res) => {
+        const ref = projectOf(req);
+        projects.fetch(ref);
+        res.json({ '@context': context('statistics'), ...projectStatistics(ref, scoped) });
       },
     },
   });

@@ -1,0 +1,103 @@
+import { expect } from 'chai';
+import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { startServer } from '../support/server.js';
+import type { TestServer } from '../support/server.js';
+import { client, enc } from '../support/client.js';
+import { storagesConfig, upload } from '../support/files.js';
+import { openStream } from '../support/sse.js';
+
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? filesUnder(join(dir, name)) : [join(dir, name)]));
+
+const ctx = { '@vocab': 'http://schema.org/' };
+const SECRET = 'only-in-the-deleted-project';
+
+/** `DELETE /v1/projects/{org}/{project}?rev=N&prune=true`: the project and everything in it are gone, and stay gone. */
+describe('project deletion (prune=true)', function () {
+  this.timeout(60_000);
+  const { config, volume } = storagesConfig();
+  let server: TestServer;
+  let api: ReturnType<typeof client>;
+  const restart = async (fromLogAlone = false) => {
+    await server.stop();
+    if (fromLogAlone) rmSync(join(server.dataDir, 'projection'), { recursive: true, force: true });
+    server = await startServer({ storages: config }, server.dataDir);
+    api = client(server.url);
+  };
+  before(async () => {
+    server = await startServer({ storages: config });
+    api = client(server.url);
+  });
+  after(async () => {
+    await server?.stop(true);
+    rmSync(volume, { recursive: true, force: true });
+  });
+
+  /** Nothing of the deleted project answers, and its label is free. */
+  const expectGone = async () => {
+    expect((await api.get('/v1/projects/del/p')).body['@type']).to.equal('ProjectNotFound');
+    expect((await api.get('/v1/resources/del/p/_/a')).body['@type']).to.equal('ProjectNotFound');
+    expect((await api.get('/v1/projects/del')).body['_total']).to.equal(1);
+    const listed = (await api.get('/v1/resources?size=100')).body['_results'].map((r: { _project: string }) => r._project);
+    expect(listed).to.not.include('del/p');
+    const searched = await api.post('/v1/search/query', { query: { match: { name: SECRET } } });
+    expect(searched.body.hits.total.value).to.equal(0);
+    expect(filesUnder(volume).filter((f) => f.includes(`${join('del', 'p')}`))).to.deep.equal([]);
+    const journal = readFileSync(join(server.dataDir, 'journal', 'events.log'), 'utf8');
+    expect(journal).to.not.include(SECRET);
+    expect(journal).to.not.include('bytes of the file');
+  };
+
+  it('removes the resources, schemas, storages, files, graphs, index entries and events; a subscriber sees ProjectMarkedForDeletion', async () => {
+    await api.put('/v1/orgs/del', {});
+    await api.put('/v1/projects/del/p', { description: SECRET });
+    await api.put('/v1/projects/del/kept', {});
+    await api.put('/v1/resources/del/p/_/a', { '@context': ctx, '@type': 'Person', name: SECRET, knows: { '@id': `${server.url}/v1/resources/del/kept/_/b` } });
+    await api.put('/v1/resources/del/p/_/a?rev=1', {
+      '@context': ctx,
+      '@type': 'Person',
+      name: SECRET,
+      knows: { '@id': `${server.url}/v1/resources/del/kept/_/b` },
+    });
+    await api.put('/v1/resources/del/kept/_/b', { '@context': ctx, name: 'kept' });
+    expect((await api.put('/v1/schemas/del/p/s', { shapes: [] })).status).to.equal(201);
+    expect((await upload(`${server.url}/v1/files/del/p/f`, 'PUT', 'bytes of the file', 'f.txt', 'text/plain')).status).to.equal(201);
+    expect(filesUnder(volume)).to.have.length(1);
+
+    const events = await openStream(`${server.url}/v1/events`);
+    const stale = await api.delete('/v1/projects/del/p?rev=2&prune=true');
+    expect([stale.status, stale.body['@type']]).to.deep.equal([409, 'IncorrectRev']);
+    const deleted = await api.delete('/v1/projects/del/p?rev=1&prune=true');
+    expect(deleted.status).to.equal(200);
+    expect(deleted.body).to.include({ '@type': 'Project', _rev: 2, _markedForDeletion: true, _label: 'p' });
+    const seen = await events.until((e) => e.event === 'ProjectMarkedForDeletion');
+    events.close();
+    expect(seen.at(-1)!.payload).to.include({ '@type': 'ProjectMarkedForDeletion', _label: 'p', _rev: 2 });
+    await expectGone();
+    // The SPARQL endpoint of the project is gone with it; the other project's answers nothing of it.
+    expect((await api.get(`/v1/views/del/p/graph/sparql?query=${enc('SELECT * WHERE { ?s ?p ?o }')}`)).status).to.equal(404);
+    const other = await api.get(`/v1/views/del/kept/graph/sparql?query=${enc(`SELECT * WHERE { ?s ?p "${SECRET}" }`)}`);
+    expect(other.body.results.bindings).to.deep.equal([]);
+  });
+
+  it('frees the label: the project and its items are created anew at revision 1', async () => {
+    const again = await api.put('/v1/projects/del/p', {});
+    expect([again.status, again.body['_rev']]).to.deep.equal([201, 1]);
+    expect((await api.get('/v1/storages/del/p/defaultStorage')).body['_rev']).to.equal(1);
+    const a = await api.put('/v1/resources/del/p/_/a', { '@context': ctx, name: 'new a' });
+    expect([a.status, a.body['_rev']]).to.deep.equal([201, 1]);
+    expect((await api.get('/v1/resources/del/p/_/a?rev=2')).body['@type']).to.equal('RevisionNotFound');
+    expect((await api.get('/v1/projects/del/p/statistics')).body).to.include({ resourcesCount: 2, eventsCount: 2 });
+    expect((await api.get('/v1/resources/del/p')).body['_total']).to.equal(1);
+  });
+
+  it('leaves nothing that comes back after a restart, from the snapshot or from the log alone', async () => {
+    expect((await api.delete('/v1/projects/del/p?rev=1&prune=true')).status).to.equal(200);
+    for (const fromLogAlone of [false, true]) {
+      await restart(fromLogAlone);
+      await expectGone();
+      expect((await api.get('/v1/resources/del/kept/_/b')).body['name']).to.equal('kept');
+    }
+  });
+});
