@@ -26,6 +26,10 @@ import { WorkerPool } from './workers/WorkerPool.js';
 import { systemClock } from './kernel/Clock.js';
 import type { Clock } from './kernel/Clock.js';
 import { EventWriter } from './domain/EventWriter.js';
+import type { Indexing } from './domain/EventWriter.js';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { ReadBarrier } from './projection/ReadBarrier.js';
+import { consistentReads } from './http/consistentReads.js';
 import { OrgService } from './domain/orgs/OrgService.js';
 import { ProjectService } from './domain/projects/ProjectService.js';
 import { ResourceService } from './domain/resources/ResourceService.js';
@@ -211,8 +215,19 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   });
   const following = projector.follow();
 
-  const writer = new EventWriter(log, projector);
-  const lifecycle = new Lifecycle(writer);
+  // Replicas answer as one: every request waits until what it reads from reached the log head as of its arrival.
+  const barrier = new ReadBarrier(() => log.lastSeq(), { waitMillis: config.readBarrierMillis ?? 5_000 });
+  const requestIndexing = new AsyncLocalStorage<Indexing>();
+  const writer = new EventWriter(log, {
+    states: (seq) => projector.catchUp(seq),
+    projections: (seq) => projector.catchUp(seq),
+    latest: async () => projector.catchUp(await log.lastSeq()),
+    indexing: () => requestIndexing.getStore() ?? 'sync',
+  });
+  const lifecycle = new Lifecycle(writer, (draft) => {
+    const definition = states.definitionOf(draft.kind);
+    return definition && states.of(definition).get(definition.stateKey({ ...draft, seq: 0 }));
+  });
   const access = accessControl(iam, states, { lifecycle, clock, addresses, projects: () => kinds.projects.keys(), settings: accessSettings });
   const orgs = new OrgService(kinds.orgs, lifecycle, clock);
   const capacity = () => graphStore.ensureRoom();
@@ -364,6 +379,9 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     }),
   );
   app.use(plainQuery);
+  app.use(consistentReads(barrier, () => [projector]));
+  // `indexing=async`: the write is acknowledged once its state is readable; the projections follow.
+  app.use((req, _res, next) => (req.query['indexing'] === 'async' ? requestIndexing.run('async', next) : next()));
   app.use(authenticate(access.authenticator));
   app.use(router);
   app.use(notFound);

@@ -21,6 +21,7 @@ export interface ProjectorOptions {
  * keeps a process up to date with writes made by others (several processes sharing one Redis log).
  */
 export class Projector {
+  readonly name = 'states';
   private applied = 0;
   private chain: Promise<void> = Promise.resolve();
   private sinceSnapshot = 0;
@@ -91,6 +92,11 @@ export class Projector {
     await this.catchUp(await this.log.lastSeq());
     step('replay');
     return timings;
+  }
+
+  /** The read barrier's view: the same as `catchUp`. */
+  reach(seq: number): Promise<void> {
+    return this.catchUp(seq);
   }
 
   /** Resolves once every event up to `seq` is applied. */
