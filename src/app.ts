@@ -79,6 +79,7 @@ import { RESOURCE_KIND } from './domain/resources/ItemKind.js';
 import { trackerRoutes } from './http/routes/tracker.js';
 import { TrackerService } from './tracker/TrackerService.js';
 import { trackerParts } from './tracker/trackerParts.js';
+import { RedisTokenStore } from './tracker/RedisTokenStore.js';
 import { TextIndex } from './search/TextIndex.js';
 import { TextProjection } from './search/TextProjection.js';
 import { storageBody } from './http/render/storages.js';
@@ -113,8 +114,21 @@ export interface Registry {
   close(): Promise<void>;
 }
 
-const openLog = async (config: Config, logs: Log): Promise<{ log: EventLog; name: string }> => {
-  if (config.redisUrl) return { log: await RedisEventLog.open(config.redisUrl, config.redisPrefix ?? 'registry', undefined, logs), name: 'redis' };
+const openLog = async (config: Config, logs: Log): Promise<{ log: EventLog; name: string; redis?: RedisEventLog }> => {
+  if (config.redisUrl || config.redisSentinels) {
+    const redis = await RedisEventLog.open(
+      {
+        ...(config.redisUrl ? { url: config.redisUrl } : {}),
+        ...(config.redisSentinels ? { sentinels: config.redisSentinels, name: config.redisSentinelName! } : {}),
+        waitReplicas: config.redisWaitReplicas ?? 0,
+        waitMillis: config.redisWaitMillis ?? 1_000,
+      },
+      config.redisPrefix ?? 'registry',
+      undefined,
+      logs,
+    );
+    return { log: redis, name: 'redis', redis };
+  }
   return { log: await JournalEventLog.open(join(config.dataDir, 'journal', 'events.log'), logs), name: 'journal' };
 };
 
@@ -354,7 +368,9 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     addresses,
     maxEntries: config.multiFetchMax ?? 1_000,
   });
-  trackerRoutes(routes, router, { tracker: new TrackerService(trackerParts(config.tracker, config.dataDir, logs)) });
+  // Replicas share the users' tracker tokens through Redis.
+  const sharedTokens = opened.redis && ((key: Buffer) => new RedisTokenStore(opened.redis!.connection, opened.redis!.keyOf('tracker-tokens'), key, logs));
+  trackerRoutes(routes, router, { tracker: new TrackerService(trackerParts(config.tracker, config.dataDir, logs, sharedTokens)) });
   sparqlRoutes(routes, router, { endpoint: new SparqlEndpoint(projects, sparqlReplica) });
   app.use(requestLogging(logger));
   if ((config.metrics ?? 'permission') !== 'off') app.use(metrics.middleware());

@@ -202,6 +202,15 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     throw new ConfigError('REDIS_SENTINEL_NAME', `expected 1-100 characters of [A-Za-z0-9_.-], got '${redisSentinelName}'`);
   const host = setting('HOST', 'http.host') ?? '127.0.0.1';
   if (!/^[A-Za-z0-9.:-]{1,253}$/.test(host)) throw new ConfigError('HOST', `expected an address or host name to listen on, got '${host}'`);
+  const storages = storageConfig(file, (name, problem) => new ConfigError(name, problem));
+  const storagePassword = env['STORAGE_PASSWORD'];
+  if (storagePassword) storages.password = storagePassword;
+  // Replicas open the secrets one another sealed: a key of each process' own would lock the others out.
+  if ((redisUrl || redisSentinels) && storages.password === undefined)
+    throw new ConfigError(
+      'plugins.storage.storages.password',
+      "required when REDIS_URL or REDIS_SENTINELS is set (or STORAGE_PASSWORD): every replica must seal and open storages' secrets with the same password",
+    );
   return {
     port,
     host,
@@ -245,6 +254,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     ...optionalSetting('searchFields', setting('SEARCH_FIELDS', 'plugins.search.fields')),
     searchSuites: suitesSetting(setting('SEARCH_SUITES', 'plugins.search.suites')),
     searchTimeoutMillis: integerSetting('SEARCH_TIMEOUT_MILLIS', setting('SEARCH_TIMEOUT_MILLIS', 'search.timeout-millis'), 2_000, 10, 600_000),
-    storages: storageConfig(file, (name, problem) => new ConfigError(name, problem)),
+    storages,
   };
 };

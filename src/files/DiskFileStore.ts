@@ -61,10 +61,24 @@ export class DiskFileStore implements FileStore {
     // Reads of 1 MiB: a large download costs fewer trips through the event loop.
     const stream = createReadStream(this.absolute(path), { highWaterMark: 1024 * 1024, ...(range ? { start: range.start, end: range.end } : {}) });
     // Fails now (a missing file) rather than in the middle of a response.
-    await new Promise<void>((ok, fail) => {
-      stream.once('open', () => ok());
-      stream.once('error', fail);
-    });
+    try {
+      await new Promise<void>((ok, fail) => {
+        stream.once('open', () => ok());
+        stream.once('error', fail);
+      });
+    } catch (error) {
+      // Replicas share disk storages through a volume every one of them mounts: one that does not see
+      // the volume says so, rather than answer as if the bytes were gone.
+      const seen = await stat(resolve(this.volume)).then(
+        (info) => info.isDirectory(),
+        () => false,
+      );
+      if (!seen)
+        throw new Error(
+          `the volume '${this.volume}' of storage '${this.storageId}' is not mounted on this replica (every replica must mount every disk storage's volume)`,
+        );
+      throw error;
+    }
     return stream;
   }
 
