@@ -29,7 +29,9 @@ import { EventWriter } from './domain/EventWriter.js';
 import type { Indexing } from './domain/EventWriter.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ReadBarrier } from './projection/ReadBarrier.js';
-import { consistentReads } from './http/consistentReads.js';
+import { consistentReads, readsFrom } from './http/consistentReads.js';
+import { ChangeFeed } from './projection/ChangeFeed.js';
+import { ProjectionRunner } from './projection/ProjectionRunner.js';
 import { OrgService } from './domain/orgs/OrgService.js';
 import { ProjectService } from './domain/projects/ProjectService.js';
 import { ResourceService } from './domain/resources/ResourceService.js';
@@ -146,6 +148,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     openStreams: () => streams.openStreams,
     workerQueue: () => (executor instanceof WorkerPool ? executor.queued : 0),
     quarantined: () => projector.quarantined,
+    projections: () => metricsProjections(),
   });
   const opened = await openLog(config, logs);
   const log = timedEventLog(opened.log, (seconds) => metrics.appends.observe(seconds));
@@ -209,17 +212,31 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     maxResults: config.sparqlMaxResults ?? 100_000,
     log: (line) => logs.warn(line),
   });
+  // Each projection runs on its own position from the changes the states' fold hands on: one that
+  // is slow or failing holds up neither writes nor the others, and reads wait only for those they read.
+  const feed = new ChangeFeed();
+  const runnerOptions = { maxAttempts: 5, backoffMillis: 100, log: logs };
+  const runner = (name: string, projection: Projection) => new ProjectionRunner(name, (change) => projection.apply(change), feed, runnerOptions);
+  const catalogueRunner = runner('catalogue', catalogueProjection);
+  const textRunners = textProjections.map((projection) => runner('text', projection));
+  const sparqlRunner = runner('sparql', new SparqlReplicaProjection(sparqlReplica));
+  const runners = [catalogueRunner, ...textRunners, runner('streams', forgetPruned), sparqlRunner];
   const projector = new Projector(
     log,
     states,
     revisions,
     [catalogueProjection, ...textProjections, forgetPruned, new SparqlReplicaProjection(sparqlReplica)],
+    feed,
     new Snapshots(join(config.dataDir, 'projection', 'snapshot.json'), logs),
     graphStore,
     {
       snapshotEvents: config.snapshotEvents,
       snapshotMillis: config.snapshotMillis,
       log: logs,
+      restored: (position) => {
+        feed.clear(position);
+        for (const r of runners) r.startAt(position);
+      },
     },
   );
   const restored = await projector.restore();
@@ -228,13 +245,17 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     position: projector.position,
   });
   const following = projector.follow();
+  const metricsProjections = () => [
+    { name: 'states', position: projector.position, failures: 0, quarantined: projector.quarantined },
+    ...runners.map((r) => r.status()),
+  ];
 
   // Replicas answer as one: every request waits until what it reads from reached the log head as of its arrival.
   const barrier = new ReadBarrier(() => log.lastSeq(), { waitMillis: config.readBarrierMillis ?? 5_000 });
   const requestIndexing = new AsyncLocalStorage<Indexing>();
   const writer = new EventWriter(log, {
     states: (seq) => projector.catchUp(seq),
-    projections: (seq) => projector.catchUp(seq),
+    projections: async (seq) => void (await Promise.all(runners.map((r) => r.settle(seq)))),
     latest: async () => projector.catchUp(await log.lastSeq()),
     indexing: () => requestIndexing.getStore() ?? 'sync',
   });
@@ -350,6 +371,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
         ...(config.searchFields !== undefined ? { fieldsFile: config.searchFields } : {}),
       }),
       checkProject: (ref) => void projects.fetch(ref),
+      projections: async () => ({ head: await log.lastSeq(), runners: metricsProjections() }),
     });
   storagesFiles.routes(routes, router);
   multiFetchRoutes(routes, router, {
@@ -395,7 +417,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     }),
   );
   app.use(plainQuery);
-  app.use(consistentReads(barrier, () => [projector]));
+  app.use(consistentReads(barrier, readsFrom({ states: projector, catalogue: catalogueRunner, text: textRunners, sparql: sparqlRunner })));
   // `indexing=async`: the write is acknowledged once its state is readable; the projections follow.
   app.use((req, _res, next) => (req.query['indexing'] === 'async' ? requestIndexing.run('async', next) : next()));
   app.use(authenticate(access.authenticator));
@@ -416,6 +438,9 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
       streams.closeAll();
       projector.close();
       await following;
+      // The final snapshot needs no runner (they restart from the states), but let them finish what they hold.
+      await Promise.race([Promise.all(runners.map((r) => r.settle(projector.position))), new Promise((r) => setTimeout(r, 2_000))]);
+      for (const r of runners) r.stop();
       await log.close();
       projector.snapshot();
       await graphStore.close();

@@ -16,3 +16,29 @@ export const consistentReads =
       .then((head) => barrier.reach(head, readsFrom(req)))
       .then(() => next(), next);
   };
+
+/** The followers of a registry, by what requests read. */
+export interface ReadModels {
+  states: Follower;
+  catalogue: Follower;
+  text: readonly Follower[];
+  sparql: Follower;
+}
+
+/**
+ * What a request reads from. Every request reads the states (fetches, ACL decisions, the state a
+ * command is evaluated against). Reads (`GET`, and the query `POST`s of search and SPARQL) read
+ * the catalogue too (listings, links, aggregations); full text (`q`, the search API) the text
+ * index; the SPARQL endpoint its replica. Writes wait for the states only: a projection that is
+ * behind never stops them.
+ */
+export const readsFrom =
+  (models: ReadModels) =>
+  (req: Request): readonly Follower[] => {
+    const path = req.path;
+    const sparql = path.endsWith('/sparql');
+    const search = path.startsWith('/v1/search') || path.includes('/_search') || path.includes('/search/') || req.query['q'] !== undefined;
+    const read = req.method === 'GET' || req.method === 'HEAD' || sparql || search || path.startsWith('/v1/multi-fetch');
+    if (!read) return [models.states];
+    return [models.states, models.catalogue, ...(search ? models.text : []), ...(sparql ? [models.sparql] : [])];
+  };
