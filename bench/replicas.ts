@@ -55,7 +55,7 @@ const perSecond = async (label: string, total: number, request: (i: number) => P
 
 const throughput = async (name: string, urls: string[], n: number): Promise<void> => {
   const at = (i: number) => urls[i % urls.length]!;
-  const project = `bench/${name}`;
+  const project = `bench/${name.replace(/\W+/g, '-')}`;
   await fetch(`${urls[0]}/v1/projects/${project}`, { method: 'PUT', headers: json, body: '{}' });
   const body = (i: number) => JSON.stringify({ '@type': 'http://x/T', 'http://x/n': i, 'http://x/name': `item ${i}` });
   await perSecond(`${name}: create`, n, (i) => fetch(`${at(i)}/v1/resources/${project}/_/r${i}`, { method: 'PUT', headers: json, body: body(i) }));
