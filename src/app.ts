@@ -27,6 +27,12 @@ import { WorkerPool } from './workers/WorkerPool.js';
 import { systemClock } from './kernel/Clock.js';
 import type { Clock } from './kernel/Clock.js';
 import { EventWriter } from './domain/EventWriter.js';
+import type { Indexing } from './domain/EventWriter.js';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { ReadBarrier } from './projection/ReadBarrier.js';
+import { consistentReads, readsFrom } from './http/consistentReads.js';
+import { ChangeFeed } from './projection/ChangeFeed.js';
+import { ProjectionRunner } from './projection/ProjectionRunner.js';
 import { OrgService } from './domain/orgs/OrgService.js';
 import { ProjectService } from './domain/projects/ProjectService.js';
 import { ResourceService } from './domain/resources/ResourceService.js';
@@ -77,6 +83,7 @@ import { RESOURCE_KIND } from './domain/resources/ItemKind.js';
 import { trackerRoutes } from './http/routes/tracker.js';
 import { TrackerService } from './tracker/TrackerService.js';
 import { trackerParts } from './tracker/trackerParts.js';
+import { RedisTokenStore } from './tracker/RedisTokenStore.js';
 import { TextIndex } from './search/TextIndex.js';
 import { TextProjection } from './search/TextProjection.js';
 import { storageBody } from './http/render/storages.js';
@@ -113,8 +120,21 @@ export interface Registry {
   close(): Promise<void>;
 }
 
-const openLog = async (config: Config, logs: Log): Promise<{ log: EventLog; name: string }> => {
-  if (config.redisUrl) return { log: await RedisEventLog.open(config.redisUrl, config.redisPrefix ?? 'registry', undefined, logs), name: 'redis' };
+const openLog = async (config: Config, logs: Log): Promise<{ log: EventLog; name: string; redis?: RedisEventLog }> => {
+  if (config.redisUrl || config.redisSentinels) {
+    const redis = await RedisEventLog.open(
+      {
+        ...(config.redisUrl ? { url: config.redisUrl } : {}),
+        ...(config.redisSentinels ? { sentinels: config.redisSentinels, name: config.redisSentinelName! } : {}),
+        waitReplicas: config.redisWaitReplicas ?? 0,
+        waitMillis: config.redisWaitMillis ?? 1_000,
+      },
+      config.redisPrefix ?? 'registry',
+      undefined,
+      logs,
+    );
+    return { log: redis, name: 'redis', redis };
+  }
   return { log: await JournalEventLog.open(join(config.dataDir, 'journal', 'events.log'), logs), name: 'journal' };
 };
 
@@ -132,6 +152,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     openStreams: () => streams.openStreams,
     workerQueue: () => (executor instanceof WorkerPool ? executor.queued : 0),
     quarantined: () => projector.quarantined,
+    projections: () => metricsProjections(),
   });
   const opened = await openLog(config, logs);
   const log = timedEventLog(opened.log, (seconds) => metrics.appends.observe(seconds));
@@ -195,17 +216,31 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     maxResults: config.sparqlMaxResults ?? 100_000,
     log: (line) => logs.warn(line),
   });
+  // Each projection runs on its own position from the changes the states' fold hands on: one that
+  // is slow or failing holds up neither writes nor the others, and reads wait only for those they read.
+  const feed = new ChangeFeed();
+  const runnerOptions = { maxAttempts: 5, backoffMillis: 100, log: logs };
+  const runner = (name: string, projection: Projection) => new ProjectionRunner(name, (change) => projection.apply(change), feed, runnerOptions);
+  const catalogueRunner = runner('catalogue', catalogueProjection);
+  const textRunners = textProjections.map((projection) => runner('text', projection));
+  const sparqlRunner = runner('sparql', new SparqlReplicaProjection(sparqlReplica));
+  const runners = [catalogueRunner, ...textRunners, runner('streams', forgetPruned), sparqlRunner];
   const projector = new Projector(
     log,
     states,
     revisions,
     [catalogueProjection, ...textProjections, forgetPruned, new SparqlReplicaProjection(sparqlReplica)],
+    feed,
     new Snapshots(join(config.dataDir, 'projection', 'snapshot.json'), logs),
     graphStore,
     {
       snapshotEvents: config.snapshotEvents,
       snapshotMillis: config.snapshotMillis,
       log: logs,
+      restored: (position) => {
+        feed.clear(position);
+        for (const r of runners) r.startAt(position);
+      },
     },
   );
   const restored = await projector.restore();
@@ -214,9 +249,24 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     position: projector.position,
   });
   const following = projector.follow();
+  const metricsProjections = () => [
+    { name: 'states', position: projector.position, failures: 0, quarantined: projector.quarantined },
+    ...runners.map((r) => r.status()),
+  ];
 
-  const writer = new EventWriter(log, projector);
-  const lifecycle = new Lifecycle(writer);
+  // Replicas answer as one: every request waits until what it reads from reached the log head as of its arrival.
+  const barrier = new ReadBarrier(() => log.lastSeq(), { waitMillis: config.readBarrierMillis ?? 5_000 });
+  const requestIndexing = new AsyncLocalStorage<Indexing>();
+  const writer = new EventWriter(log, {
+    states: (seq) => projector.catchUp(seq),
+    projections: async (seq) => void (await Promise.all(runners.map((r) => r.settle(seq)))),
+    latest: async () => projector.catchUp(await log.lastSeq()),
+    indexing: () => requestIndexing.getStore() ?? 'sync',
+  });
+  const lifecycle = new Lifecycle(writer, (draft) => {
+    const definition = states.definitionOf(draft.kind);
+    return definition && states.of(definition).get(definition.stateKey({ ...draft, seq: 0 }));
+  });
   const access = accessControl(iam, states, { lifecycle, clock, addresses, projects: () => kinds.projects.keys(), settings: accessSettings });
   const orgs = new OrgService(kinds.orgs, lifecycle, clock);
   const capacity = () => graphStore.ensureRoom();
@@ -337,6 +387,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
         ...(config.searchFields !== undefined ? { fieldsFile: config.searchFields } : {}),
       }),
       checkProject: (ref) => void projects.fetch(ref),
+      projections: async () => ({ head: await log.lastSeq(), runners: metricsProjections() }),
     });
   storagesFiles.routes(routes, router);
   multiFetchRoutes(routes, router, {
@@ -355,7 +406,9 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     addresses,
     maxEntries: config.multiFetchMax ?? 1_000,
   });
-  trackerRoutes(routes, router, { tracker: new TrackerService(trackerParts(config.tracker, config.dataDir, logs)) });
+  // Replicas share the users' tracker tokens through Redis.
+  const sharedTokens = opened.redis && ((key: Buffer) => new RedisTokenStore(opened.redis!.connection, opened.redis!.keyOf('tracker-tokens'), key, logs));
+  trackerRoutes(routes, router, { tracker: new TrackerService(trackerParts(config.tracker, config.dataDir, logs, sharedTokens)) });
   sparqlRoutes(routes, router, { endpoint: new SparqlEndpoint(projects, sparqlReplica) });
   app.use(requestLogging(logger));
   if ((config.metrics ?? 'permission') !== 'off') app.use(metrics.middleware());
@@ -384,6 +437,9 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     }),
   );
   app.use(plainQuery);
+  app.use(consistentReads(barrier, readsFrom({ states: projector, catalogue: catalogueRunner, text: textRunners, sparql: sparqlRunner })));
+  // `indexing=async`: the write is acknowledged once its state is readable; the projections follow.
+  app.use((req, _res, next) => (req.query['indexing'] === 'async' ? requestIndexing.run('async', next) : next()));
   app.use(authenticate(access.authenticator));
   app.use(router);
   app.use(notFound);
@@ -403,6 +459,9 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
       streams.closeAll();
       projector.close();
       await following;
+      // The final snapshot needs no runner (they restart from the states), but let them finish what they hold.
+      await Promise.race([Promise.all(runners.map((r) => r.settle(projector.position))), new Promise((r) => setTimeout(r, 2_000))]);
+      for (const r of runners) r.stop();
       await log.close();
       projector.snapshot();
       await graphStore.close();

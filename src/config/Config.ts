@@ -18,6 +18,15 @@ export interface Config {
   redisUrl?: string;
   /** Prefix of every Redis key of the event log (default `registry`): registries sharing one Redis keep apart. */
   redisPrefix?: string;
+  /** Redis Sentinel: the sentinels to ask for the current primary of `redisSentinelName` (then `redisUrl`, if any, gives only credentials and database). */
+  redisSentinels?: { host: string; port: number }[];
+  redisSentinelName?: string;
+  /** After each append, wait for this many Redis replicas to acknowledge it (`WAIT`) before the write is acknowledged (0: do not wait). */
+  redisWaitReplicas?: number;
+  /** Bound of that wait, in ms: past it the write is refused as unconfirmed (503), though it may survive. */
+  redisWaitMillis?: number;
+  /** Longest wait of a request for this replica to reach the log head as of its arrival (503 ProjectionsBehind past it). */
+  readBarrierMillis?: number;
   /** Interval of the keep-alive comment on event streams, in ms (default 20 s; clients expect one at least every 30 s). */
   sseKeepAliveMillis?: number;
   /** Largest accepted JSON payload, in bytes. */
@@ -92,6 +101,16 @@ const redisPrefixSetting = (raw: string | undefined): string => {
   if (raw === undefined || raw === '') return 'registry';
   if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(raw)) throw new ConfigError('REDIS_PREFIX', `expected 1-100 characters of [A-Za-z0-9_.:-], got '${raw}'`);
   return raw;
+};
+
+/** `host:port,host:port`. */
+const sentinelsSetting = (raw: string | undefined): { host: string; port: number }[] | undefined => {
+  if (raw === undefined || raw === '') return undefined;
+  return raw.split(',').map((entry) => {
+    const match = /^\s*([A-Za-z0-9.-]{1,253}|\[[0-9a-fA-F:]+\]):(\d{1,5})\s*$/.exec(entry);
+    if (!match || Number(match[2]) > 65535) throw new ConfigError('REDIS_SENTINELS', `expected host:port[,host:port...], got '${raw}'`);
+    return { host: match[1]!.replace(/^\[|\]$/g, ''), port: Number(match[2]) };
+  });
 };
 
 const metricsSetting = (raw: string | undefined): 'off' | 'open' | 'permission' => {
@@ -175,8 +194,23 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
   }
   const redisUrl = setting('REDIS_URL', 'events.redis-url');
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError('REDIS_URL', `expected redis://host:port, got '${redisUrl}'`);
+  const redisSentinels = sentinelsSetting(setting('REDIS_SENTINELS', 'events.redis-sentinels'));
+  const redisSentinelName = setting('REDIS_SENTINEL_NAME', 'events.redis-sentinel-name');
+  if (redisSentinels && !redisSentinelName)
+    throw new ConfigError('REDIS_SENTINEL_NAME', 'required with REDIS_SENTINELS: the name of the primary the sentinels watch');
+  if (redisSentinelName !== undefined && !/^[A-Za-z0-9_.-]{1,100}$/.test(redisSentinelName))
+    throw new ConfigError('REDIS_SENTINEL_NAME', `expected 1-100 characters of [A-Za-z0-9_.-], got '${redisSentinelName}'`);
   const host = setting('HOST', 'http.host') ?? '127.0.0.1';
   if (!/^[A-Za-z0-9.:-]{1,253}$/.test(host)) throw new ConfigError('HOST', `expected an address or host name to listen on, got '${host}'`);
+  const storages = storageConfig(file, (name, problem) => new ConfigError(name, problem));
+  const storagePassword = env['STORAGE_PASSWORD'];
+  if (storagePassword) storages.password = storagePassword;
+  // Replicas open the secrets one another sealed: a key of each process' own would lock the others out.
+  if ((redisUrl || redisSentinels) && storages.password === undefined)
+    throw new ConfigError(
+      'plugins.storage.storages.password',
+      "required when REDIS_URL or REDIS_SENTINELS is set (or STORAGE_PASSWORD): every replica must seal and open storages' secrets with the same password",
+    );
   return {
     port,
     host,
@@ -196,6 +230,10 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     dataDir: resolve(setting('DATA_DIR', 'data-dir') ?? './data'),
     ...(redisUrl ? { redisUrl } : {}),
     redisPrefix: redisPrefixSetting(setting('REDIS_PREFIX', 'events.redis-prefix')),
+    ...(redisSentinels ? { redisSentinels, redisSentinelName: redisSentinelName! } : {}),
+    redisWaitReplicas: integerSetting('REDIS_WAIT_REPLICAS', setting('REDIS_WAIT_REPLICAS', 'events.redis-wait-replicas'), 0, 0, 100),
+    redisWaitMillis: integerSetting('REDIS_WAIT_MILLIS', setting('REDIS_WAIT_MILLIS', 'events.redis-wait-millis'), 1_000, 1, 60_000),
+    readBarrierMillis: integerSetting('READ_BARRIER_MILLIS', setting('READ_BARRIER_MILLIS', 'events.read-barrier-millis'), 5_000, 10, 600_000),
     sseKeepAliveMillis: integerSetting('SSE_KEEPALIVE_MILLIS', setting('SSE_KEEPALIVE_MILLIS', 'events.keep-alive-millis'), 20_000, 10, 30_000),
     maxPayloadBytes: integerSetting('MAX_PAYLOAD_BYTES', setting('MAX_PAYLOAD_BYTES', 'http.max-payload-bytes'), 256 * 1024, 1024, 64 * 1024 * 1024),
     maxStoreQuads: integerSetting('MAX_STORE_QUADS', setting('MAX_STORE_QUADS', 'store.max-quads'), 8_000_000, 1000, 9_500_000),
@@ -216,6 +254,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     ...optionalSetting('searchFields', setting('SEARCH_FIELDS', 'plugins.search.fields')),
     searchSuites: suitesSetting(setting('SEARCH_SUITES', 'plugins.search.suites')),
     searchTimeoutMillis: integerSetting('SEARCH_TIMEOUT_MILLIS', setting('SEARCH_TIMEOUT_MILLIS', 'search.timeout-millis'), 2_000, 10, 600_000),
-    storages: storageConfig(file, (name, problem) => new ConfigError(name, problem)),
+    storages,
   };
 };

@@ -1,28 +1,42 @@
 import type { EventDraft, EventLog, LogEvent } from '../events/EventLog.js';
-import { RevisionConflict } from '../events/EventLog.js';
-import type { Rejection } from '../kernel/Rejection.js';
+
+/** How far a write waits before it is acknowledged: `sync` (the default) for every projection, `async` for the states only. */
+export type Indexing = 'sync' | 'async';
+
+/** What the writer waits on after an append: the states' fold, then the projections a `sync` write promises. */
+export interface WriteProgress {
+  /** Resolves once the item states (what fetches, ACL decisions and the next command read) include `seq`. */
+  states(seq: number): Promise<void>;
+  /** Resolves once every projection has applied `seq`, or reports a failure and is not waited for. */
+  projections(seq: number): Promise<void>;
+  /** Brings the states up to the log head (a write lost a race: learn what the winner wrote). */
+  latest(): Promise<void>;
+  /** The request's `indexing`, as it arrived. */
+  indexing(): Indexing;
+}
 
 /**
- * Appends an evaluated event and waits until this process has projected it, so the caller reads
- * its own write. A revision conflict in the log (another writer got there first) becomes the
- * rejection the caller names for it.
+ * Appends evaluated events. The log checks the expected revision atomically, so no replica appends
+ * on a stale state; once appended, the write waits until the item's state includes it (readable by
+ * fetch at once), and with `indexing=sync` until the projections applied it too.
  */
 export class EventWriter {
   constructor(
     private readonly log: EventLog,
-    private readonly projector: { catchUp(seq: number): Promise<void> },
+    private readonly progress: WriteProgress,
   ) {}
 
-  async write(draft: EventDraft, expectedRev: number, conflict: (actualRev: number) => Rejection): Promise<LogEvent> {
-    let logged: LogEvent;
-    try {
-      logged = await this.log.append(draft, expectedRev);
-    } catch (error) {
-      if (error instanceof RevisionConflict) throw conflict(error.actual);
-      throw error;
-    }
-    await this.projector.catchUp(logged.seq);
+  /** Throws the log's `RevisionConflict` when the item moved on. */
+  async append(draft: EventDraft, expectedRev: number): Promise<LogEvent> {
+    const logged = await this.log.append(draft, expectedRev);
+    await this.progress.states(logged.seq);
+    if (this.progress.indexing() === 'sync') await this.progress.projections(logged.seq);
     return logged;
+  }
+
+  /** Catches the states up to the log head. */
+  latest(): Promise<void> {
+    return this.progress.latest();
   }
 
   /** Removes an item's events before `seq` (its deletion marker) from the log. */

@@ -1,4 +1,5 @@
-import type { LogEvent } from '../events/EventLog.js';
+import type { EventDraft, LogEvent } from '../events/EventLog.js';
+import { RevisionConflict } from '../events/EventLog.js';
 import type { CommandDefinition, DomainEvent } from './KindDefinition.js';
 import type { EventWriter } from './EventWriter.js';
 import { Rejection } from '../kernel/Rejection.js';
@@ -10,14 +11,25 @@ export interface Placement {
   project?: string;
 }
 
+/** The item's state as the states hold it now, found from the draft of its next event. */
+export type CurrentState = (draft: EventDraft) => unknown;
+
+/** Races lost in a row before the log's revision is reported as the conflict. */
+const ATTEMPTS = 3;
+
 /**
- * The one write step of every kind: evaluate the command against the current state, append the
- * event with the state's revision as the expected one (a lost race becomes the kind's conflict
- * rejection), and wait until this process has projected it, so the caller reads its own write.
+ * The one write step of every kind: evaluate the command against the current state and append the
+ * event with the state's revision as the expected one. The log is the judge of `rev`: when it
+ * refuses (another replica appended first), the states are brought up to the log head and the
+ * command is evaluated again, so a client whose `rev` is right is never refused because this
+ * replica had not yet seen the last write, and one whose `rev` is wrong gets the kind's rejection.
  * Resolves to the logged event, or undefined when the command changes nothing.
  */
 export class Lifecycle {
-  constructor(private readonly writer: EventWriter) {}
+  constructor(
+    private readonly writer: EventWriter,
+    private readonly current: CurrentState,
+  ) {}
 
   async run<S extends { rev: number }, C, E extends DomainEvent & { rev: number }>(
     definition: CommandDefinition<S, C, E>,
@@ -27,15 +39,24 @@ export class Lifecycle {
     /** Checks the event must pass before it is appended (capacity, for instance). */
     admit?: (event: E) => Promise<void>,
   ): Promise<LogEvent | undefined> {
-    const decision = definition.evaluate(state, cmd);
-    if (decision instanceof Rejection) throw decision;
-    if (decision === null) return undefined;
-    await admit?.(decision);
-    const rev = definition.revAfter ? definition.revAfter(decision) : decision.rev;
-    return this.writer.write(
-      { ...placement, kind: definition.kind, rev, event: definition.logged ? definition.logged(decision) : decision },
-      state?.rev ?? 0,
-      (actual) => definition.conflict(state, cmd, actual),
-    );
+    for (let attempt = 1; ; attempt++) {
+      const decision = definition.evaluate(state, cmd);
+      if (decision instanceof Rejection) throw decision;
+      if (decision === null) return undefined;
+      await admit?.(decision);
+      const rev = definition.revAfter ? definition.revAfter(decision) : decision.rev;
+      const draft: EventDraft = { ...placement, kind: definition.kind, rev, event: definition.logged ? definition.logged(decision) : decision };
+      try {
+        return await this.writer.append(draft, state?.rev ?? 0);
+      } catch (error) {
+        if (!(error instanceof RevisionConflict)) throw error;
+        if (attempt >= ATTEMPTS) throw definition.conflict(state, cmd, error.actual);
+        await this.writer.latest();
+        const fresh = this.current(draft) as S | undefined;
+        // The states did not learn the winner's write (pruned, or the log answered differently): the log's word stands.
+        if ((fresh?.rev ?? 0) !== error.actual) throw definition.conflict(state, cmd, error.actual);
+        state = fresh;
+      }
+    }
   }
 }

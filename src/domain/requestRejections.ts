@@ -50,6 +50,12 @@ export const requestRejections = {
     ),
   eventLogUnavailable: () =>
     new Rejection('EventLogUnavailable', 'The event log cannot be reached for the moment: current data can still be read, writes are refused. Retry shortly.'),
+  projectionsBehind: (head: number, behind: readonly string[], waitedMillis: number) =>
+    new Rejection(
+      'ProjectionsBehind',
+      `This replica has not yet applied the log up to event ${head} (${behind.join(', ')}) after waiting ${waitedMillis} ms; it answers nothing older than the request. Retry shortly.`,
+      { retryAfter: 1 },
+    ),
   unexpected: () => new Rejection('UnexpectedError', 'The system experienced an unexpected error, please try again later.'),
 };
 
@@ -72,6 +78,7 @@ export const requestStatuses = {
   PreconditionFailed: 412,
   ExpectationFailed: 417,
   TooManyConnections: 503,
+  ProjectionsBehind: 503,
   RequestTimeout: 408,
   UnexpectedError: 500,
 } satisfies Record<RejectionTypes<typeof requestRejections>, number>;

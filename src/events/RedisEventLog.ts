@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
 import type { Log } from '../kernel/Log.js';
 import { consoleLog } from '../kernel/Log.js';
 import type { EventDraft, EventLog, LogEvent } from './EventLog.js';
@@ -21,6 +22,28 @@ interface Scripted {
   ): Promise<[number, number]>;
   registryPrune(seqs: string, stream: string, revs: string, key: string, beforeSeq: number): Promise<number>;
 }
+
+/** Where the log's Redis is: a URL, or Sentinel (the URL then gives only credentials and database). */
+export interface RedisTarget {
+  url?: string;
+  sentinels?: { host: string; port: number }[];
+  /** The primary's name the sentinels watch. */
+  name?: string;
+  /** After each append, wait for this many replicas of Redis to acknowledge it (`WAIT`), at most `waitMillis`. */
+  waitReplicas?: number;
+  waitMillis?: number;
+}
+
+/** The names of one log's keys: all under one hash tag, so Redis Cluster keeps them in one slot (the append script touches four). */
+export const logKeys = (prefix: string) => ({
+  stream: `{${prefix}}:events`,
+  seq: `{${prefix}}:seq`,
+  revs: `{${prefix}}:revs`,
+  seqs: `{${prefix}}:seqs`,
+});
+
+/** The names before the hash tag (renamed at start, see `migrate`). */
+const untaggedKeys = (prefix: string) => ({ stream: `${prefix}:events`, seq: `${prefix}:seq`, revs: `${prefix}:revs`, seqs: `${prefix}:seqs` });
 
 interface Waiter {
   after: number;
@@ -48,10 +71,11 @@ export class RedisEventLog implements EventLog {
   private constructor(
     private readonly redis: Redis,
     private readonly blocking: Redis,
-    prefix: string,
+    private readonly prefix: string,
     private readonly log: Log,
+    private readonly replication: { replicas: number; millis: number },
   ) {
-    this.keys = { stream: `${prefix}:events`, seq: `${prefix}:seq`, revs: `${prefix}:revs`, seqs: `${prefix}:seqs` };
+    this.keys = logKeys(prefix);
     redis.defineCommand('registryAppend', { lua: APPEND_SCRIPT, numberOfKeys: 4 });
     redis.defineCommand('registryPrune', { lua: PRUNE_SCRIPT, numberOfKeys: 3 });
   }
@@ -62,14 +86,17 @@ export class RedisEventLog implements EventLog {
    * while Redis is away fails after one retry (writes answer 503) and is never resent blindly (an
    * append whose answer was lost must not be appended twice).
    */
-  static async open(url: string, prefix: string, signal?: AbortSignal, log: Log = consoleLog): Promise<RedisEventLog> {
-    const connect = () =>
-      new Redis(url, {
-        lazyConnect: true,
-        maxRetriesPerRequest: 1,
-        autoResendUnfulfilledCommands: false,
-        retryStrategy: (times) => Math.min(100 * 2 ** times, 2_000),
-      });
+  static async open(where: string | RedisTarget, prefix: string, signal?: AbortSignal, log: Log = consoleLog): Promise<RedisEventLog> {
+    const target: RedisTarget = typeof where === 'string' ? { url: where } : where;
+    const url = target.sentinels ? `Sentinel ${target.name} via ${target.sentinels.map((s) => `${s.host}:${s.port}`).join(',')}` : target.url;
+    const options: RedisOptions = {
+      lazyConnect: true,
+      maxRetriesPerRequest: 1,
+      autoResendUnfulfilledCommands: false,
+      retryStrategy: (times) => Math.min(100 * 2 ** times, 2_000),
+      ...(target.sentinels ? { sentinels: target.sentinels, name: target.name! } : {}),
+    };
+    const connect = () => (target.url ? new Redis(target.url, options) : new Redis(options));
     let redis: Redis;
     for (let attempt = 1; ; attempt++) {
       // A fresh client per attempt: one given up on before it ever connected would not reconnect later.
@@ -90,9 +117,38 @@ export class RedisEventLog implements EventLog {
     reportErrors(redis, 'commands', log);
     const blocking = redis.duplicate({ maxRetriesPerRequest: null, autoResendUnfulfilledCommands: true });
     reportErrors(blocking, 'follower', log);
-    const events = new RedisEventLog(redis, blocking, prefix, log);
+    const events = new RedisEventLog(redis, blocking, prefix, log, { replicas: target.waitReplicas ?? 0, millis: target.waitMillis ?? 1_000 });
+    await events.migrate();
     await events.lastSeq();
     return events;
+  }
+
+  /**
+   * A log written before its keys shared a hash tag is renamed to the tagged names once, at the
+   * first start of this version (several replicas starting together: one renames, the others find
+   * it done). On one Redis, renaming is instant and keeps every entry.
+   */
+  private async migrate(): Promise<void> {
+    const old = untaggedKeys(this.prefix);
+    if (!(await this.redis.exists(old.seq)) || (await this.redis.exists(this.keys.seq))) return;
+    try {
+      const rename = this.redis.multi();
+      for (const name of ['stream', 'seq', 'revs', 'seqs'] as const) if (await this.redis.exists(old[name])) rename.rename(old[name], this.keys[name]);
+      await rename.exec();
+      this.log.info(`event log: keys '${this.prefix}:*' renamed to '{${this.prefix}}:*' (one hash tag, for Redis Cluster)`);
+    } catch (error) {
+      if (!(await this.redis.exists(this.keys.seq))) throw error;
+    }
+  }
+
+  /** The name of another key kept beside the log (tracker tokens, checkpoints), under its hash tag. */
+  keyOf(name: string): string {
+    return `{${this.prefix}}:${name}`;
+  }
+
+  /** The command connection, for stores kept beside the log. */
+  get connection(): Redis {
+    return this.redis;
   }
 
   private get scripted(): Scripted {
@@ -111,6 +167,14 @@ export class RedisEventLog implements EventLog {
     if (Number(ok) !== 1) throw new RevisionConflict(draft.key, expectedRev, Number(value));
     const seq = Number(value);
     this.bump(seq);
+    if (this.replication.replicas > 0) {
+      // Acknowledged only once copied to Redis replicas: a failover to one of them then keeps it.
+      const copies = Number(await reachable(this.redis.wait(this.replication.replicas, this.replication.millis)));
+      if (copies < this.replication.replicas)
+        throw new EventLogUnavailable(
+          `event ${seq} reached ${copies} of the ${this.replication.replicas} Redis replicas required within ${this.replication.millis} ms: it may be lost in a failover`,
+        );
+    }
     return { ...draft, seq };
   }
 

@@ -69,16 +69,22 @@ export class DiskFileStore implements FileStore {
   }
 
   async read(path: string, range?: ByteRange): Promise<Readable> {
-    const root = await this.root();
+    const root = await this.root().catch(async (error: unknown) => {
+      throw (await this.mounted()) ? error : this.unmounted();
+    });
     const real = await realpath(this.under(root, path));
     if (!inside(root, real)) throw this.refuse(`'${path}' leads out of volume '${this.volume}'.`);
     // Reads of 1 MiB: a large download costs fewer trips through the event loop.
     const stream = createReadStream(real, { highWaterMark: 1024 * 1024, ...(range ? { start: range.start, end: range.end } : {}) });
     // Fails now (a missing file) rather than in the middle of a response.
-    await new Promise<void>((ok, fail) => {
-      stream.once('open', () => ok());
-      stream.once('error', fail);
-    });
+    try {
+      await new Promise<void>((ok, fail) => {
+        stream.once('open', () => ok());
+        stream.once('error', fail);
+      });
+    } catch (error) {
+      throw (await this.mounted()) ? error : this.unmounted();
+    }
     return stream;
   }
 
@@ -95,6 +101,23 @@ export class DiskFileStore implements FileStore {
   }
 
   /** The volume through its links, refused unless it lies in an allowed folder (itself resolved). */
+  /**
+   * Replicas share disk storages through a volume every one of them mounts: one that does not see
+   * the volume says so, rather than answer as if the bytes were gone.
+   */
+  private mounted(): Promise<boolean> {
+    return stat(resolve(this.volume)).then(
+      (info) => info.isDirectory(),
+      () => false,
+    );
+  }
+
+  private unmounted(): Error {
+    return new Error(
+      `the volume '${this.volume}' of storage '${this.storageId}' is not mounted on this replica (every replica must mount every disk storage's volume)`,
+    );
+  }
+
   private async root(): Promise<string> {
     let root: string;
     try {

@@ -26,11 +26,13 @@ export const errorMiddleware =
     const body = known ?? rejections.unexpected();
     const status = statusOf(body.type, body.fields) ?? 500;
     if (body.type === 'HttpMethodNotAllowed') res.setHeader('Allow', (body.fields['allowed'] as string[]).join(', '));
+    const retryAfter = body.fields['retryAfter'];
+    if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
     if (res.headersSent) {
       res.end();
       return;
     }
-    const { allowed: _allowed, relayedStatus: _relayed, ...fields } = body.fields;
+    const { allowed: _allowed, relayedStatus: _relayed, retryAfter: _retryAfter, ...fields } = body.fields;
     res
       .status(status)
       .type('application/ld+json')

@@ -10,6 +10,8 @@ export interface MetricSources {
   openStreams(): number;
   workerQueue(): number;
   quarantined(): number;
+  /** Each projection runner: its position in the log, failures in a row, changes it quarantined. */
+  projections(): readonly { name: string; position: number; failures: number; quarantined: number }[];
 }
 
 /**
@@ -56,6 +58,24 @@ export class Metrics {
     gauge('registry_store_max_quads', 'Writes are refused from this many quads on.', () => sources.maxStoreQuads);
     gauge('registry_sse_open_streams', 'Open event streams.', () => sources.openStreams());
     gauge('registry_worker_queue_tasks', 'JSON-LD and SHACL tasks waiting for a worker thread.', () => sources.workerQueue());
+    const head = sources.logHead;
+    const projections = sources.projections;
+    const perProjection = (name: string, help: string, read: (p: ReturnType<MetricSources['projections']>[number], head: number) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['projection'],
+        registers: [this.registry],
+        async collect() {
+          const at = await head();
+          this.reset();
+          for (const p of projections()) this.set({ projection: p.name }, read(p, at));
+        },
+      });
+    perProjection('registry_projection_position', 'Log position each projection has applied.', (p) => p.position);
+    perProjection('registry_projection_lag', 'Events in the log each projection has not applied yet.', (p, at) => Math.max(0, at - p.position));
+    perProjection('registry_projection_failures', 'Failed attempts in a row of each projection (0: healthy; it retries with back-off).', (p) => p.failures);
+    perProjection('registry_projection_quarantined', 'Events each projection gave up on after every attempt failed.', (p) => p.quarantined);
     gauge('registry_quarantined_events', 'Events whose projection failed and were skipped.', () => sources.quarantined());
   }
 

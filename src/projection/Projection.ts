@@ -3,19 +3,18 @@ import type { LogEvent } from '../events/EventLog.js';
 
 /** One logged event as the projector folded it: the item's state before and after. */
 export interface Change {
-  definition: KindDefinition;
-  logged: LogEvent;
-  previous: unknown;
+  readonly definition: KindDefinition;
+  readonly logged: LogEvent;
+  readonly previous: unknown;
   /** Undefined: the item was permanently deleted. */
-  next: unknown;
-  /** N-Triples of the revision the event made, once the revision projection has written it. */
-  triples?: string;
+  readonly next: unknown;
+  /** N-Triples of the revision the event made, derived by the revision projection before the change is handed on. */
+  readonly triples?: string;
 }
 
 /**
- * A read model the projector keeps up to date, in log order. The projector calls every projection
- * for every change, in the order they were given (the revision projection first: later ones read
- * the triples it derives).
+ * A read model kept up to date in log order by a runner of its own (`ProjectionRunner`), from the
+ * changes the states' fold hands on with what the revision projection derived.
  */
 export interface Projection {
   apply(change: Change): Promise<void>;

@@ -4,6 +4,7 @@ import type { Log } from '../kernel/Log.js';
 import { consoleLog } from '../kernel/Log.js';
 import type { StoreCheckpoints } from '../store/GraphStore.js';
 import type { Change, Projection } from './Projection.js';
+import type { ChangeFeed } from './ChangeFeed.js';
 import type { RevisionProjection } from './RevisionProjection.js';
 import type { Snapshot, Snapshots } from './Snapshots.js';
 import type { States } from './States.js';
@@ -14,6 +15,8 @@ export interface ProjectorOptions {
   /** ...and at least this long after it. */
   snapshotMillis: number;
   log?: Log;
+  /** Called once the projections are restored from the states, with the position they stand at (their runners start there). */
+  restored?: (position: number) => void;
 }
 
 /**
@@ -22,6 +25,7 @@ export interface ProjectorOptions {
  * keeps a process up to date with writes made by others (several processes sharing one Redis log).
  */
 export class Projector {
+  readonly name = 'states';
   private applied = 0;
   private chain: Promise<void> = Promise.resolve();
   private sinceSnapshot = 0;
@@ -31,9 +35,12 @@ export class Projector {
   constructor(
     private readonly log: EventLog,
     private readonly states: States,
+    /** Revision graphs are written with the states: the snapshot's checkpoint covers both. */
     private readonly revisions: RevisionProjection,
-    /** Projections after the revision graphs, in order. */
+    /** Projections run by their own runners from the feed; restored here at start. */
     private readonly projections: readonly Projection[],
+    /** Where the changes go for the runners. */
+    private readonly feed: ChangeFeed,
     private readonly snapshots: Snapshots,
     /** The triple store's restart points, recorded in each snapshot. */
     private readonly store: StoreCheckpoints,
@@ -88,10 +95,16 @@ export class Projector {
     }
     step('revisions');
     for (const projection of this.projections) await projection.restore?.(this.states.all());
+    this.options.restored?.(this.applied);
     step('catalogue');
     await this.catchUp(await this.log.lastSeq());
     step('replay');
     return timings;
+  }
+
+  /** The read barrier's view: the same as `catchUp`. */
+  reach(seq: number): Promise<void> {
+    return this.catchUp(seq);
   }
 
   /** Resolves once every event up to `seq` is applied. */
@@ -127,11 +140,13 @@ export class Projector {
       if (!events.length) {
         // What remains up to `until` was pruned.
         this.applied = Math.max(this.applied, Math.min(until, await this.log.lastSeq()));
+        this.feed.advance(this.applied);
         break;
       }
       for (const event of events) {
         await this.applyOrQuarantine(event);
         this.applied = event.seq;
+        this.feed.advance(this.applied);
         this.sinceSnapshot++;
       }
     }
@@ -173,18 +188,19 @@ export class Projector {
     const previous = states.get(key);
     const next = definition.next(previous, logged);
     if (next === undefined && previous === undefined) return;
-    const change: Change = { definition, logged, previous, next };
     const keep = (state: unknown) => (state === undefined ? states.delete(key) : states.set(key, state));
     keep(next);
+    let triples: string | undefined;
     try {
-      await this.revisions.apply(change);
-      for (const projection of this.projections) await projection.apply(change);
+      triples = await this.revisions.apply({ definition, logged, previous, next });
     } catch (error) {
       keep(previous);
       throw error;
     }
+    const change: Change = triples === undefined ? { definition, logged, previous, next } : { definition, logged, previous, next, triples };
     const scopeDeleted = next === undefined && definition.kind === 'projects';
     if (scopeDeleted) await this.removeContained(key as ProjectRef, logged);
+    this.feed.push(change);
     if (next === undefined && (definition.listed || scopeDeleted)) {
       // A permanent deletion rewrote the revision file: the old snapshot no longer matches it.
       this.applied = logged.seq;
@@ -205,7 +221,7 @@ export class Projector {
         states.delete(key);
         const change: Change = { definition, logged, previous, next: undefined };
         await this.revisions.apply(change);
-        for (const projection of this.projections) await projection.apply(change);
+        this.feed.push(change);
       }
     }
   }

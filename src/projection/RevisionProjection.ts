@@ -2,34 +2,34 @@ import type { ProjectRef } from '../kernel/labels.js';
 import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
 import type { GraphStore } from '../store/GraphStore.js';
 import { revisionGraph } from '../store/graphNames.js';
-import type { Change, Projection } from './Projection.js';
+import type { Change } from './Projection.js';
 
 /**
  * Every revision of every item of a kind kept in the store is its own named graph, holding exactly
  * the triples of that revision as expanded at write time; the store persists them.
  */
-export class RevisionProjection implements Projection {
+export class RevisionProjection {
   constructor(
     private readonly store: GraphStore,
     private readonly jsonld: JsonLdProcessor,
   ) {}
 
-  async apply(change: Change): Promise<void> {
+  /** Writes the revision graph a change makes; returns its N-Triples, which later projections are given. */
+  async apply(change: Omit<Change, 'triples'>): Promise<string | undefined> {
     const { definition, previous, next, logged } = change;
-    if (!definition.listed) return;
+    if (!definition.listed) return undefined;
     if (next === undefined) {
-      if (previous === undefined) return;
+      if (previous === undefined) return undefined;
       const { project, id, rev } = definition.listed(previous);
       await this.drop(definition.kind, project, id, rev);
-      return;
+      return undefined;
     }
     const content = definition.revision?.(previous, next, logged);
-    if (content === undefined) return;
+    if (content === undefined) return undefined;
     const { project, id, rev } = definition.listed(next);
-    change.triples =
-      content === 'unchanged'
-        ? await this.copy(definition.kind, project, id, definition.listed(previous!).rev, rev)
-        : await this.put(definition.kind, project, id, rev, await this.jsonld.toNQuads(content.expanded));
+    return content === 'unchanged'
+      ? await this.copy(definition.kind, project, id, definition.listed(previous!).rev, rev)
+      : await this.put(definition.kind, project, id, rev, await this.jsonld.toNQuads(content.expanded));
   }
 
   /** Writes one revision graph from N-Triples text; returns the text. */

@@ -1,18 +1,9 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Log } from '../kernel/Log.js';
 import type { TokenStore, TrackerToken, TrackerUser } from './TokenStore.js';
-
-const ALGORITHM = 'aes-256-gcm';
-const IV_BYTES = 12;
-
-/** The row's name: the user is not readable from the file, and the name binds each ciphertext to its user. */
-const rowName = (user: TrackerUser): string =>
-  createHash('sha256')
-    .update(JSON.stringify([user.realm, user.subject]))
-    .digest('hex');
+import { openToken, rowName, sealToken } from './tokenCipher.js';
 
 /**
  * Users' tokens in one JSON file of the data directory, each encrypted with AES-256-GCM under the
@@ -39,9 +30,7 @@ export class EncryptedTokenFile implements TokenStore {
     const row = this.rows.get(name);
     if (row === undefined) return undefined;
     try {
-      const [iv, tag, data] = row.split('.').map((part) => Buffer.from(part, 'base64'));
-      const decipher = createDecipheriv(ALGORITHM, this.key, iv!).setAAD(Buffer.from(name)).setAuthTag(tag!);
-      return JSON.parse(Buffer.concat([decipher.update(data!), decipher.final()]).toString('utf8')) as TrackerToken;
+      return openToken(this.key, name, row);
     } catch {
       this.log.warn('a stored tracker token could not be decrypted; the user must authorize again', { row: name });
       return undefined;
@@ -50,10 +39,7 @@ export class EncryptedTokenFile implements TokenStore {
 
   async save(user: TrackerUser, token: TrackerToken): Promise<void> {
     const name = rowName(user);
-    const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv(ALGORITHM, this.key, iv).setAAD(Buffer.from(name));
-    const data = Buffer.concat([cipher.update(JSON.stringify(token), 'utf8'), cipher.final()]);
-    this.rows.set(name, [iv, cipher.getAuthTag(), data].map((part) => part.toString('base64')).join('.'));
+    this.rows.set(name, sealToken(this.key, name, token));
     // Writes follow one another: each writes every row known at its turn.
     const write = this.writing.then(() => this.persist());
     this.writing = write.catch(() => undefined);

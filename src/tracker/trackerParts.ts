@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { TrackerConfig } from '../config/trackerConfig.js';
 import type { Log } from '../kernel/Log.js';
 import { EncryptedTokenFile } from './EncryptedTokenFile.js';
+import type { TokenStore } from './TokenStore.js';
 import { TrackerClient } from './TrackerClient.js';
 import type { TrackerParts } from './TrackerService.js';
 
@@ -14,10 +15,14 @@ const tokenKey = (config: TrackerConfig): Buffer =>
   config.tokenKey ??
   Buffer.from(hkdfSync('sha256', config.privateKey.export({ format: 'der', type: 'pkcs8' }), 'registry-tracker-tokens', 'aes-256-gcm token store', 32));
 
-/** The configured integration's parts, its tokens kept in `{dataDir}/tracker/tokens.json`; none when not configured. */
-export const trackerParts = (config: TrackerConfig | undefined, dataDir: string, log: Log): TrackerParts | undefined =>
+/**
+ * The configured integration's parts; none when not configured. Its tokens are kept in `shared`
+ * when given (Redis, when replicas share the log: a flow begun on one ends on another), else in
+ * `{dataDir}/tracker/tokens.json`.
+ */
+export const trackerParts = (config: TrackerConfig | undefined, dataDir: string, log: Log, shared?: (key: Buffer) => TokenStore): TrackerParts | undefined =>
   config && {
     client: new TrackerClient(config),
-    tokens: new EncryptedTokenFile(join(dataDir, 'tracker', 'tokens.json'), tokenKey(config), log),
+    tokens: shared ? shared(tokenKey(config)) : new EncryptedTokenFile(join(dataDir, 'tracker', 'tokens.json'), tokenKey(config), log),
     timeoutMillis: config.timeoutMillis,
   };

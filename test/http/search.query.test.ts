@@ -225,7 +225,17 @@ describe('search API over HTTP: query, suites, configuration, offsets, access', 
       'https://bluebrain.github.io/nexus/contexts/search.json',
       'https://bluebrain.github.io/nexus/contexts/offset.json',
     ]);
-    expect(offsets.body._total).to.equal(1);
+    // The project's search offset, then this replica's projection runners with their lag.
+    expect(offsets.body._total).to.equal(offsets.body._results.length);
+    expect(offsets.body._results.map((r: { projectionId: string }) => r.projectionId.split('/').pop())).to.deep.equal([
+      'searchProjection',
+      'statesProjection',
+      'catalogueProjection',
+      'textProjection',
+      'streamsProjection',
+      'sparqlProjection',
+    ]);
+    expect(offsets.body._results[2]).to.include({ _lag: 0, _failures: 0 });
     const [entry] = offsets.body._results;
     expect(entry).to.include({
       sourceId: 'https://bluebrain.github.io/nexus/vocabulary/searchSource',

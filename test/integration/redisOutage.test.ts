@@ -44,6 +44,7 @@ describe('a Redis that goes away and comes back (separate processes)', function 
       DATA_DIR: dataDir,
       BASE_URL: `http://127.0.0.1:${port}`,
       REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      STORAGE_PASSWORD: 'outage-test',
       REDIS_PREFIX: 'outage',
     });
     await until(async () => server.output().includes('waiting for Redis'), 10_000);

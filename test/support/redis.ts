@@ -11,12 +11,15 @@ export const uniquePrefix = (name: string): string => `test-${name}-${process.pi
 export const dropPrefix = async (prefix: string): Promise<void> => {
   const redis = new Redis(REDIS_URL);
   try {
-    let cursor = '0';
-    do {
-      const [next, keys] = (await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000)) as [string, string[]];
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
+    // The log's keys share the hash tag `{prefix}`; older names had none.
+    for (const pattern of [`${prefix}:*`, `{${prefix}}:*`]) {
+      let cursor = '0';
+      do {
+        const [next, keys] = (await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000)) as [string, string[]];
+        cursor = next;
+        if (keys.length) await redis.del(...keys);
+      } while (cursor !== '0');
+    }
   } finally {
     redis.disconnect();
   }

@@ -11,6 +11,8 @@ interface Deps {
   search: SearchService;
   /** ProjectNotFound unless the project exists. */
   checkProject(ref: ProjectRef): void;
+  /** Every projection runner of this replica with the log head, shown beside the project's search offset. */
+  projections?: () => Promise<{ head: number; runners: readonly { name: string; position: number; failures: number; quarantined: number }[] }>;
 }
 
 const NXV = 'https://bluebrain.github.io/nexus/vocabulary/';
@@ -27,7 +29,7 @@ const query = (handle: (req: Request, res: Response, ctx: Context) => Promise<vo
 });
 
 /** Spec 4.6: the search query API, suites, the fields configuration and each project's indexing progress. */
-export const searchRoutes = (routes: Routes, router: Router, { search, checkProject }: Deps): void => {
+export const searchRoutes = (routes: Routes, router: Router, { search, checkProject, projections }: Deps): void => {
   routes.add(router, '/v1/search/query', {
     post: query(async (req, res, ctx) => void res.json(await search.query(searchBody(req), ctx.access))),
   });
@@ -62,20 +64,31 @@ export const searchRoutes = (routes: Routes, router: Router, { search, checkProj
     get: {
       guard: { permission: 'views/query', on: onProject },
       body: 'none',
-      handle: (req, res) => {
+      handle: async (req, res) => {
         const ref = projectOf(req);
         checkProject(ref);
         const at = search.offset(ref);
+        // Then this replica's projection runners, each at its position in the whole log, with its lag behind the head.
+        const progress = projections ? await projections() : { head: 0, runners: [] };
+        const runners = progress.runners.map((r) => ({
+          sourceId: `${NXV}eventLog`,
+          projectionId: `${NXV}${r.name}Projection`,
+          offset: r.position === 0 ? { '@type': 'Start' } : { '@type': 'At', value: r.position },
+          _lag: Math.max(0, progress.head - r.position),
+          _failures: r.failures,
+          _quarantined: r.quarantined,
+        }));
         res.type('application/ld+json').send(
           JSON.stringify({
             '@context': [context('metadata'), context('search'), context('offset')],
-            _total: 1,
+            _total: 1 + runners.length,
             _results: [
               {
                 sourceId: `${NXV}searchSource`,
                 projectionId: `${NXV}searchProjection`,
                 offset: at === undefined ? { '@type': 'Start' } : { '@type': 'At', value: at },
               },
+              ...runners,
             ],
           }),
         );

@@ -1,0 +1,97 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, killStarted, ready, start } from '../support/process.js';
+import type { Proc } from '../support/process.js';
+import { dropPrefix, REDIS_URL, uniquePrefix } from '../support/redis.js';
+import { replicaRace } from '../support/replicaRace.js';
+
+/**
+ * Rounds of the race in the suite; `node dist/bench/replicaRace.js` runs 1,000 (the issue's figure),
+ * too long for a CI run on two shared cores.
+ */
+const ROUNDS = Number(process.env['RACE_ROUNDS'] ?? 100);
+
+/** Two replicas as a deployment runs them: separate processes, separate data directories, one Redis log. */
+export const startReplicas = async (prefix: string, dirs: string[], extra: Record<string, string> = {}): Promise<Proc[]> => {
+  const replicas: Proc[] = [];
+  for (const dir of dirs) {
+    const port = await freePort();
+    replicas.push(
+      start({
+        PORT: String(port),
+        DATA_DIR: dir,
+        REDIS_URL,
+        REDIS_PREFIX: prefix,
+        LOG_LEVEL: 'warn',
+        WORKERS: '1',
+        STORAGE_PASSWORD: 'replicas-share-this-password',
+        ...extra,
+      }),
+    );
+  }
+  await Promise.all(replicas.map(ready));
+  return replicas;
+};
+
+describe('replicas answer as one (two processes on one Redis)', function () {
+  this.timeout(300_000);
+  const prefix = uniquePrefix('race');
+  const dirs = [mkdtempSync(join(tmpdir(), 'replica-a-')), mkdtempSync(join(tmpdir(), 'replica-b-'))];
+  after(async () => {
+    killStarted();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    await dropPrefix(prefix);
+  });
+
+  it(`runs ${ROUNDS} rounds of create on A, fetch on B, update on A, update on B, tag on A, fetch by tag on B with no stale answer and no refused write`, async () => {
+    const [a, b] = await startReplicas(prefix, dirs);
+    const put = (url: string) => fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect((await put(`${a!.url}/v1/orgs/race`)).status).to.equal(201);
+    expect((await put(`${b!.url}/v1/projects/race/p`)).status).to.equal(201);
+    const outcome = await replicaRace(a!.url, b!.url, 'race/p', ROUNDS);
+    expect(outcome.stale, 'stale answers').to.deep.equal([]);
+    expect(outcome.refused, 'refused correct writes').to.deep.equal([]);
+  });
+
+  it('loses no acknowledged write when a replica is killed (-9) during writes on both; the other keeps answering; the restarted one catches up', async () => {
+    const kill = uniquePrefix('kill');
+    const killDirs = [mkdtempSync(join(tmpdir(), 'replica-k1-')), mkdtempSync(join(tmpdir(), 'replica-k2-'))];
+    try {
+      const [a, b] = await startReplicas(kill, killDirs, { SNAPSHOT_EVENTS: '20', SNAPSHOT_MILLIS: '0' });
+      const put = (base: string, path: string, body: unknown) =>
+        fetch(`${base}${path}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect((await put(a!.url, '/v1/orgs/k', {})).status).to.equal(201);
+      expect((await put(b!.url, '/v1/projects/k/p', {})).status).to.equal(201);
+      const acknowledged: string[] = [];
+      let killed = false;
+      const writer = async (base: string, name: string, count: number) => {
+        for (let i = 0; i < count; i++) {
+          const id = `${name}-${i}`;
+          const reply = await put(base, `/v1/resources/k/p/_/${id}`, { 'http://x/n': i }).catch(() => undefined);
+          if (reply?.status === 201) acknowledged.push(id);
+          // Killed in the middle of the load, once each replica has acknowledged some writes.
+          if (!killed && acknowledged.length >= 40) {
+            killed = true;
+            a!.child.kill('SIGKILL');
+          }
+        }
+      };
+      await Promise.all([writer(a!.url, 'a1', 60), writer(a!.url, 'a2', 60), writer(b!.url, 'b1', 60), writer(b!.url, 'b2', 60)]);
+      expect(killed).to.equal(true);
+      expect(await a!.exited).to.equal(null);
+      // B answered throughout: every write sent to it after the kill was acknowledged.
+      expect(acknowledged.filter((id) => id.startsWith('b')).length).to.equal(120);
+      const [restarted] = await startReplicas(kill, [killDirs[0]!]);
+      for (const base of [b!.url, restarted!.url])
+        for (const id of acknowledged) expect((await fetch(`${base}/v1/resources/k/p/_/${id}`)).status, `${id} on ${base}`).to.equal(200);
+      const listed = (await (await fetch(`${restarted!.url}/v1/resources/k/p?size=1`)).json()) as { _total: number };
+      expect(listed._total).to.be.at.least(acknowledged.length);
+    } finally {
+      killStarted();
+      for (const dir of killDirs) rmSync(dir, { recursive: true, force: true });
+      await dropPrefix(kill);
+    }
+  });
+});
