@@ -439,6 +439,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
       textIndex?.close();
       await executor.close();
       await sparqlReplica.close();
+      for (const m of wired) await m.close?.();
     },
   };
 };

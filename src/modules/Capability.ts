@@ -30,4 +30,6 @@ export interface WiredCapability<Services> {
   routes(routes: Routes, router: Router): void;
   /** Runs right after a project is created (its default resolver, for instance). */
   projectCreated?(ref: ProjectRef, caller: Caller): Promise<void>;
+  /** Releases what the module opened (connections), at shutdown. */
+  close?(): Promise<void>;
 }
