@@ -8,6 +8,7 @@ import { benchTracker } from './tracker.js';
 import { benchSearch } from './search.js';
 import { benchFiles } from './files.js';
 import { benchSparql } from './sparql.js';
+import { benchArchives } from './archives.js';
 
 /**
  * `npm run bench [-- N]`: prints ops/s and p50/p99 per operation. Not part of `npm test`.
@@ -29,3 +30,4 @@ if (only === undefined) {
 if (only === undefined || only === 'search') await benchSearch(Number(process.env['BENCH_SEARCH_N'] ?? 10_000));
 if (only === undefined || only === 'files') await benchFiles();
 if (only === undefined || only === 'sparql') await benchSparql(count);
+if (only === undefined || only === 'archives') await benchArchives();

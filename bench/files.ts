@@ -13,7 +13,7 @@ import { json, startProcess } from './harness.js';
 const MIB = 1024 * 1024;
 
 /** Resident memory of a process, in bytes (Linux). */
-const rss = (pid: number): number => {
+export const rss = (pid: number): number => {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')
     .split('\n')
     .find((l) => l.startsWith('VmRSS:'));
@@ -21,7 +21,7 @@ const rss = (pid: number): number => {
 };
 
 /** Samples a process' RSS every 50 ms while `work` runs; returns the work's result and the peak. */
-const sampled = async <T>(pid: number, work: () => Promise<T>): Promise<{ result: T; peak: number; millis: number }> => {
+export const sampled = async <T>(pid: number, work: () => Promise<T>): Promise<{ result: T; peak: number; millis: number }> => {
   let peak = rss(pid);
   const timer = setInterval(() => (peak = Math.max(peak, rss(pid))), 50);
   const started = performance.now();
@@ -34,7 +34,7 @@ const sampled = async <T>(pid: number, work: () => Promise<T>): Promise<{ result
 };
 
 /** Streams `file` as the `file` part of a multipart body; nothing is held whole in memory. */
-const uploadFile = (url: string, file: string, size: number): Promise<number> => {
+export const uploadFile = (url: string, file: string, size: number): Promise<number> => {
   const boundary = `----bench${Date.now()}`;
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,

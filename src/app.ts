@@ -101,6 +101,10 @@ import { SparqlReplica } from './store/SparqlReplica.js';
 import { SparqlReplicaProjection } from './projection/SparqlReplicaProjection.js';
 import { SparqlEndpoint } from './sparqlEndpoint/SparqlEndpoint.js';
 import { sparqlRoutes } from './http/routes/sparql.js';
+import { STREAM_KINDS } from './events/sse/EventScope.js';
+import { capabilities } from './modules/capabilities.js';
+import type { Platform } from './modules/Platform.js';
+import { ResolvingSchemas } from './modules/resolvers/ResolvingSchemas.js';
 
 export interface Registry {
   app: express.Express;
@@ -167,6 +171,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
       : new WorkerPool(config.workers ?? availableParallelism(), config.workBudgetMillis ?? 10_000, (line) => logs.warn(line));
   const jsonld = new JsonLdProcessor(loadBundledContexts(), executor);
   // Every kind is registered here once; the projector, snapshots and event streams loop over them.
+  const modules = capabilities(config);
   const resourceKind = itemDefinition(RESOURCE_KIND);
   const schemaKind = itemDefinition(SCHEMA_KIND);
   const accessSettings = { bootstrapIdentity: config.bootstrapIdentity ?? 'anonymous', providerTimeoutMillis: config.providerTimeoutMillis ?? 5_000 };
@@ -181,6 +186,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     iam.permissions,
     storageDefinition,
     fileDefinition,
+    ...modules.all.flatMap((m) => m.kinds),
   ]);
   const kinds = { orgs: states.of(orgDefinition), projects: states.of(projectDefinition), resources: states.of(resourceKind), schemas: states.of(schemaKind) };
   const revisions = new RevisionProjection(graphStore, jsonld);
@@ -229,7 +235,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     log,
     states,
     revisions,
-    [catalogueProjection, ...textProjections, forgetPruned, new SparqlReplicaProjection(sparqlReplica)],
+    [catalogueProjection, ...textProjections, forgetPruned, new SparqlReplicaProjection(sparqlReplica), ...modules.all.flatMap((m) => m.projections)],
     feed,
     new Snapshots(join(config.dataDir, 'projection', 'snapshot.json'), logs),
     graphStore,
@@ -271,16 +277,28 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const orgs = new OrgService(kinds.orgs, lifecycle, clock);
   const capacity = () => graphStore.ensureRoom();
   // The default storage of a new project is created by the storages, wired below.
-  const projects = new ProjectService(kinds.projects, orgs, lifecycle, clock, addresses, (ref, caller) => storagesFiles.projectCreated(ref, caller), {
-    keys: (ref) => projectItemKeys(states, ref),
-    bytes: (ref) => storagesFiles.projectBytes(ref),
-    prune: (key, seq) => writer.prune(key, seq),
-  });
+  const projects = new ProjectService(
+    kinds.projects,
+    orgs,
+    lifecycle,
+    clock,
+    addresses,
+    async (ref, caller) => {
+      await storagesFiles.projectCreated(ref, caller);
+      for (const m of wired) await m.projectCreated?.(ref, caller);
+    },
+    {
+      keys: (ref) => projectItemKeys(states, ref),
+      bytes: (ref) => storagesFiles.projectBytes(ref),
+      prune: (key, seq) => writer.prune(key, seq),
+    },
+  );
   const reader = new RevisionReader(log);
   // Schemas and their imports are read back from the pinned revisions in the log.
   const revisionTriples = pinnedRevisionTriples(kinds, reader, jsonld);
   const imports = new SchemaImports(kinds.schemas, kinds.resources, revisionTriples);
-  const shacl = new ShaclSchemas(kinds.schemas, reader, revisionTriples, imports, executor);
+  // A schema of another project is found through the project's resolvers (wired with the modules below).
+  const shacl = new ResolvingSchemas(new ShaclSchemas(kinds.schemas, reader, revisionTriples, imports, executor), () => resolvers.services.resolution);
   const storable = storableRevision(jsonld, graphStore);
   // An id is unique in a project across kinds; the default storage's id is reserved.
   const taken = (others: ReadonlyMap<string, unknown>, key: (ref: string, id: string) => string) => (ref: string, id: string) =>
@@ -336,6 +354,41 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     partMaxAgeMillis: httpLimits(config).requestTimeoutMillis,
   });
   await storagesFiles.sweepLeftovers();
+  const platform: Platform = {
+    states,
+    projects,
+    lifecycle,
+    clock,
+    addresses,
+    acl: access.check,
+    listings,
+    catalogue,
+    storages: storagesFiles.storages,
+    files: storagesFiles.files,
+    log: logs,
+    redisPrefix: config.redisPrefix ?? 'registry',
+    ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
+    items: {
+      find: (project, id) => {
+        const schema = kinds.schemas.get(schemaKey(project, id));
+        if (schema) return { kind: 'schemas', state: schema };
+        const resource = kinds.resources.get(resourceKey(project, id));
+        return resource && { kind: 'resources', state: resource };
+      },
+      body: async (kind, project, id, selector) => {
+        const { state, compacted } = await (kind === 'schemas' ? schemas : resources).fetchCompacted(project, '_', id, selector);
+        return kind === 'schemas' ? schemaBody(state, compacted, addresses) : resourceBody(state, compacted, addresses);
+      },
+      source: async (kind, project, id, selector, annotate) => {
+        const { state, content } = await (kind === 'schemas' ? schemas : resources).fetch(project, '_', id, selector);
+        if (!annotate) return content.source;
+        return kind === 'schemas' ? annotatedSchema(state, content.source, addresses) : annotatedSource(state, content.source, addresses);
+      },
+    },
+  };
+  // Resolvers first: the core's schema resolution consults them.
+  const resolvers = modules.resolvers.wire(platform);
+  const wired = [resolvers, ...modules.others.map((m) => m.wire(platform))];
 
   const app = express();
   app.disable('x-powered-by');
@@ -372,7 +425,12 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     scoped: [kinds.resources, kinds.schemas, states.of(storageDefinition), states.of(fileDefinition)],
   });
   // Before the resource routes: `/v1/resources/{org}/events` must not read as a project named `events`.
-  eventRoutes(routes, router, { streams, orgExists: (label) => kinds.orgs.has(label), projectExists: (ref) => kinds.projects.has(ref) });
+  eventRoutes(routes, router, {
+    streams,
+    orgExists: (label) => kinds.orgs.has(label),
+    projectExists: (ref) => kinds.projects.has(ref),
+    streamKinds: [...STREAM_KINDS, ...modules.all.flatMap((m) => m.streams)],
+  });
   resourceRoutes(routes, router, { resources, queries, jsonld, addresses });
   schemaRoutes(routes, router, { schemas, queries: schemaQueries, jsonld, addresses });
   if (textIndex)
@@ -406,6 +464,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     addresses,
     maxEntries: config.multiFetchMax ?? 1_000,
   });
+  for (const m of wired) m.routes(routes, router);
   // Replicas share the users' tracker tokens through Redis.
   const sharedTokens = opened.redis && ((key: Buffer) => new RedisTokenStore(opened.redis!.connection, opened.redis!.keyOf('tracker-tokens'), key, logs));
   trackerRoutes(routes, router, { tracker: new TrackerService(trackerParts(config.tracker, config.dataDir, logs, sharedTokens)) });
@@ -443,7 +502,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   app.use(authenticate(access.authenticator));
   app.use(router);
   app.use(notFound);
-  app.use(errorMiddleware(logs));
+  app.use(errorMiddleware(logs, Object.assign({}, ...modules.all.map((m) => m.statuses)) as Record<string, number>));
 
   return {
     app,
@@ -468,6 +527,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
       textIndex?.close();
       await executor.close();
       await sparqlReplica.close();
+      for (const m of wired) await m.close?.();
     },
   };
 };

@@ -44,6 +44,8 @@ export interface Config {
   workBudgetMillis?: number;
   /** Most entries one multi-fetch may name (400 beyond). */
   multiFetchMax?: number;
+  /** How long an archive can be downloaded after its creation (Delta's `plugins.archive.ephemeral.ttl`, 5 hours). */
+  archiveTtlSeconds?: number;
   /** Budget of one SPARQL endpoint query, in ms: then it is stopped (400 QueryTimeout). */
   sparqlTimeoutMillis?: number;
   /** Most rows (SELECT) or triples (CONSTRUCT, DESCRIBE) one SPARQL answer may hold (400 beyond). */
@@ -238,6 +240,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     maxPayloadBytes: integerSetting('MAX_PAYLOAD_BYTES', setting('MAX_PAYLOAD_BYTES', 'http.max-payload-bytes'), 256 * 1024, 1024, 64 * 1024 * 1024),
     maxStoreQuads: integerSetting('MAX_STORE_QUADS', setting('MAX_STORE_QUADS', 'store.max-quads'), 8_000_000, 1000, 9_500_000),
     multiFetchMax: integerSetting('MULTI_FETCH_MAX', setting('MULTI_FETCH_MAX', 'multi-fetch.max-entries'), 1_000, 1, 100_000),
+    archiveTtlSeconds: integerSetting('ARCHIVE_TTL_SECONDS', setting('ARCHIVE_TTL_SECONDS', 'archives.ttl-seconds'), 18_000, 1, 604_800),
     sparqlTimeoutMillis: integerSetting('SPARQL_TIMEOUT_MILLIS', setting('SPARQL_TIMEOUT_MILLIS', 'sparql.timeout-millis'), 30_000, 10, 3_600_000),
     sparqlMaxResults: integerSetting('SPARQL_MAX_RESULTS', setting('SPARQL_MAX_RESULTS', 'sparql.max-results'), 100_000, 1, 10_000_000),
     corsOrigins: setting('CORS_ORIGINS', 'http.cors-origins') ?? '*',

@@ -1,5 +1,20 @@
-/** The kinds of item whose changes the log records; each has its own event streams. */
-export type Kind = 'orgs' | 'projects' | 'resources' | 'schemas' | 'storages' | 'files' | 'acls' | 'realms' | 'permissions';
+/**
+ * The kinds of item whose changes the log records, as the keys of an interface: a capability module
+ * adds its own kind with a declaration merge (`declare module` ... `interface KindNames { views: true }`)
+ * in its own folder, so no shared list is edited.
+ */
+export interface KindNames {
+  orgs: true;
+  projects: true;
+  resources: true;
+  schemas: true;
+  storages: true;
+  files: true;
+  acls: true;
+  realms: true;
+  permissions: true;
+}
+export type Kind = keyof KindNames;
 
 /** What a writer hands to the log. `event` is the domain event, `rev` the item's revision after it (0: deleted). */
 export interface EventDraft {

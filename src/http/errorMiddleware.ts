@@ -18,13 +18,13 @@ const fromFramework = (error: { type?: string; status?: number; limit?: number; 
 
 /** Renders every failure as the typed error body; unexpected ones are logged and never leak details. */
 export const errorMiddleware =
-  (log: Log): ErrorRequestHandler =>
+  (log: Log, moduleStatuses: Readonly<Record<string, number>> = {}): ErrorRequestHandler =>
   (error, _req, res, _next) => {
     const raised: Rejection | undefined = error instanceof Rejection ? error : fromFramework(error);
-    const known = raised && statusOf(raised.type) !== undefined ? raised : undefined;
+    const known = raised && statusOf(raised.type, {}, moduleStatuses) !== undefined ? raised : undefined;
     if (!known) log.error('unexpected error', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
     const body = known ?? rejections.unexpected();
-    const status = statusOf(body.type, body.fields) ?? 500;
+    const status = statusOf(body.type, body.fields, moduleStatuses) ?? 500;
     if (body.type === 'HttpMethodNotAllowed') res.setHeader('Allow', (body.fields['allowed'] as string[]).join(', '));
     const retryAfter = body.fields['retryAfter'];
     if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));

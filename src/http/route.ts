@@ -54,6 +54,8 @@ export interface Endpoint {
   guard: Guard;
   body: BodyKind;
   handle: Handler;
+  /** What the route does, for the OpenAPI description (else the shared table of summaries). */
+  summary?: string;
 }
 
 /** A route as declared, for the test that checks every route names its permission. */
@@ -62,6 +64,7 @@ export interface DeclaredRoute {
   path: string;
   guard: Guard;
   body: BodyKind;
+  summary?: string;
 }
 
 const ALL: ProjectAccess = { mode: 'all' };
@@ -82,7 +85,7 @@ export class Routes {
   add(router: Router, path: string, endpoints: Partial<Record<Method, Endpoint>>): void {
     const r = router.route(path);
     for (const [method, endpoint] of Object.entries(endpoints) as [Method, Endpoint][]) {
-      this.declared.push({ method, path, guard: endpoint.guard, body: endpoint.body });
+      this.declared.push({ method, path, guard: endpoint.guard, body: endpoint.body, ...(endpoint.summary ? { summary: endpoint.summary } : {}) });
       r[method](...this.bodies[endpoint.body], this.run(endpoint));
     }
     const allowed = Object.keys(endpoints).map((m) => m.toUpperCase());
@@ -95,7 +98,7 @@ export class Routes {
    * reads as a project named `events` too): only this method is taken, others fall through.
    */
   only(router: Router, method: 'get' | 'head', path: string, endpoint: Endpoint): void {
-    this.declared.push({ method, path, guard: endpoint.guard, body: endpoint.body });
+    this.declared.push({ method, path, guard: endpoint.guard, body: endpoint.body, ...(endpoint.summary ? { summary: endpoint.summary } : {}) });
     router[method](path, ...this.bodies[endpoint.body], this.run(endpoint));
   }
 

@@ -30,9 +30,12 @@ const statuses: Partial<Record<string, number>> = {
 /** Types that relay the error status another service answered (their field `relayedStatus`), when it is one. */
 const relayed: ReadonlySet<string> = new Set([...trackerRelayedStatuses]);
 
-/** The status of a rejection type; undefined for a type no family declares (an error of ours). */
-export const statusOf = (type: string, fields: Record<string, unknown> = {}): number | undefined => {
+/**
+ * The status of a rejection type; undefined for a type no family declares (an error of ours).
+ * `modules`: the statuses capability modules declare (the error middleware passes them).
+ */
+export const statusOf = (type: string, fields: Record<string, unknown> = {}, modules: Readonly<Record<string, number>> = {}): number | undefined => {
   const upstream = fields['relayedStatus'];
   if (relayed.has(type) && typeof upstream === 'number' && Number.isInteger(upstream) && upstream >= 400 && upstream <= 599) return upstream;
-  return statuses[type];
+  return statuses[type] ?? modules[type];
 };

@@ -117,8 +117,10 @@ for (const log of logs)
       const all = await global.until((e) => Number(e.id) === end);
       global.close();
       // Each project's default storage is created right after it (StorageCreated).
-      const withoutStorages = all.filter((e) => !e.event.startsWith('Storage'));
+      const withoutStorages = all.filter((e) => !e.event.startsWith('Storage') && !e.event.startsWith('Resolver'));
       expect(all.filter((e) => e.event === 'StorageCreated')).to.have.length(3);
+      // And its default resolver (ResolverCreated, Delta's `nxv:defaultInProject`).
+      expect(all.filter((e) => e.event === 'ResolverCreated')).to.have.length(3);
       expect(withoutStorages.slice(0, 5).map((e) => e.event)).to.deep.equal([
         'OrganizationCreated',
         'OrganizationCreated',

@@ -59,6 +59,9 @@ describe('route table', () => {
     const served = server.registry.routes.map((r) => `${r.method.toUpperCase()} ${r.path}`);
     expect([...new Set(documented)].sort()).to.deep.equal([...new Set(served)].sort());
     for (const [path, ops] of Object.entries(doc.paths)) for (const [m, op] of Object.entries(ops)) expect(op.summary, `${m} ${path}`).to.not.equal('');
-    expect(Object.keys(ROUTE_SUMMARIES).sort()).to.deep.equal([...new Set(served)].sort());
+    // Routes declare their summary, or the shared table has it; the table names no route that is not served.
+    const undeclared = server.registry.routes.filter((r) => r.summary === undefined).map((r) => `${r.method.toUpperCase()} ${r.path}`);
+    for (const route of undeclared) expect(ROUTE_SUMMARIES, route).to.have.property(route);
+    for (const route of Object.keys(ROUTE_SUMMARIES)) expect(served, route).to.include(route);
   });
 });

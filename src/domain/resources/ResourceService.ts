@@ -72,7 +72,7 @@ export class ResourceService {
     const source = checkSource(payload);
     const pathId = idSegment === undefined ? undefined : this.id(project, idSegment);
     const expansion = await this.expand(project, source, pathId);
-    const schema = await this.schemas.resolve(ref, this.schemaIri(project, schemaSegment));
+    const schema = await this.schemas.resolve(ref, this.schemaIri(project, schemaSegment), caller);
     const pins = await schema.validate(expansion.id, expansion.expanded);
     if (this.guards.takenElsewhere(ref, expansion.id)) throw rejections.alreadyExists(expansion.id, ref);
     return this.run(undefined, {
@@ -89,7 +89,7 @@ export class ResourceService {
     const id = this.id(project, idSegment);
     const state = this.current(ref, id);
     const expansion = await this.expand(project, source, id);
-    const schema = await this.schemaForUpdate(project, schemaSegment, state);
+    const schema = await this.schemaForUpdate(project, schemaSegment, state, caller);
     const pins = await schema.validate(id, expansion.expanded);
     return this.run(state, {
       type: 'Update',
@@ -108,7 +108,7 @@ export class ResourceService {
     if (state.deprecated) throw rejections.isDeprecated(id);
     const { content } = await this.reader.at(state, state.rev);
     const expansion = await this.expand(project, content.source, id);
-    const schema = await this.schemaForUpdate(project, schemaSegment, state);
+    const schema = await this.schemaForUpdate(project, schemaSegment, state, caller);
     const pins = await schema.validate(id, expansion.expanded);
     return this.run(state, { type: 'Refresh', ...this.target(ref, id, caller), ...this.content(content.source, expansion, schema.iri, schema.project, pins) });
   }
@@ -139,7 +139,7 @@ export class ResourceService {
     const id = this.id(project, idSegment);
     const state = this.current(ref, id);
     if (state.deprecated) throw rejections.isDeprecated(id);
-    const schema = await this.schemas.resolve(ref, this.schemaIri(project, schemaSegment));
+    const schema = await this.schemas.resolve(ref, this.schemaIri(project, schemaSegment), caller);
     const { content } = await this.reader.at(state, state.rev);
     await schema.validate(id, content.expanded);
     return this.run(state, { type: 'UpdateSchema', ...this.target(ref, id, caller), schema: schema.iri, schemaProject: schema.project });
@@ -251,12 +251,12 @@ export class ResourceService {
   }
 
   /** On update the schema segment is `_` (keep the current schema) or names the current one. */
-  private async schemaForUpdate(project: ProjectState, schemaSegment: string, state: ResourceState) {
+  private async schemaForUpdate(project: ProjectState, schemaSegment: string, state: ResourceState, caller: Caller) {
     const ref = `${project.org}/${project.label}`;
-    if (schemaSegment === '_') return this.schemas.resolve(ref, this.schemas.baseOf(state.schema));
+    if (schemaSegment === '_') return this.schemas.resolve(ref, this.schemas.baseOf(state.schema), caller);
     const named = this.schemaIri(project, schemaSegment);
     if (this.schemas.baseOf(named) !== this.schemas.baseOf(state.schema)) throw rejections.unexpectedSchema(state.id, named, state.schema);
-    return this.schemas.resolve(ref, named);
+    return this.schemas.resolve(ref, named, caller);
   }
 
   private schemaIri(project: ProjectState, segment: string): string {

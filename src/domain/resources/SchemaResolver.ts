@@ -1,3 +1,4 @@
+import type { Caller } from '../../kernel/Caller.js';
 import type { ProjectRef } from '../../kernel/labels.js';
 import type { ImportRef, JsonObject } from './ResourceEvent.js';
 
@@ -31,7 +32,8 @@ export interface ResolvedSchema {
  * come from the schemas module.
  */
 export interface SchemaResolver {
-  resolve(project: ProjectRef, schemaIri: string): Promise<ResolvedSchema>;
+  /** `caller`: whose identities a resolver with `useCurrentCaller` checks when the schema is in another project. */
+  resolve(project: ProjectRef, schemaIri: string, caller?: Caller): Promise<ResolvedSchema>;
   /** The base IRI of a possibly pinned schema reference (`iri?rev=n` → `iri`). */
   baseOf(schemaIri: string): string;
 }

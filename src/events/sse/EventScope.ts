@@ -1,8 +1,8 @@
 import type { Kind, LogEvent } from '../EventLog.js';
 
-/** Kinds with their own event streams (spec §4: resources, schemas, storages; files as in Delta). */
-export const STREAM_KINDS = ['resources', 'schemas', 'storages', 'files'] as const;
-export type StreamKind = (typeof STREAM_KINDS)[number];
+/** Core kinds with their own event streams (spec §4: resources, schemas, storages; files as in Delta); capability modules add theirs. */
+export const STREAM_KINDS: readonly Kind[] = ['resources', 'schemas', 'storages', 'files'];
+export type StreamKind = Kind;
 
 /**
  * Which events a stream carries: the global stream every kind (orgs, projects, ACLs... included),
@@ -17,7 +17,7 @@ export interface EventScope {
 
 export const inScope = (scope: EventScope, event: LogEvent): boolean => {
   if (scope.kind === undefined) return true;
-  if (event.kind !== (scope.kind as Kind)) return false;
+  if (event.kind !== scope.kind) return false;
   if (scope.project !== undefined) return event.project === scope.project;
   if (scope.org !== undefined) return event.org === scope.org;
   return true;

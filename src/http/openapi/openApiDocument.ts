@@ -29,7 +29,7 @@ export const openApiDocument = (routes: readonly DeclaredRoute[], version: strin
     const path = openApiPath(route.path);
     const parameters = [...route.path.matchAll(/:([A-Za-z]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
     (paths[path] ??= {})[route.method] = {
-      summary: ROUTE_SUMMARIES[`${route.method.toUpperCase()} ${route.path}`] ?? '',
+      summary: route.summary ?? ROUTE_SUMMARIES[`${route.method.toUpperCase()} ${route.path}`] ?? '',
       description: guardText(route),
       ...(parameters.length ? { parameters } : {}),
       ...(route.body === 'json'

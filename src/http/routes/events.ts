@@ -1,7 +1,6 @@
 import type { Request, Router } from 'express';
 import { rejections } from '../../domain/rejections.js';
 import type { EventScope } from '../../events/sse/EventScope.js';
-import { STREAM_KINDS } from '../../events/sse/EventScope.js';
 import type { EventStreams } from '../../events/sse/EventStreams.js';
 import { onOrg, onProject, onRoot } from '../route.js';
 import type { AclTarget, Endpoint, Handler, Routes } from '../route.js';
@@ -10,6 +9,8 @@ interface Deps {
   streams: EventStreams;
   orgExists(label: string): boolean;
   projectExists(ref: string): boolean;
+  /** The kinds with their own streams. */
+  streamKinds: readonly NonNullable<EventScope['kind']>[];
 }
 
 /** `Last-Event-Id`: the position to resume after; ids are positions in the log, valid across every scope. */
@@ -48,20 +49,30 @@ export const eventRoutes = (routes: Routes, router: Router, deps: Deps): void =>
       res.status(200).end();
     };
 
-  const guarded = (on: AclTarget, handle: Handler): Endpoint => ({ guard: { permission: 'events/read', on }, body: 'none', handle });
+  const guarded = (on: AclTarget, handle: Handler, summary?: string): Endpoint => ({
+    guard: { permission: 'events/read', on },
+    body: 'none',
+    handle,
+    ...(summary ? { summary } : {}),
+  });
+  const streamText = (kind: string, scope: string) => `Server-sent event stream (${kind}${scope})`;
+  const checkText = (kind: string, scope: string) => `Check the permission to read the event stream (${kind}${scope})`;
 
   routes.add(router, '/v1/events', { get: guarded(onRoot, stream(undefined)), head: guarded(onRoot, check(undefined)) });
-  for (const kind of STREAM_KINDS) {
-    routes.add(router, `/v1/${kind}/events`, { get: guarded(onRoot, stream(kind)), head: guarded(onRoot, check(kind)) });
+  for (const kind of deps.streamKinds) {
+    routes.add(router, `/v1/${kind}/events`, {
+      get: guarded(onRoot, stream(kind), streamText(kind, '')),
+      head: guarded(onRoot, check(kind), checkText(kind, '')),
+    });
     // These paths also read as item paths (a project or a schema id named `events`): only GET and HEAD
     // are taken here, every other method falls through to the item routes. HEAD first: a GET layer
     // would otherwise answer HEAD too.
-    for (const [path, on] of [
-      [`/v1/${kind}/:org/events`, onOrg],
-      [`/v1/${kind}/:org/:project/events`, onProject],
+    for (const [path, on, scope] of [
+      [`/v1/${kind}/:org/events`, onOrg, ' of one organization'],
+      [`/v1/${kind}/:org/:project/events`, onProject, ' of one project'],
     ] as const) {
-      routes.only(router, 'head', path, guarded(on, check(kind)));
-      routes.only(router, 'get', path, guarded(on, stream(kind)));
+      routes.only(router, 'head', path, guarded(on, check(kind), checkText(kind, scope)));
+      routes.only(router, 'get', path, guarded(on, stream(kind), streamText(kind, scope)));
     }
   }
 };

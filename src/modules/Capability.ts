@@ -1,0 +1,35 @@
+import type { Router } from 'express';
+import type { Kind } from '../events/EventLog.js';
+import type { KindDefinition } from '../domain/KindDefinition.js';
+import type { Projection } from '../projection/Projection.js';
+import type { Routes } from '../http/route.js';
+import type { Caller } from '../kernel/Caller.js';
+import type { ProjectRef } from '../kernel/labels.js';
+
+/**
+ * A capability (resolvers, archives, views...) as one module: what the generic machinery needs
+ * before the log is replayed (its kinds, their event streams, its projections, the statuses of its
+ * rejections), then, once the platform's services exist, its routes, its services and what it does
+ * when a project is created. The composition root only loops over the registered capabilities.
+ */
+export interface CapabilityModule<Platform, Services> {
+  readonly name: string;
+  /** Registered with the projector, snapshots and event streams. */
+  readonly kinds: readonly KindDefinition[];
+  /** Kinds with their own `/v1/{kind}/events` streams. */
+  readonly streams: readonly Kind[];
+  readonly projections: readonly Projection[];
+  /** The HTTP status of each rejection type the module raises. */
+  readonly statuses: Readonly<Record<string, number>>;
+  /** Called once the platform is built (states replayed, writers ready). */
+  wire(platform: Platform): WiredCapability<Services>;
+}
+
+export interface WiredCapability<Services> {
+  services: Services;
+  routes(routes: Routes, router: Router): void;
+  /** Runs right after a project is created (its default resolver, for instance). */
+  projectCreated?(ref: ProjectRef, caller: Caller): Promise<void>;
+  /** Releases what the module opened (connections), at shutdown. */
+  close?(): Promise<void>;
+}

@@ -1,0 +1,44 @@
+import type { AclCheck } from '../auth/AclCheck.js';
+import type { CatalogueQueries } from '../catalogue/CatalogueQueries.js';
+import type { Listings } from '../catalogue/Listings.js';
+import type { Lifecycle } from '../domain/Lifecycle.js';
+import type { ProjectService } from '../domain/projects/ProjectService.js';
+import type { ResourceState } from '../domain/resources/Resource.js';
+import type { Selector } from '../domain/resources/ResourceService.js';
+import type { FileService } from '../domain/files/FileService.js';
+import type { StorageService } from '../domain/storages/StorageService.js';
+import type { Addresses } from '../kernel/Addresses.js';
+import type { Clock } from '../kernel/Clock.js';
+import type { JsonObject } from '../kernel/json.js';
+import type { ProjectRef } from '../kernel/labels.js';
+import type { Log } from '../kernel/Log.js';
+import type { States } from '../projection/States.js';
+
+/** Resources and schemas as a module reads them: by `@id` in a project, rendered as their routes render them. */
+export interface ItemReader {
+  /** The item (schema first, then resource) with that `@id` in the project, current state. */
+  find(project: ProjectRef, id: string): { kind: 'resources' | 'schemas'; state: ResourceState } | undefined;
+  /** Its JSON-LD body at the selected revision (`GET /v1/resources/...`). */
+  body(kind: 'resources' | 'schemas', project: ProjectRef, id: string, selector: Selector): Promise<JsonObject>;
+  /** Its payload as sent, annotated with its metadata when asked (`.../source?annotate=true`). */
+  source(kind: 'resources' | 'schemas', project: ProjectRef, id: string, selector: Selector, annotate: boolean): Promise<JsonObject>;
+}
+
+/** What the composition root hands every capability module once the core is built. */
+export interface Platform {
+  states: States;
+  projects: ProjectService;
+  lifecycle: Lifecycle;
+  clock: Clock;
+  addresses: Addresses;
+  acl: AclCheck;
+  listings: Listings;
+  catalogue: CatalogueQueries;
+  items: ItemReader;
+  storages: StorageService;
+  files: FileService;
+  log: Log;
+  /** The Redis server of the event log, when there is one: state shared by every replica. */
+  redisUrl?: string;
+  redisPrefix: string;
+}

@@ -1,0 +1,209 @@
+import type { AclCheck } from '../../auth/AclCheck.js';
+import type { CheckedPermission } from '../../auth/permissions.js';
+import type { Caller } from '../../kernel/Caller.js';
+import type { Clock } from '../../kernel/Clock.js';
+import type { JsonObject } from '../../kernel/json.js';
+import type { ProjectRef } from '../../kernel/labels.js';
+import { Rejection } from '../../kernel/Rejection.js';
+import { rejections } from '../../domain/rejections.js';
+import type { ProjectService } from '../../domain/projects/ProjectService.js';
+import type { ProjectState } from '../../domain/projects/Project.js';
+import { resolveId } from '../../domain/projects/apiMappings.js';
+import type { Selector } from '../../domain/resources/ResourceService.js';
+import type { FileService } from '../../domain/files/FileService.js';
+import type { FileState } from '../../domain/files/File.js';
+import type { StorageService } from '../../domain/storages/StorageService.js';
+import type { ItemReader } from '../Platform.js';
+import type { ArchiveEntry, ArchiveRecord } from './Archive.js';
+import { archiveEntries, fitsTar } from './Archive.js';
+import type { ArchiveMember } from './archiveWriters.js';
+import { archiveRejections } from './archiveRejections.js';
+import type { ArchiveStore } from './ArchiveStore.js';
+
+export interface ArchiveDeps {
+  store: ArchiveStore;
+  projects: ProjectService;
+  items: ItemReader;
+  files: FileService;
+  storages: StorageService;
+  acl: AclCheck;
+  clock: Clock;
+  /** How long an archive lives, in seconds. */
+  ttlSeconds: number;
+  /** `{base}/v1/files/`: where a `FileSelf` value must point. */
+  filesAddress: string;
+}
+
+/** An entry checked for download: where it is, what it is, where it goes in the archive. */
+type Checked =
+  | { type: 'Resource'; kind: 'resources' | 'schemas'; project: ProjectRef; id: string; path: string; entry: Extract<ArchiveEntry, { type: 'Resource' }> }
+  | { type: 'File'; file: FileState; path: string };
+
+const selectorOf = (e: { rev?: number; tag?: string }): Selector => ({
+  ...(e.rev !== undefined ? { rev: e.rev } : {}),
+  ...(e.tag !== undefined ? { tag: e.tag } : {}),
+});
+
+/**
+ * Archives (Delta 1.10's archives API): a description kept until it expires, downloaded as a tar or
+ * a zip built while it is sent. Every entry is checked (it exists, the caller may read it) before
+ * the first byte goes out; `ignoreNotFound` leaves out entries that do not exist.
+ */
+export class ArchiveService {
+  constructor(private readonly deps: ArchiveDeps) {}
+
+  async create(ref: ProjectRef, idSegment: string | undefined, payload: unknown, caller: Caller): Promise<ArchiveRecord> {
+    const project = this.deps.projects.active(ref);
+    const id = this.idOf(project, idSegment, payload);
+    const { entries, source } = archiveEntries(payload);
+    this.checkPaths(ref, entries);
+    for (const e of entries) if (e.type === 'FileSelf') this.fileSelf(e.value);
+    const now = this.deps.clock.now();
+    const record: ArchiveRecord = {
+      id,
+      project: ref,
+      resources: entries,
+      source,
+      createdAt: now,
+      createdBy: caller.subject,
+      expiresAt: new Date(Date.parse(now) + this.deps.ttlSeconds * 1000).toISOString(),
+    };
+    if (!(await this.deps.store.create(storeKey(ref, id), record))) throw archiveRejections.alreadyExists(id, ref);
+    return record;
+  }
+
+  async fetch(ref: ProjectRef, idSegment: string): Promise<ArchiveRecord> {
+    const project = this.deps.projects.fetch(ref);
+    const id = resolveId(idSegment, project);
+    if (id === undefined) throw archiveRejections.invalidArchiveId(idSegment);
+    const record = await this.deps.store.get(storeKey(ref, id));
+    if (!record) throw archiveRejections.notFound(id, ref);
+    return record;
+  }
+
+  secondsLeft(record: ArchiveRecord): number {
+    return Math.max(0, Math.floor((Date.parse(record.expiresAt) - Date.parse(this.deps.clock.now())) / 1000));
+  }
+
+  /** The archive's members, every entry checked first; each member is rendered or opened only when its turn comes. */
+  async members(record: ArchiveRecord, caller: Caller, ignoreNotFound: boolean): Promise<AsyncIterable<ArchiveMember>> {
+    const checked: Checked[] = [];
+    for (const entry of record.resources) {
+      try {
+        checked.push(await this.check(record.project, entry, caller));
+      } catch (error) {
+        if (ignoreNotFound && error instanceof Rejection && error.type === 'ResourceNotFound') continue;
+        throw error;
+      }
+    }
+    const paths = checked.map((c) => c.path);
+    const duplicates = [...new Set(paths.filter((p, i) => paths.indexOf(p) !== i))];
+    const invalids = paths.filter((p) => !fitsTar(p));
+    if (duplicates.length || invalids.length) throw archiveRejections.invalidResourceCollection(duplicates, invalids, []);
+    const mtime = new Date(record.createdAt);
+    const member = (c: Checked) => (c.type === 'File' ? this.fileMember(c.file, c.path, mtime) : this.resourceMember(c, mtime));
+    return (async function* () {
+      for (const c of checked) yield await member(c);
+    })();
+  }
+
+  private fileMember(file: FileState, path: string, mtime: Date): ArchiveMember {
+    return { path, size: file.value.attributes.bytes, mtime, bytes: () => this.deps.files.content(file) };
+  }
+
+  /** A resource's JSON is small: rendered when its turn comes, so its size is known for its header. */
+  private async resourceMember(c: Extract<Checked, { type: 'Resource' }>, mtime: Date): Promise<ArchiveMember> {
+    const { kind, project, id, entry } = c;
+    const sel = selectorOf(entry);
+    const json =
+      entry.format === 'compacted'
+        ? await this.deps.items.body(kind, project, id, sel)
+        : await this.deps.items.source(kind, project, id, sel, entry.format === 'annotated-source');
+    const bytes = Buffer.from(JSON.stringify(json, null, 2));
+    return { path: c.path, size: bytes.length, mtime, bytes: () => [bytes] };
+  }
+
+  private async check(archiveProject: ProjectRef, entry: ArchiveEntry, caller: Caller): Promise<Checked> {
+    if (entry.type === 'FileSelf') {
+      const { project, segment } = this.fileSelf(entry.value);
+      return this.checkFile(project, segment, {}, entry.path, caller);
+    }
+    const project = entry.project ?? archiveProject;
+    const state = this.deps.projects.fetch(project);
+    const id = resolveId(entry.resourceId, state);
+    if (id === undefined) throw rejections.invalidResourceId(entry.resourceId);
+    if (entry.type === 'File') return this.checkFile(project, entry.resourceId, selectorOf(entry), entry.path, caller);
+    await this.deps.acl.authorize(caller, 'resources/read', `/${project}`);
+    const found = this.deps.items.find(project, id);
+    const rev = entry.tag !== undefined ? found?.state.tags[entry.tag] : (entry.rev ?? found?.state.rev);
+    if (!found || rev === undefined || rev > found.state.rev) throw archiveRejections.entryNotFound(describe(id, entry), project);
+    return { type: 'Resource', kind: found.kind, project, id, path: entry.path ?? defaultResourcePath(project, id), entry };
+  }
+
+  private async checkFile(project: ProjectRef, segment: string, selector: Selector, path: string | undefined, caller: Caller): Promise<Checked> {
+    this.deps.projects.fetch(project);
+    const current = this.deps.files.find(project, segment);
+    if (!current) throw archiveRejections.entryNotFound(describe(segment, selector), project);
+    const storage = this.deps.storages.fetch(project, current.value.storage.id);
+    await this.deps.acl.authorize(caller, storage.value.fields.readPermission as CheckedPermission, `/${project}`);
+    let file: FileState;
+    try {
+      file = this.deps.files.fetch(project, segment, selector);
+    } catch (error) {
+      if (error instanceof Rejection && (error.type === 'RevisionNotFound' || error.type === 'TagNotFound'))
+        throw archiveRejections.entryNotFound(describe(current.id, selector), project);
+      throw error;
+    }
+    return { type: 'File', file, path: path ?? `${project}/${file.value.attributes.filename}` };
+  }
+
+  /** `{base}/v1/files/{org}/{project}/{id}`: a file of this service. */
+  private fileSelf(value: string): { project: ProjectRef; segment: string } {
+    if (!value.startsWith(this.deps.filesAddress)) throw archiveRejections.invalidFileSelf(value);
+    const [org, label, segment, ...rest] = value.slice(this.deps.filesAddress.length).split('?')[0]!.split('/');
+    if (!org || !label || !segment || rest.length) throw archiveRejections.invalidFileSelf(value);
+    try {
+      return { project: `${org}/${label}`, segment: decodeURIComponent(segment) };
+    } catch {
+      throw archiveRejections.invalidFileSelf(value);
+    }
+  }
+
+  /** Paths known when the archive is made: no duplicates, each fits a tar header; a resource's default path too. */
+  private checkPaths(ref: ProjectRef, entries: ArchiveEntry[]): void {
+    const paths: string[] = [];
+    const longIds: string[] = [];
+    for (const e of entries) {
+      if (e.path !== undefined) paths.push(e.path);
+      else if (e.type === 'Resource') {
+        const path = defaultResourcePath(e.project ?? ref, e.resourceId);
+        if (fitsTar(path)) paths.push(path);
+        else longIds.push(e.resourceId);
+      }
+    }
+    const duplicates = [...new Set(paths.filter((p, i) => paths.indexOf(p) !== i))];
+    const invalids = entries.flatMap((e) => (e.path !== undefined && !fitsTar(e.path) ? [e.path] : []));
+    if (duplicates.length || invalids.length || longIds.length) throw archiveRejections.invalidResourceCollection(duplicates, invalids, longIds);
+  }
+
+  private idOf(project: ProjectState, segment: string | undefined, payload: unknown): string {
+    const raw = payload && typeof payload === 'object' && !Array.isArray(payload) ? (payload as JsonObject)['@id'] : undefined;
+    if (raw !== undefined && typeof raw !== 'string') throw archiveRejections.decodingFailed("'@id' must be a string.");
+    const resolve = (value: string) => {
+      const iri = resolveId(value, project);
+      if (iri === undefined) throw archiveRejections.invalidArchiveId(value);
+      return iri;
+    };
+    const pathId = segment === undefined ? undefined : resolve(segment);
+    const payloadId = raw === undefined ? undefined : resolve(raw);
+    if (pathId !== undefined && payloadId !== undefined && pathId !== payloadId) throw rejections.unexpectedId(pathId, payloadId);
+    return pathId ?? payloadId ?? `${project.base}${this.deps.clock.uuid()}`;
+  }
+}
+
+const storeKey = (ref: ProjectRef, id: string) => `${ref}/${id}`;
+
+/** Delta's default: `{project}/{resourceId}.json`, the id percent-encoded into one file name. */
+const defaultResourcePath = (project: ProjectRef, id: string) => `${project}/${encodeURIComponent(id)}.json`;
+
+const describe = (id: string, s: Selector) => (s.rev !== undefined ? `${id}?rev=${s.rev}` : s.tag !== undefined ? `${id}?tag=${s.tag}` : id);

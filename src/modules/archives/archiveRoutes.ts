@@ -1,0 +1,77 @@
+import type { Request, Response, Router } from 'express';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Addresses } from '../../kernel/Addresses.js';
+import { bool, indexing } from '../../http/params.js';
+import { onProject, projectOf, segment } from '../../http/route.js';
+import type { Context, Endpoint, Handler, Routes } from '../../http/route.js';
+import { sendJsonLd as send } from '../../http/routes/itemResponses.js';
+import { contentDisposition } from '../../http/contentDisposition.js';
+import type { ArchiveService } from './ArchiveService.js';
+import { archiveBody, archiveMetadata, archiveSelf } from './archiveJson.js';
+import { tarStream, zipStream } from './archiveWriters.js';
+
+interface Deps {
+  archives: ArchiveService;
+  addresses: Addresses;
+}
+
+const T = '/v1/archives/:org/:project';
+
+/** Delta 1.10: archives are made and read with `resources/read` on the project; each entry's own permission is checked at download. */
+const endpoint = (summary: string, handle: Handler, body: 'json' | 'none' = 'none'): Endpoint => ({
+  guard: { permission: 'resources/read', on: onProject },
+  body,
+  handle,
+  summary,
+});
+
+/** The archive format an `Accept` header asks for: zip (as Delta 1.10 offers it), tar, or none (the JSON-LD description). */
+const formatOf = (req: Request): 'zip' | 'tar' | undefined => {
+  const accept = (req.get('accept') ?? '').toLowerCase();
+  if (/application\/(x-)?zip/.test(accept)) return 'zip';
+  if (accept.includes('application/x-tar')) return 'tar';
+  return undefined;
+};
+
+/** Archives: create (POST answers 303 to the archive, PUT 201), fetch the description, download as tar or zip. */
+export const archiveRoutes = (routes: Routes, router: Router, { archives, addresses }: Deps): void => {
+  routes.add(router, T, {
+    post: endpoint(
+      'Create an archive; answers 303 to where it is downloaded',
+      async (req, res, ctx) => {
+        indexing(req.query);
+        const record = await archives.create(projectOf(req), undefined, req.body, ctx.caller);
+        res.location(archiveSelf(addresses, record));
+        send(res, archiveMetadata(record, addresses), 303);
+      },
+      'json',
+    ),
+  });
+  const download = async (req: Request, res: Response, ctx: Context) => {
+    const record = await archives.fetch(projectOf(req), segment(req, 'id'));
+    const format = formatOf(req);
+    if (format === undefined) return send(res, archiveBody(record, addresses, archives.secondsLeft(record)));
+    // Every entry is checked before the status goes out: a refusal is still a typed error.
+    const members = await archives.members(record, ctx.caller, bool(req.query, 'ignoreNotFound') === true);
+    const name = `${record.id.split(/[/#]/).pop() || 'archive'}.${format}`;
+    res.status(200);
+    res.setHeader('Content-Type', format === 'zip' ? 'application/zip' : 'application/x-tar');
+    res.setHeader('Content-Disposition', contentDisposition(name));
+    // Already packed bytes: the compression middleware must leave them alone.
+    res.setHeader('Cache-Control', 'no-store, no-transform');
+    // Pulled chunk by chunk: a member's bytes are read only as fast as the client takes them.
+    await pipeline(Readable.from(format === 'zip' ? zipStream(members) : tarStream(members)), res);
+  };
+  routes.add(router, `${T}/:id`, {
+    get: endpoint('Fetch an archive: its description, or the archive itself (Accept: application/zip or application/x-tar; ?ignoreNotFound)', download),
+    put: endpoint(
+      'Create an archive with this id',
+      async (req, res, ctx) => {
+        indexing(req.query);
+        send(res, archiveMetadata(await archives.create(projectOf(req), segment(req, 'id'), req.body, ctx.caller), addresses), 201);
+      },
+      'json',
+    ),
+  });
+};

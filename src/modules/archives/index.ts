@@ -1,0 +1,42 @@
+import type { CapabilityModule } from '../Capability.js';
+import type { Platform } from '../Platform.js';
+import { archiveRoutes } from './archiveRoutes.js';
+import { archiveStatuses } from './archiveRejections.js';
+import { ArchiveService } from './ArchiveService.js';
+import { MemoryArchiveStore, RedisArchiveStore } from './ArchiveStore.js';
+
+export interface ArchiveSettings {
+  /** Seconds an archive lives (Delta: 5 hours). */
+  ttlSeconds: number;
+}
+
+/**
+ * Archives as one capability. No kind: Delta keeps them ephemeral, out of the event log; they live
+ * in Redis when the event log does (every replica sees them), else in this process's memory.
+ */
+export const createArchivesModule = (settings: ArchiveSettings): CapabilityModule<Platform, { archives: ArchiveService }> => ({
+  name: 'archives',
+  kinds: [],
+  streams: [],
+  projections: [],
+  statuses: archiveStatuses,
+  wire: (p) => {
+    const store = p.redisUrl ? new RedisArchiveStore(p.redisUrl, p.redisPrefix) : new MemoryArchiveStore();
+    const archives = new ArchiveService({
+      store,
+      projects: p.projects,
+      items: p.items,
+      files: p.files,
+      storages: p.storages,
+      acl: p.acl,
+      clock: p.clock,
+      ttlSeconds: settings.ttlSeconds,
+      filesAddress: `${p.addresses.base}/v1/files/`,
+    });
+    return {
+      services: { archives },
+      routes: (routes, router) => archiveRoutes(routes, router, { archives, addresses: p.addresses }),
+      close: () => store.close(),
+    };
+  },
+});
