@@ -40,6 +40,13 @@ export const requestRejections = {
   expectationFailed: (expectation: string) => new Rejection('ExpectationFailed', `The expectation '${expectation}' is not supported: only '100-continue' is.`),
   tooManyConnections: (limit: number) =>
     new Rejection('TooManyConnections', `The server holds its maximum of ${limit} open connections: retry shortly, and reuse connections (keep-alive).`),
+  /** A caller's costly requests (searches, SPARQL queries) in flight at once are capped; `retryAfter` (seconds) becomes `Retry-After`. */
+  tooManyRequests: (limit: number, retryAfter: number) =>
+    new Rejection(
+      'TooManyRequests',
+      `You already have ${limit} searches or queries running: wait for one to finish before sending another (retry after ${retryAfter} s).`,
+      { limit, retryAfter },
+    ),
   requestTimeout: (millis: number) =>
     new Rejection('RequestTimeout', `The request did not arrive within ${millis} ms: send the headers and body without pausing.`),
   preconditionFailed: (etag: string) => new Rejection('PreconditionFailed', `The current representation's ETag is ${etag}, which If-Match does not name.`),
@@ -72,6 +79,7 @@ export const requestStatuses = {
   PreconditionFailed: 412,
   ExpectationFailed: 417,
   TooManyConnections: 503,
+  TooManyRequests: 429,
   RequestTimeout: 408,
   UnexpectedError: 500,
 } satisfies Record<RejectionTypes<typeof requestRejections>, number>;

@@ -26,6 +26,7 @@ export const errorMiddleware =
     const body = known ?? rejections.unexpected();
     const status = statusOf(body.type, body.fields) ?? 500;
     if (body.type === 'HttpMethodNotAllowed') res.setHeader('Allow', (body.fields['allowed'] as string[]).join(', '));
+    if (typeof body.fields['retryAfter'] === 'number') res.setHeader('Retry-After', String(body.fields['retryAfter']));
     if (res.headersSent) {
       res.end();
       return;
