@@ -191,6 +191,8 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const sparqlReplica = new SparqlReplica(revisionQuads, {
     timeoutMillis: config.sparqlTimeoutMillis ?? 30_000,
     maxResults: config.sparqlMaxResults ?? 100_000,
+    workers: config.sparqlWorkers ?? 2,
+    heapMb: config.sparqlWorkerHeapMb ?? 512,
     log: (line) => logs.warn(line),
   });
   const projector = new Projector(

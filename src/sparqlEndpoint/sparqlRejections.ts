@@ -29,6 +29,12 @@ export const sparqlRejections = {
     ),
   queryServiceBusy: (millis: number) =>
     new Rejection('QueryServiceBusy', `The query could not start within its budget of ${millis} ms: other queries are running. Retry shortly.`, { millis }),
+  /** The worker running the query died under it (out of memory, an engine panic): logged, the worker replaced. */
+  queryWorkerCrashed: () =>
+    new Rejection(
+      'QueryWorkerCrashed',
+      'The query stopped the worker running it (it needed more memory than a worker has): narrow it, for instance with more specific patterns or a LIMIT, or retry shortly.',
+    ),
   resultTooLarge: (limit: number) =>
     new Rejection('QueryResultTooLarge', `The query's answer holds more than ${limit} results (rows or triples); page through it with LIMIT and OFFSET.`, {
       limit,
@@ -44,5 +50,6 @@ export const sparqlStatuses = {
   ViewNotFound: 404,
   QueryTimeout: 400,
   QueryServiceBusy: 503,
+  QueryWorkerCrashed: 503,
   QueryResultTooLarge: 400,
 } satisfies Record<RejectionTypes<typeof sparqlRejections>, number>;
