@@ -47,6 +47,15 @@ export const requestRejections = {
       `You already have ${limit} searches or queries running: wait for one to finish before sending another (retry after ${retryAfter} s).`,
       { limit, retryAfter },
     ),
+  /** Node refuses a request line and headers past its `maxHeaderSize` before any route sees them (a 60,000-character `q`). */
+  requestHeadersTooLarge: (limit: number) =>
+    new Rejection(
+      'RequestHeadersTooLarge',
+      `The request line and headers exceed ${limit} bytes: shorten the query parameters (a long 'q' or filter list); a long search goes in the body of POST /v1/search/query.`,
+      { limit },
+    ),
+  /** What Node's HTTP parser cannot read at all. */
+  malformedHttp: (reason: string) => new Rejection('MalformedHttpRequest', `The request is not valid HTTP/1.1: ${reason}.`),
   requestTimeout: (millis: number) =>
     new Rejection('RequestTimeout', `The request did not arrive within ${millis} ms: send the headers and body without pausing.`),
   preconditionFailed: (etag: string) => new Rejection('PreconditionFailed', `The current representation's ETag is ${etag}, which If-Match does not name.`),
@@ -80,6 +89,8 @@ export const requestStatuses = {
   ExpectationFailed: 417,
   TooManyConnections: 503,
   TooManyRequests: 429,
+  RequestHeadersTooLarge: 400,
+  MalformedHttpRequest: 400,
   RequestTimeout: 408,
   UnexpectedError: 500,
 } satisfies Record<RejectionTypes<typeof requestRejections>, number>;

@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, maxHeaderSize } from 'node:http';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { HttpLimits } from '../config/Config.js';
@@ -138,7 +138,11 @@ export const serve = (app: RequestListener, options: ServeOptions): Promise<Serv
       rawResponse(socket, rejections.requestTimeout(millis));
       return;
     }
-    closeAfter(socket, 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    if (error.code === 'HPE_HEADER_OVERFLOW') {
+      options.log(`refused a request from ${socket.remoteAddress}: request line and headers over ${maxHeaderSize} bytes (400)`);
+      return rawResponse(socket, rejections.requestHeadersTooLarge(maxHeaderSize));
+    }
+    rawResponse(socket, rejections.malformedHttp(String(error.code ?? error.message)));
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

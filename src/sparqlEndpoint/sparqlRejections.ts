@@ -12,6 +12,9 @@ export const sparqlRejections = {
         operation,
       },
     ),
+  /** Groups or parentheses nested past the limit: refused before a parser recurses into them. */
+  tooDeeplyNested: (limit: number) =>
+    new Rejection('TooDeeplyNested', `The query nests groups, brackets or parentheses more than ${limit} levels deep; flatten it.`, { limit }),
   missingQuery: () => new Rejection('MissingQuery', "No query given: send it as 'query=' (GET or form-encoded POST) or as an application/sparql-query body."),
   unsupportedBody: (contentType: string) =>
     new Rejection(
@@ -46,6 +49,7 @@ export const sparqlStatuses = {
   MalformedQuery: 400,
   UnsupportedOperation: 400,
   MissingQuery: 400,
+  TooDeeplyNested: 400,
   UnsupportedRequestContentTypeRejection: 415,
   ViewNotFound: 404,
   QueryTimeout: 400,

@@ -253,6 +253,17 @@ describe('search query DSL over a fixed data set', () => {
     expect(aggregated).to.be.instanceOf(Rejection).and.to.have.property('type', 'SearchTimedOut');
   });
 
+  it('refuses nesting past a depth (TooDeeplyNested) before recursing into it: query_string groups, bools, sub-aggregations', async () => {
+    expect((await refused({ query: { query_string: { query: `${'('.repeat(5_000)}a${')'.repeat(5_000)}` } } })).type).to.equal('TooDeeplyNested');
+    expect((await refused({ query: { query_string: { query: `${'('.repeat(33)}a${')'.repeat(33)}` } } })).type).to.equal('TooDeeplyNested');
+    expect(await ids({ query: { query_string: { query: `${'('.repeat(32)}carol${')'.repeat(32)}` } } })).to.deep.equal(['urn:3']);
+    const bools = (depth: number) => JSON.parse(`${'{"bool":{"must":['.repeat(depth)}{"match_all":{}}${']}}'.repeat(depth)}`) as unknown;
+    expect((await refused({ query: bools(5_000) })).type).to.equal('TooDeeplyNested');
+    expect(await ids({ query: bools(30) })).to.have.length(5);
+    const aggs = JSON.parse(`${'{"t":{"terms":{"field":"name.keyword"},"aggs":'.repeat(5_000)}{}${'}}'.repeat(5_000)}`) as unknown;
+    expect((await refused({ size: 0, aggs })).type).to.equal('TooDeeplyNested');
+  });
+
   it('refuses every construct it does not evaluate, by name, and malformed ones', async () => {
     const cases: [unknown, string][] = [
       [{ query: { more_like_this: { like: 'x' } } }, 'more_like_this'],

@@ -16,6 +16,26 @@ const malformed = searchRejections.malformedSearchQuery;
 
 /** Top-level keys of a search body this registry evaluates; any other is refused by name. */
 const KNOWN = new Set(['query', 'from', 'size', 'sort', '_source', 'track_total_hits', 'aggs', 'aggregations']);
+/**
+ * Deepest JSON nesting of a search body: compiling recurses into every level (bools in bools,
+ * sub-aggregations). A nested `bool` takes three levels: this admits the 30 levels of bools
+ * Elasticsearch admits (`indices.query.bool.max_nested_depth`). (Over HTTP the body reader refuses
+ * JSON past 100 levels already; this holds for any caller.)
+ */
+export const MAX_BODY_DEPTH = 96;
+
+/** Whether a JSON value nests deeper than `limit` (walked without recursion: the value may be deeper than the stack). */
+const deeperThan = (value: unknown, limit: number): boolean => {
+  const pending: [unknown, number][] = [[value, 1]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [v, depth] = next;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+  }
+  return false;
+};
+
 /** Elasticsearch's `index.max_result_window`. */
 const MAX_WINDOW = 10_000;
 const DEFAULT_TRACK = 10_000;
@@ -122,6 +142,7 @@ export const searchWithDocuments = async (
   const started = performance.now();
   const spent = () => (turn ? turn.spent() : performance.now() - started);
   if (!isObject(body)) throw malformed('The search body must be a JSON object.');
+  if (deeperThan(body, MAX_BODY_DEPTH)) throw searchRejections.tooDeeplyNested(MAX_BODY_DEPTH, 'search body');
   for (const key of Object.keys(body)) if (!KNOWN.has(key)) throw unsupported(key, 'search request parameter');
   const from = integer(body['from'], 'from', 0);
   const size = integer(body['size'], 'size', 10);
