@@ -1,12 +1,15 @@
 import { expect } from 'chai';
+import { connect } from 'node:net';
 import { serve } from '../support/server.js';
+import type { TestServer } from '../support/server.js';
 import { client, enc } from '../support/client.js';
 
 const ctx = { '@vocab': 'http://schema.org/' };
 
 describe('small inputs past their limits get a typed 400 saying what is wrong', () => {
   let api: ReturnType<typeof client>;
-  serve((_s, a) => (api = a));
+  let server: TestServer;
+  serve((s, a) => ((server = s), (api = a)));
 
   before(async () => {
     expect((await api.put('/v1/orgs/il', {})).status).to.equal(201);
@@ -20,6 +23,17 @@ describe('small inputs past their limits get a typed 400 saying what is wrong', 
     expect(res.body?.['@type'], res.text).to.equal('RequestHeadersTooLarge');
     expect(res.body.reason).to.include("'q'");
     expect((await api.get('/v1/version')).status).to.equal(200);
+  });
+
+  it('answers what is not HTTP at all with a typed 400 body (MalformedHttpRequest) and closes the connection', async () => {
+    const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+    let received = '';
+    socket.on('data', (d) => (received += d));
+    socket.write('NOT HTTP AT ALL\r\n\r\n');
+    await new Promise((r) => socket.once('close', r));
+    expect(received)
+      .to.match(/^HTTP\/1.1 400 /)
+      .and.include('"@type":"MalformedHttpRequest"');
   });
 
   it('says which rule a tag breaks: control characters (CR, LF) or its length', async () => {
