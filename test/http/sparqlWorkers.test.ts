@@ -58,21 +58,4 @@ describe('SPARQL queries cannot starve each other or exhaust memory', function (
       expect([stopped.status, stopped.body['@type']]).to.deep.equal([400, 'QueryTimeout']);
     });
   });
-
-  describe('a worker that dies under a query', () => {
-    let server: TestServer;
-    let api: ReturnType<typeof client>;
-    // A heap too small for the answer: the worker runs out of memory under the query.
-    before(async () => ({ server, api } = await seeded(4, 300, { sparqlTimeoutMillis: 20_000, sparqlWorkerHeapMb: 16 })));
-    after(() => server?.stop(true));
-
-    it('is answered 503 QueryWorkerCrashed (never a parse error, never 500), and its worker is replaced', async () => {
-      const res = await api.get(`${endpoint}?query=${enc('SELECT * WHERE { ?a ?b ?c1 . ?d ?e ?f } LIMIT 90000')}`);
-      expect([res.status, res.body['@type']], res.text).to.deep.equal([503, 'QueryWorkerCrashed']);
-      let next = await api.get(`${endpoint}?query=${enc('ASK { ?s ?p ?o }')}`);
-      // The replacement may still be loading its replica: the other worker answers meanwhile, or the query waits.
-      for (let i = 0; i < 50 && next.status !== 200; i++) next = await api.get(`${endpoint}?query=${enc('ASK { ?s ?p ?o }')}`);
-      expect([next.status, next.body.boolean], next.text).to.deep.equal([200, true]);
-    });
-  });
 });
