@@ -24,6 +24,8 @@ import { storableRevision } from './projection/storableRevision.js';
 import { availableParallelism } from 'node:os';
 import { inlineExecutor } from './workers/Executor.js';
 import { WorkerPool } from './workers/WorkerPool.js';
+import { CpuTurns } from './workers/CpuTurns.js';
+import { CallerConcurrency } from './http/CallerConcurrency.js';
 import { systemClock } from './kernel/Clock.js';
 import type { Clock } from './kernel/Clock.js';
 import { EventWriter } from './domain/EventWriter.js';
@@ -220,6 +222,8 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const sparqlReplica = new SparqlReplica(revisionQuads, {
     timeoutMillis: config.sparqlTimeoutMillis ?? 30_000,
     maxResults: config.sparqlMaxResults ?? 100_000,
+    workers: config.sparqlWorkers ?? 2,
+    heapMb: config.sparqlWorkerHeapMb ?? 512,
     log: (line) => logs.warn(line),
   });
   // Each projection runs on its own position from the changes the states' fold hands on: one that
@@ -394,7 +398,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   app.disable('x-powered-by');
   app.set('etag', false);
   const router = express.Router();
-  const routes = new Routes(access.check, bodyReaders({ json: config.maxPayloadBytes }));
+  const routes = new Routes(access.check, bodyReaders({ json: config.maxPayloadBytes }), new CallerConcurrency(config.costlyPerCaller ?? 4));
   const version = (JSON.parse(readFileSync(assetPath('package.json'), 'utf8')) as { version: string }).version;
   versionRoutes(routes, router, {
     version,
@@ -438,6 +442,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
       search: new SearchService(textIndex, () => kinds.projects.keys(), {
         suites: config.searchSuites ?? {},
         timeoutMillis: config.searchTimeoutMillis ?? 2_000,
+        turns: new CpuTurns(),
         fetched: async (project, id) => {
           const { state, compacted } = await resources.fetchCompacted(project, '_', id, {});
           return resourceBody(state, compacted, addresses);

@@ -50,6 +50,12 @@ export interface Config {
   sparqlTimeoutMillis?: number;
   /** Most rows (SELECT) or triples (CONSTRUCT, DESCRIBE) one SPARQL answer may hold (400 beyond). */
   sparqlMaxResults?: number;
+  /** SPARQL query workers, each holding a replica of every project's dataset (default 2). */
+  sparqlWorkers?: number;
+  /** The JavaScript heap of one SPARQL query worker, in MiB (its `resourceLimits`; Oxigraph's own memory is apart). */
+  sparqlWorkerHeapMb?: number;
+  /** Searches and SPARQL queries one caller may have in flight at once (429 TooManyRequests beyond). */
+  costlyPerCaller?: number;
   /** Origins browsers may call from: `*` (default) or a comma-separated list. */
   corsOrigins?: string;
   /** `GET /metrics`: `permission` (supervision/read on `/`, default), `open`, or `off`. */
@@ -243,6 +249,9 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     archiveTtlSeconds: integerSetting('ARCHIVE_TTL_SECONDS', setting('ARCHIVE_TTL_SECONDS', 'archives.ttl-seconds'), 18_000, 1, 604_800),
     sparqlTimeoutMillis: integerSetting('SPARQL_TIMEOUT_MILLIS', setting('SPARQL_TIMEOUT_MILLIS', 'sparql.timeout-millis'), 30_000, 10, 3_600_000),
     sparqlMaxResults: integerSetting('SPARQL_MAX_RESULTS', setting('SPARQL_MAX_RESULTS', 'sparql.max-results'), 100_000, 1, 10_000_000),
+    sparqlWorkers: integerSetting('SPARQL_WORKERS', setting('SPARQL_WORKERS', 'sparql.workers'), 2, 1, 16),
+    sparqlWorkerHeapMb: integerSetting('SPARQL_WORKER_HEAP_MB', setting('SPARQL_WORKER_HEAP_MB', 'sparql.worker-heap-mb'), 512, 64, 16_384),
+    costlyPerCaller: integerSetting('COSTLY_PER_CALLER', setting('COSTLY_PER_CALLER', 'http.costly-per-caller'), 4, 1, 10_000),
     corsOrigins: setting('CORS_ORIGINS', 'http.cors-origins') ?? '*',
     metrics: metricsSetting(setting('METRICS', 'metrics.access')),
     logLevel: logLevelSetting(setting('LOG_LEVEL', 'log.level')),

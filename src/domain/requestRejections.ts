@@ -40,6 +40,22 @@ export const requestRejections = {
   expectationFailed: (expectation: string) => new Rejection('ExpectationFailed', `The expectation '${expectation}' is not supported: only '100-continue' is.`),
   tooManyConnections: (limit: number) =>
     new Rejection('TooManyConnections', `The server holds its maximum of ${limit} open connections: retry shortly, and reuse connections (keep-alive).`),
+  /** A caller's costly requests (searches, SPARQL queries) in flight at once are capped; `retryAfter` (seconds) becomes `Retry-After`. */
+  tooManyRequests: (limit: number, retryAfter: number) =>
+    new Rejection(
+      'TooManyRequests',
+      `You already have ${limit} searches or queries running: wait for one to finish before sending another (retry after ${retryAfter} s).`,
+      { limit, retryAfter },
+    ),
+  /** Node refuses a request line and headers past its `maxHeaderSize` before any route sees them (a 60,000-character `q`). */
+  requestHeadersTooLarge: (limit: number) =>
+    new Rejection(
+      'RequestHeadersTooLarge',
+      `The request line and headers exceed ${limit} bytes: shorten the query parameters (a long 'q' or filter list); a long search goes in the body of POST /v1/search/query.`,
+      { limit },
+    ),
+  /** What Node's HTTP parser cannot read at all. */
+  malformedHttp: (reason: string) => new Rejection('MalformedHttpRequest', `The request is not valid HTTP/1.1: ${reason}.`),
   requestTimeout: (millis: number) =>
     new Rejection('RequestTimeout', `The request did not arrive within ${millis} ms: send the headers and body without pausing.`),
   preconditionFailed: (etag: string) => new Rejection('PreconditionFailed', `The current representation's ETag is ${etag}, which If-Match does not name.`),
@@ -79,6 +95,9 @@ export const requestStatuses = {
   ExpectationFailed: 417,
   TooManyConnections: 503,
   ProjectionsBehind: 503,
+  TooManyRequests: 429,
+  RequestHeadersTooLarge: 400,
+  MalformedHttpRequest: 400,
   RequestTimeout: 408,
   UnexpectedError: 500,
 } satisfies Record<RejectionTypes<typeof requestRejections>, number>;

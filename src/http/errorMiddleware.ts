@@ -26,8 +26,7 @@ export const errorMiddleware =
     const body = known ?? rejections.unexpected();
     const status = statusOf(body.type, body.fields, moduleStatuses) ?? 500;
     if (body.type === 'HttpMethodNotAllowed') res.setHeader('Allow', (body.fields['allowed'] as string[]).join(', '));
-    const retryAfter = body.fields['retryAfter'];
-    if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
+    if (typeof body.fields['retryAfter'] === 'number') res.setHeader('Retry-After', String(body.fields['retryAfter']));
     if (res.headersSent) {
       res.end();
       return;

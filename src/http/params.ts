@@ -61,8 +61,20 @@ export const indexing = (query: Query): void => {
 
 export const tagName = (query: Query): string | undefined => {
   const tag = single(query, 'tag');
-  if (tag !== undefined && !validTag(tag)) throw rejections.malformedQueryParam(`Tag '${tag}' is invalid.`);
+  const problem = tag === undefined ? undefined : tagProblem(tag);
+  if (problem !== undefined) throw rejections.malformedQueryParam(`Query parameter 'tag' is invalid: ${problem}.`);
   return tag;
 };
 
-export const validTag = (tag: string): boolean => tag.length > 0 && tag.length <= 64 && !/[\u0000-\u001f]/.test(tag);
+/** Longest tag accepted. */
+export const MAX_TAG_LENGTH = 64;
+
+/** Which rule a tag breaks, said for the caller; undefined for a valid tag. */
+export const tagProblem = (tag: string): string | undefined => {
+  if (tag.length === 0) return 'a tag must not be empty';
+  if (tag.length > MAX_TAG_LENGTH) return `a tag has at most ${MAX_TAG_LENGTH} characters, this one has ${tag.length}`;
+  const control = /[\u0000-\u001f\u007f]/.exec(tag);
+  if (control)
+    return `a tag must not hold control characters (such as CR or LF), this one holds U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} at position ${control.index}`;
+  return undefined;
+};

@@ -8,6 +8,8 @@ import { rejections } from '../domain/rejections.js';
 import { Rejection } from '../kernel/Rejection.js';
 import type { BodyKind } from './bodyReader.js';
 import { callerOf } from './authenticate.js';
+import { callerKey } from './CallerConcurrency.js';
+import type { CallerConcurrency } from './CallerConcurrency.js';
 
 /** What a handler is given besides the request: the caller, and what it may read of a multi-project scope. */
 export interface Context {
@@ -56,6 +58,8 @@ export interface Endpoint {
   handle: Handler;
   /** What the route does, for the OpenAPI description (else the shared table of summaries). */
   summary?: string;
+  /** CPU- or memory-heavy work (a search, a SPARQL query): counted against the caller's share of those in flight (CallerConcurrency). */
+  costly?: true;
 }
 
 /** A route as declared, for the test that checks every route names its permission. */
@@ -80,6 +84,8 @@ export class Routes {
   constructor(
     private readonly acl: AclCheck,
     private readonly bodies: Record<BodyKind, RequestHandler[]>,
+    /** The share of costly requests each caller may have in flight; none: unbounded. */
+    private readonly costly?: CallerConcurrency,
   ) {}
 
   add(router: Router, path: string, endpoints: Partial<Record<Method, Endpoint>>): void {
@@ -113,7 +119,8 @@ export class Routes {
         .then(async () => {
           const caller = callerOf(res);
           const access = await this.authorize(endpoint.guard, caller, req);
-          await endpoint.handle(req, res, { caller, access });
+          const handle = () => Promise.resolve(endpoint.handle(req, res, { caller, access }));
+          await (endpoint.costly && this.costly ? this.costly.run(callerKey(caller, req), handle) : handle());
         })
         .catch(next);
     };

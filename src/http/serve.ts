@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, maxHeaderSize } from 'node:http';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { HttpLimits } from '../config/Config.js';
@@ -26,11 +26,26 @@ const refuse = (res: ServerResponse, rejection: Rejection) => {
   res.end(errorBody(rejection));
 };
 
+/**
+ * Closes a refused connection for good: the answer is written, then the socket destroyed. Ending it
+ * only half-closes it, and a client that never reads nor closes its side keeps it open (FIN-WAIT-2)
+ * and counted against the connection limit for as long as it likes.
+ */
+const closeAfter = (socket: Socket, text: string): void => {
+  const timer = setTimeout(() => socket.destroy(), 1_000);
+  timer.unref();
+  socket.end(text, () => {
+    clearTimeout(timer);
+    socket.destroy();
+  });
+};
+
 /** A whole HTTP response written on a raw socket, for connections refused before HTTP parsing starts. */
 const rawResponse = (socket: Socket, rejection: Rejection): void => {
   const body = errorBody(rejection);
   const status = statusOf(rejection.type) ?? 400;
-  socket.end(
+  closeAfter(
+    socket,
     `HTTP/1.1 ${status} ${rejection.type}\r\nContent-Type: application/ld+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 };
@@ -115,13 +130,19 @@ export const serve = (app: RequestListener, options: ServeOptions): Promise<Serv
     socket.once('close', () => open--);
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable) return;
+    if (!socket.writable) return void socket.destroy();
     if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-      options.log(`refused a request from ${socket.remoteAddress}: not received within ${options.requestTimeoutMillis} ms (408)`);
-      rawResponse(socket, rejections.requestTimeout(options.requestTimeoutMillis));
+      // Only the headers are timed by Node (the bodies by timeBody): headers that trickle in are cut off here.
+      const millis = Math.min(options.headersTimeoutMillis, options.requestTimeoutMillis);
+      options.log(`refused a request from ${socket.remoteAddress}: its headers not received within ${millis} ms (408)`);
+      rawResponse(socket, rejections.requestTimeout(millis));
       return;
     }
-    socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    if (error.code === 'HPE_HEADER_OVERFLOW') {
+      options.log(`refused a request from ${socket.remoteAddress}: request line and headers over ${maxHeaderSize} bytes (400)`);
+      return rawResponse(socket, rejections.requestHeadersTooLarge(maxHeaderSize));
+    }
+    rawResponse(socket, rejections.malformedHttp(String(error.code ?? error.message)));
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

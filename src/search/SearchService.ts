@@ -12,6 +12,7 @@ import { rejections } from '../domain/rejections.js';
 import { Rejection } from '../kernel/Rejection.js';
 import { sourceFilter } from './dsl/sourceFilter.js';
 import type { TextIndex } from './TextIndex.js';
+import type { CpuTurns, Turn } from '../workers/CpuTurns.js';
 
 export interface Suite {
   name: string;
@@ -23,8 +24,10 @@ export interface SearchSettings {
   suites: Readonly<Record<string, readonly ProjectRef[]>>;
   /** The JSON file `GET /v1/search/config` answers with, read once at start. */
   fieldsFile?: string;
-  /** A search's time budget (it runs on the event loop). */
+  /** A search's time budget: the time it runs on the event loop, its waits for a turn not counted. */
   timeoutMillis?: number;
+  /** The event loop's turns searches run in (a slice at a time, so that other requests are answered meanwhile); none: in one go. */
+  turns?: CpuTurns;
   /**
    * A resource as its fetch answers it (compacted with its own context, with the `_` metadata):
    * what a hit shows as `_source`. Documents are matched as their payload was written; compacting
@@ -112,13 +115,10 @@ export class SearchService {
   }
 
   private async run(body: unknown, projects: ProjectRef[]): Promise<SearchResponse> {
-    const { response, hitDocuments } = searchWithDocuments(
-      body,
-      this.documents.of(projects),
-      (d) => indexName(d.project),
-      projects.length,
-      this.settings.timeoutMillis,
-    );
+    const search = (turn?: Turn) =>
+      searchWithDocuments(body, this.documents.of(projects), (d) => indexName(d.project), projects.length, this.settings.timeoutMillis, turn);
+    const turns = this.settings.turns;
+    const { response, hitDocuments } = await (turns ? turns.run(search) : search());
     const fetched = this.settings.fetched;
     if (!fetched) return response;
     // The body was read by the search: its `_source` is valid.

@@ -18,6 +18,9 @@ export const searchRejections = {
   /** A search still running when its time budget ran out is stopped, so one search cannot hold the service. */
   searchTimedOut: (millis: number) =>
     new Rejection('SearchTimedOut', `The search did not finish within ${millis} ms; narrow it (fewer projects, a more selective query).`, { millis }),
+  /** Nesting past the limit (bools in bools, groups in a query_string): refused before anything recurses into it. */
+  tooDeeplyNested: (limit: number, where: string) =>
+    new Rejection('TooDeeplyNested', `The ${where} is nested more than ${limit} levels deep; flatten it.`, { limit }),
   unknownSuite: (name: string) => new Rejection('UnknownSuite', `The suite '${name}' can't be found.`),
   /** `GET /v1/search/config` without `plugins.search.fields` configured. */
   searchConfigUnavailable: () => new Rejection('SearchConfigUnavailable', "No search configuration is set: 'plugins.search.fields' names no file."),
@@ -29,6 +32,7 @@ export const searchStatuses: Record<RejectionTypes<typeof searchRejections>, num
   TooManyBuckets: 400,
   TooManyClauses: 400,
   SearchTimedOut: 400,
+  TooDeeplyNested: 400,
   UnknownSuite: 404,
   SearchConfigUnavailable: 404,
 };

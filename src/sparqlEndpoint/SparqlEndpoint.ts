@@ -61,6 +61,8 @@ export class SparqlEndpoint {
           throw sparqlRejections.queryServiceBusy(reason.millis);
         case 'tooLarge':
           throw sparqlRejections.resultTooLarge(reason.limit);
+        case 'crashed':
+          throw sparqlRejections.queryWorkerCrashed();
       }
     }
   }

@@ -12,6 +12,9 @@ export const sparqlRejections = {
         operation,
       },
     ),
+  /** Groups or parentheses nested past the limit: refused before a parser recurses into them. */
+  tooDeeplyNested: (limit: number) =>
+    new Rejection('TooDeeplyNested', `The query nests groups, brackets or parentheses more than ${limit} levels deep; flatten it.`, { limit }),
   missingQuery: () => new Rejection('MissingQuery', "No query given: send it as 'query=' (GET or form-encoded POST) or as an application/sparql-query body."),
   unsupportedBody: (contentType: string) =>
     new Rejection(
@@ -29,6 +32,12 @@ export const sparqlRejections = {
     ),
   queryServiceBusy: (millis: number) =>
     new Rejection('QueryServiceBusy', `The query could not start within its budget of ${millis} ms: other queries are running. Retry shortly.`, { millis }),
+  /** The worker running the query died under it (out of memory, an engine panic): logged, the worker replaced. */
+  queryWorkerCrashed: () =>
+    new Rejection(
+      'QueryWorkerCrashed',
+      'The query stopped the worker running it (it needed more memory than a worker has): narrow it, for instance with more specific patterns or a LIMIT, or retry shortly.',
+    ),
   resultTooLarge: (limit: number) =>
     new Rejection('QueryResultTooLarge', `The query's answer holds more than ${limit} results (rows or triples); page through it with LIMIT and OFFSET.`, {
       limit,
@@ -40,9 +49,11 @@ export const sparqlStatuses = {
   MalformedQuery: 400,
   UnsupportedOperation: 400,
   MissingQuery: 400,
+  TooDeeplyNested: 400,
   UnsupportedRequestContentTypeRejection: 415,
   ViewNotFound: 404,
   QueryTimeout: 400,
   QueryServiceBusy: 503,
+  QueryWorkerCrashed: 503,
   QueryResultTooLarge: 400,
 } satisfies Record<RejectionTypes<typeof sparqlRejections>, number>;

@@ -6,6 +6,7 @@ import { parseItemNode } from './graphNames.js';
 import { CLAIM_CEILING, claimWasmMemory } from './wasmMemory.js';
 import type { ProjectQuery, QueryAnswer } from './ProjectSparqlStore.js';
 import { QueryFailed } from './ProjectSparqlStore.js';
+import { capped } from './cappedQuery.js';
 
 /** oxigraph's `results_format` names of the SPARQL result media types. */
 const RESULT_FORMATS: Record<string, string> = {
@@ -181,21 +182,23 @@ export class ProjectDatasets {
         ? { default_graph: (q.defaultGraphs ?? []).map((g) => oxigraph.namedNode(g)), named_graphs: (q.namedGraphs ?? []).map((g) => oxigraph.namedNode(g)) }
         : {};
     try {
+      // One row past the cap is enough to refuse: the engine stops there instead of producing every row.
+      const text = q.form === 'ask' ? q.query : capped(q.query, this.maxResults + 1);
       if (q.form === 'select') {
-        const json = store.query(q.query, { ...dataset, results_format: 'json' }) as string;
-        const rows = (JSON.parse(json) as { results: { bindings: unknown[] } }).results.bindings.length;
+        const json = store.query(text, { ...dataset, results_format: 'json' }) as string;
+        const rows = countBindings(json);
         if (rows > this.maxResults) throw new QueryFailed({ failure: 'tooLarge', limit: this.maxResults });
         const format = RESULT_FORMATS[q.mediaType]!;
-        return { mediaType: q.mediaType, body: format === 'json' ? json : (store.query(q.query, { ...dataset, results_format: format }) as string) };
+        return { mediaType: q.mediaType, body: format === 'json' ? json : (store.query(text, { ...dataset, results_format: format }) as string) };
       }
       if (q.form === 'ask')
         return { mediaType: q.mediaType, body: store.query(q.query, { ...dataset, results_format: RESULT_FORMATS[q.mediaType]! }) as string };
-      const quads = store.query(q.query, dataset) as oxigraph.Quad[];
+      const quads = store.query(text, dataset) as oxigraph.Quad[];
       if (quads.length > this.maxResults) throw new QueryFailed({ failure: 'tooLarge', limit: this.maxResults });
       const graph = new oxigraph.Store(quads);
       return { mediaType: q.mediaType, body: graph.dump({ format: q.mediaType, from_graph_name: oxigraph.defaultGraph() }) };
     } catch (error) {
-      if (error instanceof QueryFailed || error instanceof WebAssembly.RuntimeError) throw error;
+      if (error instanceof QueryFailed || error instanceof WebAssembly.RuntimeError || error instanceof RangeError) throw error;
       throw new QueryFailed({ failure: 'invalid', message: (error as Error).message ?? String(error) });
     }
   }
@@ -233,4 +236,29 @@ const graphOf = (line: string): string | undefined => {
   const at = line.lastIndexOf(' <');
   const end = line.lastIndexOf('>');
   return at < 0 || end <= at ? undefined : line.slice(at + 2, end);
+};
+
+/**
+ * The rows of a SPARQL JSON answer, counted on its text (the objects one level inside `bindings`,
+ * strings skipped) rather than by parsing it: a hundred thousand rows parsed at once is a heap spike
+ * in the query worker, the one allocation its heap limit could not stop short of.
+ */
+const countBindings = (json: string): number => {
+  const at = json.indexOf('"bindings"');
+  if (at === -1) return 0;
+  let rows = 0;
+  let depth = 0;
+  for (let i = json.indexOf('[', at); i !== -1 && i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (c === 0x22) {
+      // A string: to its closing quote, escapes skipped.
+      for (i++; i < json.length && json.charCodeAt(i) !== 0x22; i++) if (json.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (c === 0x7b && depth === 1) rows++;
+      depth++;
+    } else if (c === 0x5d || c === 0x7d) {
+      if (--depth === 0) break;
+    }
+  }
+  return rows;
 };

@@ -27,7 +27,9 @@ export type QueryFailure =
   /** Waited for other queries until its budget was spent, without starting. */
   | { failure: 'busy'; millis: number }
   | { failure: 'tooLarge'; limit: number }
-  | { failure: 'invalid'; message: string };
+  | { failure: 'invalid'; message: string }
+  /** The engine or its worker failed under the query (out of memory, a panic): not the query's fault as written. */
+  | { failure: 'crashed'; message: string };
 
 export class QueryFailed extends Error {
   constructor(readonly reason: QueryFailure) {

@@ -31,22 +31,33 @@ export interface ReplicaOptions {
   timeoutMillis: number;
   /** Most rows (SELECT) or triples (CONSTRUCT, DESCRIBE) one answer may hold. */
   maxResults: number;
+  /** Query workers, each holding a whole replica (default 1). */
+  workers?: number;
+  /** The JavaScript heap of a worker, in MiB: past it the worker is stopped (its query answered as a crash). */
+  heapMb?: number;
   log(line: string): void;
 }
 
+/** A query worker, and the query it runs. */
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  running?: Pending & { id: number; timer: NodeJS.Timeout };
+}
+
 /**
- * Callers' SPARQL queries run in a worker thread holding a replica of every project's dataset
+ * Callers' SPARQL queries run in worker threads, each holding a replica of every project's dataset
  * (`ProjectDatasets`), never on the event loop: Oxigraph evaluates synchronously and cannot be
- * interrupted, so a query over its budget is stopped by terminating the worker. A new one starts at
+ * interrupted, so a query over its budget is stopped by terminating its worker. A new one starts at
  * once from the revision file and the current heads, which this side keeps; changes made since are
- * sent after, in order. One query runs at a time; others wait, their budget running.
+ * sent after, in order. Each worker runs one query at a time, so a costly query holds one worker and
+ * the others keep answering; queries wait in one queue, their budget running. A worker that dies
+ * under a query (out of memory, an engine panic) answers it as a crash, never as a bad query.
  */
 export class SparqlReplica implements ProjectSparqlStore {
-  private worker?: Worker;
-  private ready = false;
+  private readonly slots: Slot[] = [];
   private readonly heads = new Map<ProjectRef, Map<string, string>>();
   private readonly queue: Pending[] = [];
-  private running?: Pending & { id: number; timer: NodeJS.Timeout };
   private next = 0;
   private closed = false;
 
@@ -55,10 +66,10 @@ export class SparqlReplica implements ProjectSparqlStore {
     private readonly options: ReplicaOptions,
   ) {}
 
-  /** Starts the worker once the revision file and the heads are restored; changes before are only remembered. */
+  /** Starts the workers once the revision file and the heads are restored; changes before are only remembered. */
   start(heads: Iterable<[ProjectRef, string, string]>): void {
     for (const [project, item, graph] of heads) this.headsOf(project).set(item, graph);
-    this.spawn();
+    for (let i = 0; i < Math.max(1, this.options.workers ?? 1); i++) this.slots.push(this.spawn());
   }
 
   revision(project: ProjectRef, graph: string, ntriples: string): void {
@@ -86,13 +97,13 @@ export class SparqlReplica implements ProjectSparqlStore {
   async close(): Promise<void> {
     this.closed = true;
     for (const pending of this.queue.splice(0)) pending.reject(new Error('the SPARQL replica is closed'));
-    if (this.running) {
-      clearTimeout(this.running.timer);
-      this.running.reject(new Error('the SPARQL replica is closed'));
-      this.running = undefined;
-    }
-    await this.worker?.terminate();
-    this.worker = undefined;
+    for (const slot of this.slots)
+      if (slot.running) {
+        clearTimeout(slot.running.timer);
+        slot.running.reject(new Error('the SPARQL replica is closed'));
+        slot.running = undefined;
+      }
+    await Promise.all(this.slots.splice(0).map((slot) => slot.worker.terminate()));
   }
 
   private headsOf(project: ProjectRef): Map<string, string> {
@@ -102,77 +113,97 @@ export class SparqlReplica implements ProjectSparqlStore {
   }
 
   private send(message: ReplicaMessage): void {
-    this.worker?.postMessage(message);
+    for (const slot of this.slots) slot.worker.postMessage(message);
   }
 
-  private spawn(): void {
-    if (this.closed) return;
+  private spawn(): Slot {
     const heads: [ProjectRef, string, string][] = [];
     for (const [project, items] of this.heads) for (const [item, graph] of items) heads.push([project, item, graph]);
     // Everything projected so far is in the file once flushed; later changes reach the worker as messages.
     const start: ReplicaStart = { file: this.revisions.path, length: this.revisions.flush(), heads, maxResults: this.options.maxResults };
-    const worker = new Worker(new URL('./sparqlReplicaWorker.js', import.meta.url), { workerData: start });
-    this.worker = worker;
-    this.ready = false;
-    worker.on('message', (reply: Reply) => this.settle(worker, reply));
-    worker.on('error', (error) => this.failed(worker, error));
-    worker.on('exit', (code) => code !== 0 && this.failed(worker, new Error(`the query worker exited with code ${code}`)));
+    const worker = new Worker(new URL('./sparqlReplicaWorker.js', import.meta.url), {
+      workerData: start,
+      ...(this.options.heapMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb } }),
+    });
+    const slot: Slot = { worker, ready: false };
+    worker.on('message', (reply: Reply) => this.settle(slot, reply));
+    worker.on('error', (error) => this.failed(slot, error));
+    worker.on('exit', (code) => code !== 0 && this.failed(slot, new Error(`the query worker exited with code ${code}`)));
     worker.unref();
+    return slot;
   }
 
   private dispatch(): void {
-    if (this.running || !this.ready || !this.worker) return;
-    for (let pending = this.queue.shift(); pending; pending = this.queue.shift()) {
-      const left = this.options.timeoutMillis - (Date.now() - pending.queuedAt);
-      if (left <= 0) {
-        pending.reject(new QueryFailed({ failure: 'busy', millis: this.options.timeoutMillis }));
-        continue;
+    for (const slot of this.slots) {
+      if (slot.running || !slot.ready) continue;
+      for (let pending = this.queue.shift(); pending; pending = this.queue.shift()) {
+        const left = this.options.timeoutMillis - (Date.now() - pending.queuedAt);
+        if (left <= 0) {
+          pending.reject(new QueryFailed({ failure: 'busy', millis: this.options.timeoutMillis }));
+          continue;
+        }
+        const id = ++this.next;
+        slot.running = { ...pending, id, timer: setTimeout(() => this.overBudget(slot), left) };
+        slot.worker.postMessage({ t: 'query', id, query: pending.query } satisfies ReplicaMessage);
+        break;
       }
-      const id = ++this.next;
-      this.running = { ...pending, id, timer: setTimeout(() => this.overBudget(), left) };
-      this.worker.postMessage({ t: 'query', id, query: pending.query } satisfies ReplicaMessage);
-      return;
+      if (!this.queue.length) return;
     }
   }
 
-  private settle(worker: Worker, reply: Reply): void {
-    if (worker !== this.worker) return;
+  private settle(slot: Slot, reply: Reply): void {
+    if (!this.slots.includes(slot)) return;
     if ('ready' in reply) {
-      this.ready = true;
+      slot.ready = true;
       return this.dispatch();
     }
-    const running = this.running;
+    const running = slot.running;
     if (!running || running.id !== reply.id) return;
     clearTimeout(running.timer);
-    this.running = undefined;
+    slot.running = undefined;
     if ('answer' in reply) running.resolve(reply.answer);
-    else running.reject(new QueryFailed(reply.failure));
+    else {
+      if (reply.failure.failure === 'crashed')
+        this.options.log(`sparql: a query in project ${running.query.project} crashed its worker (${reply.failure.message}): replaced`);
+      running.reject(new QueryFailed(reply.failure));
+    }
     this.dispatch();
   }
 
-  private overBudget(): void {
-    const running = this.running;
+  /** A new worker in the slot's place (the old one is terminated or gone). */
+  private replace(slot: Slot, pause = 0): void {
+    const index = this.slots.indexOf(slot);
+    if (index === -1 || this.closed) return;
+    void slot.worker.terminate();
+    const respawn = () => {
+      if (this.closed || this.slots[index] !== slot) return;
+      this.slots[index] = this.spawn();
+    };
+    // A worker that cannot even start is retried after a pause, not in a loop.
+    if (pause) setTimeout(respawn, pause).unref();
+    else respawn();
+  }
+
+  private overBudget(slot: Slot): void {
+    const running = slot.running;
     if (!running) return;
     this.options.log(
       `sparql: a query in project ${running.query.project} ran over its budget of ${this.options.timeoutMillis} ms: stopped, its worker replaced`,
     );
-    this.running = undefined;
-    void this.worker?.terminate();
+    slot.running = undefined;
     running.reject(new QueryFailed({ failure: 'timeout', millis: this.options.timeoutMillis }));
-    this.spawn();
+    this.replace(slot);
   }
 
-  private failed(worker: Worker, error: Error): void {
-    if (worker !== this.worker || this.closed) return;
-    this.options.log(`sparql: the query worker failed (${error.message}): replaced`);
-    const running = this.running;
-    this.running = undefined;
+  private failed(slot: Slot, error: Error): void {
+    if (!this.slots.includes(slot) || this.closed) return;
+    this.options.log(`sparql: a query worker failed (${error.message}): replaced`);
+    const running = slot.running;
+    slot.running = undefined;
     if (running) {
       clearTimeout(running.timer);
-      running.reject(error);
+      running.reject(new QueryFailed({ failure: 'crashed', message: error.message }));
     }
-    // A worker that cannot even start is retried after a pause, not in a loop.
-    if (this.ready) this.spawn();
-    else setTimeout(() => this.spawn(), 1_000).unref();
+    this.replace(slot, slot.ready ? 0 : 1_000);
   }
 }

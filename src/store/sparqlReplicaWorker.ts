@@ -51,9 +51,13 @@ parentPort!.on('message', (message: ReplicaMessage) => {
       try {
         parentPort!.postMessage({ id: message.id, answer: datasets.query(message.query) });
       } catch (error) {
-        const failure = error instanceof QueryFailed ? error.reason : { failure: 'invalid', message: String((error as Error).message ?? error) };
+        const message_ = String((error as Error).message ?? error);
+        // Oxigraph panicked (out of WASM memory: "unreachable"), or this side ran out of room for the answer: a crash, never a bad query.
+        const crashed = error instanceof WebAssembly.RuntimeError || error instanceof RangeError;
+        const failure =
+          error instanceof QueryFailed ? error.reason : crashed ? { failure: 'crashed', message: message_ } : { failure: 'invalid', message: message_ };
         parentPort!.postMessage({ id: message.id, failure });
-        // Oxigraph panicked (out of WASM memory...): its state cannot be trusted; this worker ends and is replaced.
+        // A panicked engine's state cannot be trusted: this worker ends and is replaced.
         if (error instanceof WebAssembly.RuntimeError) process.exit(1);
       }
   }

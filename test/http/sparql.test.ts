@@ -191,7 +191,8 @@ describe('SPARQL endpoint', () => {
 
 describe('SPARQL endpoint: time budget', () => {
   let api: ReturnType<typeof client>;
-  serve((_s, a) => (api = a), { sparqlTimeoutMillis: 400 });
+  // One query worker: a query waits behind another (with several, see sparqlWorkers.test).
+  serve((_s, a) => (api = a), { sparqlTimeoutMillis: 400, sparqlWorkers: 1 });
 
   before(async () => {
     await api.put('/v1/orgs/st', {});
@@ -216,7 +217,7 @@ describe('SPARQL endpoint: time budget', () => {
     expect(next.body.results.bindings.map((b: { n: { value: string } }) => b.n.value)).to.deep.equal(['after']);
   });
 
-  it('refuses with 503 a query that waited its whole budget behind another without starting', async () => {
+  it('refuses with 503 a query that waited its whole budget behind another without starting (every worker busy)', async () => {
     const heavy = 'SELECT (COUNT(*) AS ?c) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l . ?m ?n ?o . ?q ?r ?t }';
     const [first, second] = await Promise.all([
       api.get(`/v1/views/st/p/graph/sparql?query=${enc(heavy)}`),

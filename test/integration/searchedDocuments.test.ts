@@ -31,7 +31,7 @@ const comparable = (r: SearchResponse) => ({
 });
 
 describe('SearchedDocuments: the set a write leaves behind', () => {
-  it('answers every search as a set read anew would, write after write (added, changed, deprecated, removed, brought back)', () => {
+  it('answers every search as a set read anew would, write after write (added, changed, deprecated, removed, brought back)', async () => {
     const index = TextIndex.open(':memory:');
     const documents = new SearchedDocuments(index);
     let seed = 11;
@@ -53,8 +53,8 @@ describe('SearchedDocuments: the set a write leaves behind', () => {
       const fresh = new DocSet(live);
       if (set.size !== set.live) carried++;
       for (const body of SEARCHES)
-        expect(comparable(executeSearch(body, set, () => 'i', 1)), `step ${step}: ${JSON.stringify(body)}`).to.deep.equal(
-          comparable(executeSearch(body, fresh, () => 'i', 1)),
+        expect(comparable(await executeSearch(body, set, () => 'i', 1)), `step ${step}: ${JSON.stringify(body)}`).to.deep.equal(
+          comparable(await executeSearch(body, fresh, () => 'i', 1)),
         );
       for (let k = 0; k < 1 + next(6); k++) {
         const i = next(230);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { bool, indexing, integer, many, requiredRev, selector, single, tagName, validTag } from '../../src/http/params.js';
+import { bool, indexing, integer, many, requiredRev, selector, single, tagName, tagProblem } from '../../src/http/params.js';
 import { Rejection } from '../../src/kernel/Rejection.js';
 
 type Query = Parameters<typeof single>[0];
@@ -71,7 +71,11 @@ describe('query parameters', () => {
     expect(tagName(q({}))).to.equal(undefined);
     rejects(() => tagName(q({ tag: '' })));
     rejects(() => tagName(q({ tag: 'x'.repeat(65) })));
-    expect(validTag('with space')).to.equal(true);
-    expect(validTag('bad\u0001')).to.equal(false);
+    expect(tagProblem('with space')).to.equal(undefined);
+    // A refusal says which rule the tag breaks.
+    expect(tagProblem('')).to.equal('a tag must not be empty');
+    expect(tagProblem('x'.repeat(65))).to.equal('a tag has at most 64 characters, this one has 65');
+    expect(tagProblem('a\r\nb')).to.equal('a tag must not hold control characters (such as CR or LF), this one holds U+000D at position 1');
+    expect(() => tagName(q({ tag: 'v\n1' }))).to.throw(/control characters .*U\+000A at position 1/);
   });
 });

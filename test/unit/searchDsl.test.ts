@@ -34,10 +34,10 @@ const DOCS: SearchDoc[] = [
 ];
 
 const search = (body: unknown) => executeSearch(body, DOCS, (d) => `search-${d.project}`, 2);
-const ids = (body: unknown) => search(body).hits.hits.map((h) => h._id);
-const refused = (body: unknown): Rejection => {
+const ids = async (body: unknown) => (await search(body)).hits.hits.map((h) => h._id);
+const refused = async (body: unknown): Promise<Rejection> => {
   try {
-    search(body);
+    await search(body);
   } catch (error) {
     if (error instanceof Rejection) return error;
     throw error;
@@ -46,22 +46,22 @@ const refused = (body: unknown): Rejection => {
 };
 
 describe('search query DSL over a fixed data set', () => {
-  it('answers in the Elasticsearch response shape', () => {
-    const r = search({ query: { ids: { values: ['urn:3'] } } });
+  it('answers in the Elasticsearch response shape', async () => {
+    const r = await search({ query: { ids: { values: ['urn:3'] } } });
     expect(r).to.include({ timed_out: false });
     expect(r.took).to.be.a('number');
     expect(r._shards).to.deep.equal({ total: 2, successful: 2, skipped: 0, failed: 0 });
     expect(r.hits.total).to.deep.equal({ value: 1, relation: 'eq' });
     expect(r.hits.hits).to.deep.equal([{ _index: 'search-o/a', _id: 'urn:3', _score: 1, _source: DOCS[2]!.source }]);
     expect(r.hits.max_score).to.equal(1);
-    expect(search({}).hits.total).to.deep.equal({ value: 5, relation: 'eq' });
-    const none = search({ size: 0, query: { match: { name: 'smith' } } });
+    expect((await search({})).hits.total).to.deep.equal({ value: 5, relation: 'eq' });
+    const none = await search({ size: 0, query: { match: { name: 'smith' } } });
     expect(none.hits.hits).to.deep.equal([]);
     expect(none.hits.total).to.deep.equal({ value: 3, relation: 'eq' });
   });
 
-  it('match: analysed words, any of them by default, all with operator and; BM25 scores', () => {
-    const r = search({ query: { match: { name: 'SMITH' } } });
+  it('match: analysed words, any of them by default, all with operator and; BM25 scores', async () => {
+    const r = await search({ query: { match: { name: 'SMITH' } } });
     expect(r.hits.hits.map((h) => h._id)).to.deep.equal(['urn:1', 'urn:2', 'urn:4']);
     // idf = ln(1 + (5 - 3 + 0.5) / (3 + 0.5)); avgdl = 11 / 5; two-word name: tf 1, dl 2.
     const idf = Math.log(1 + 2.5 / 3.5);
@@ -69,100 +69,100 @@ describe('search query DSL over a fixed data set', () => {
     expect(r.hits.hits[0]!._score).to.be.closeTo(twoWords, 1e-9);
     expect(r.hits.max_score).to.be.closeTo(twoWords, 1e-9);
     expect(r.hits.hits[2]!._score).to.be.below(twoWords);
-    expect(ids({ query: { match: { name: { query: 'smith records', operator: 'and' } } } })).to.deep.equal(['urn:4']);
-    expect(ids({ query: { match: { name: { query: 'alice bob carol', minimum_should_match: 2 } } } })).to.deep.equal([]);
-    expect(ids({ query: { match: { age: '30' } } })).to.deep.equal(['urn:1']);
-    expect(ids({ query: { match: { 'address.city': 'cambridge' } } })).to.deep.equal(['urn:2']);
+    expect(await ids({ query: { match: { name: { query: 'smith records', operator: 'and' } } } })).to.deep.equal(['urn:4']);
+    expect(await ids({ query: { match: { name: { query: 'alice bob carol', minimum_should_match: 2 } } } })).to.deep.equal([]);
+    expect(await ids({ query: { match: { age: '30' } } })).to.deep.equal(['urn:1']);
+    expect(await ids({ query: { match: { 'address.city': 'cambridge' } } })).to.deep.equal(['urn:2']);
   });
 
-  it('match_phrase, multi_match and query_string', () => {
-    expect(ids({ query: { match_phrase: { name: 'alice smith' } } })).to.deep.equal(['urn:1']);
-    expect(ids({ query: { match_phrase: { name: 'smith alice' } } })).to.deep.equal([]);
-    expect(ids({ query: { multi_match: { query: 'oxford', fields: ['name', 'city'] } } }).sort()).to.deep.equal(['urn:1', 'urn:5']);
-    expect(ids({ query: { multi_match: { query: 'records', fields: ['name^3', 'keywords'] } } })).to.deep.equal(['urn:4', 'urn:5']);
-    expect(ids({ query: { query_string: { query: 'name:smith AND NOT bob' } } }).sort()).to.deep.equal(['urn:1', 'urn:4']);
-    expect(ids({ query: { query_string: { query: '"family records" OR carol' } } }).sort()).to.deep.equal(['urn:3', 'urn:4']);
-    expect(ids({ query: { query_string: { query: 'oxf*' } } }).sort()).to.deep.equal(['urn:1', 'urn:5']);
-    expect(ids({ query: { query_string: { query: 'smith -family', default_field: 'name' } } }).sort()).to.deep.equal(['urn:1', 'urn:2']);
-    expect(ids({ query: { query_string: { query: '(alice OR carol) AND +london' } } })).to.deep.equal(['urn:3']);
+  it('match_phrase, multi_match and query_string', async () => {
+    expect(await ids({ query: { match_phrase: { name: 'alice smith' } } })).to.deep.equal(['urn:1']);
+    expect(await ids({ query: { match_phrase: { name: 'smith alice' } } })).to.deep.equal([]);
+    expect((await ids({ query: { multi_match: { query: 'oxford', fields: ['name', 'city'] } } })).sort()).to.deep.equal(['urn:1', 'urn:5']);
+    expect(await ids({ query: { multi_match: { query: 'records', fields: ['name^3', 'keywords'] } } })).to.deep.equal(['urn:4', 'urn:5']);
+    expect((await ids({ query: { query_string: { query: 'name:smith AND NOT bob' } } })).sort()).to.deep.equal(['urn:1', 'urn:4']);
+    expect((await ids({ query: { query_string: { query: '"family records" OR carol' } } })).sort()).to.deep.equal(['urn:3', 'urn:4']);
+    expect((await ids({ query: { query_string: { query: 'oxf*' } } })).sort()).to.deep.equal(['urn:1', 'urn:5']);
+    expect((await ids({ query: { query_string: { query: 'smith -family', default_field: 'name' } } })).sort()).to.deep.equal(['urn:1', 'urn:2']);
+    expect(await ids({ query: { query_string: { query: '(alice OR carol) AND +london' } } })).to.deep.equal(['urn:3']);
   });
 
-  it('term, terms, range, exists, prefix, wildcard and ids', () => {
-    expect(ids({ query: { term: { 'city.keyword': 'Oxford' } } })).to.deep.equal(['urn:1']);
+  it('term, terms, range, exists, prefix, wildcard and ids', async () => {
+    expect(await ids({ query: { term: { 'city.keyword': 'Oxford' } } })).to.deep.equal(['urn:1']);
     // A text field holds lower-cased words: the unanalysed term must be one of them.
-    expect(ids({ query: { term: { city: 'Oxford' } } })).to.deep.equal([]);
-    expect(ids({ query: { term: { city: 'oxford' } } })).to.deep.equal(['urn:1']);
-    expect(ids({ query: { term: { active: true } } })).to.deep.equal(['urn:1', 'urn:3']);
-    expect(ids({ query: { term: { age: { value: 30 } } } })).to.deep.equal(['urn:1']);
-    expect(ids({ query: { terms: { 'tags.keyword': ['admin', 'nobody'] } } })).to.deep.equal(['urn:1']);
-    expect(ids({ query: { terms: { tags: ['dev'] } } })).to.deep.equal(['urn:1', 'urn:2']);
-    expect(ids({ query: { range: { age: { gte: 25, lt: 41 } } } })).to.deep.equal(['urn:1', 'urn:2']);
-    expect(ids({ query: { range: { born: { gte: '1990-01-01' } } } })).to.deep.equal(['urn:1', 'urn:2']);
-    expect(ids({ query: { range: { created: { lt: '2021-01-01T00:00:00Z' } } } })).to.deep.equal(['urn:4']);
-    expect(ids({ query: { range: { size: { gt: 800 } } } })).to.deep.equal(['urn:4']);
-    expect(ids({ query: { exists: { field: 'address' } } })).to.deep.equal(['urn:1', 'urn:2']);
+    expect(await ids({ query: { term: { city: 'Oxford' } } })).to.deep.equal([]);
+    expect(await ids({ query: { term: { city: 'oxford' } } })).to.deep.equal(['urn:1']);
+    expect(await ids({ query: { term: { active: true } } })).to.deep.equal(['urn:1', 'urn:3']);
+    expect(await ids({ query: { term: { age: { value: 30 } } } })).to.deep.equal(['urn:1']);
+    expect(await ids({ query: { terms: { 'tags.keyword': ['admin', 'nobody'] } } })).to.deep.equal(['urn:1']);
+    expect(await ids({ query: { terms: { tags: ['dev'] } } })).to.deep.equal(['urn:1', 'urn:2']);
+    expect(await ids({ query: { range: { age: { gte: 25, lt: 41 } } } })).to.deep.equal(['urn:1', 'urn:2']);
+    expect(await ids({ query: { range: { born: { gte: '1990-01-01' } } } })).to.deep.equal(['urn:1', 'urn:2']);
+    expect(await ids({ query: { range: { created: { lt: '2021-01-01T00:00:00Z' } } } })).to.deep.equal(['urn:4']);
+    expect(await ids({ query: { range: { size: { gt: 800 } } } })).to.deep.equal(['urn:4']);
+    expect(await ids({ query: { exists: { field: 'address' } } })).to.deep.equal(['urn:1', 'urn:2']);
     // An empty array is no value.
-    expect(ids({ query: { exists: { field: 'tags' } } })).to.deep.equal(['urn:1', 'urn:2']);
-    expect(ids({ query: { prefix: { name: 'smi' } } })).to.deep.equal(['urn:1', 'urn:2', 'urn:4']);
-    expect(ids({ query: { prefix: { 'name.keyword': 'Smith' } } })).to.deep.equal(['urn:4']);
-    expect(ids({ query: { wildcard: { 'name.keyword': { value: '*Smith' } } } })).to.deep.equal(['urn:1', 'urn:2']);
-    expect(ids({ query: { wildcard: { name: 'c?rol' } } })).to.deep.equal(['urn:3']);
-    expect(ids({ query: { ids: { values: ['urn:3', 'urn:9'] } } })).to.deep.equal(['urn:3']);
+    expect(await ids({ query: { exists: { field: 'tags' } } })).to.deep.equal(['urn:1', 'urn:2']);
+    expect(await ids({ query: { prefix: { name: 'smi' } } })).to.deep.equal(['urn:1', 'urn:2', 'urn:4']);
+    expect(await ids({ query: { prefix: { 'name.keyword': 'Smith' } } })).to.deep.equal(['urn:4']);
+    expect(await ids({ query: { wildcard: { 'name.keyword': { value: '*Smith' } } } })).to.deep.equal(['urn:1', 'urn:2']);
+    expect(await ids({ query: { wildcard: { name: 'c?rol' } } })).to.deep.equal(['urn:3']);
+    expect(await ids({ query: { ids: { values: ['urn:3', 'urn:9'] } } })).to.deep.equal(['urn:3']);
   });
 
-  it('bool: must, filter, must_not, should and minimum_should_match', () => {
+  it('bool: must, filter, must_not, should and minimum_should_match', async () => {
     expect(
-      ids({
+      await ids({
         query: { bool: { must: [{ match: { name: 'smith' } }], filter: [{ term: { '@type.keyword': 'Person' } }], must_not: [{ term: { active: false } }] } },
       }),
     ).to.deep.equal(['urn:1']);
     const should = [{ term: { 'city.keyword': 'London' } }, { term: { 'city.keyword': 'Cambridge' } }, { range: { age: { gte: 40 } } }];
-    expect(ids({ query: { bool: { should, minimum_should_match: 2 } } })).to.deep.equal(['urn:3']);
-    expect(ids({ query: { bool: { should } } })).to.deep.equal(['urn:3', 'urn:2']);
+    expect(await ids({ query: { bool: { should, minimum_should_match: 2 } } })).to.deep.equal(['urn:3']);
+    expect(await ids({ query: { bool: { should } } })).to.deep.equal(['urn:3', 'urn:2']);
     // With a filter, should clauses are optional and only score.
-    expect(search({ query: { bool: { filter: [{ term: { '@type.keyword': 'Dataset' } }] } } }).hits.hits.map((h) => [h._id, h._score])).to.deep.equal([
+    expect((await search({ query: { bool: { filter: [{ term: { '@type.keyword': 'Dataset' } }] } } })).hits.hits.map((h) => [h._id, h._score])).to.deep.equal([
       ['urn:4', 0],
       ['urn:5', 0],
     ]);
-    expect(ids({ query: { bool: { must_not: [{ exists: { field: 'age' } }] } } })).to.deep.equal(['urn:4', 'urn:5']);
-    expect(ids({ query: { match_all: {} } })).to.have.length(5);
+    expect(await ids({ query: { bool: { must_not: [{ exists: { field: 'age' } }] } } })).to.deep.equal(['urn:4', 'urn:5']);
+    expect(await ids({ query: { match_all: {} } })).to.have.length(5);
   });
 
-  it('from, size, sort, _source and track_total_hits', () => {
-    const r = search({ query: { match_all: {} }, from: 1, size: 2, sort: [{ age: 'desc' }] });
+  it('from, size, sort, _source and track_total_hits', async () => {
+    const r = await search({ query: { match_all: {} }, from: 1, size: 2, sort: [{ age: 'desc' }] });
     expect(r.hits.hits.map((h) => [h._id, h._score, h.sort])).to.deep.equal([
       ['urn:1', null, [30]],
       ['urn:2', null, [25]],
     ]);
     expect(r.hits.max_score).to.equal(null);
     // Missing values sort last in both directions; dates sort as epoch millis.
-    expect(search({ sort: [{ born: { order: 'asc' } }] }).hits.hits.map((h) => h.sort)).to.deep.equal([
+    expect((await search({ sort: [{ born: { order: 'asc' } }] })).hits.hits.map((h) => h.sort)).to.deep.equal([
       [Date.UTC(1982, 0, 20)],
       [Date.UTC(1990, 4, 1)],
       [Date.UTC(1995, 6, 15)],
       [null],
       [null],
     ]);
-    expect(ids({ sort: ['name.keyword'] })).to.deep.equal(['urn:1', 'urn:2', 'urn:3', 'urn:5', 'urn:4']);
-    expect(search({ query: { ids: { values: ['urn:1'] } }, _source: ['name', 'address.*'] }).hits.hits[0]!._source).to.deep.equal({
+    expect(await ids({ sort: ['name.keyword'] })).to.deep.equal(['urn:1', 'urn:2', 'urn:3', 'urn:5', 'urn:4']);
+    expect((await search({ query: { ids: { values: ['urn:1'] } }, _source: ['name', 'address.*'] })).hits.hits[0]!._source).to.deep.equal({
       name: 'Alice Smith',
       address: { city: 'Oxford', zip: 'OX1' },
     });
-    expect(search({ query: { ids: { values: ['urn:2'] } }, _source: { excludes: ['address', 'tags', '@*'] } }).hits.hits[0]!._source).to.deep.equal({
+    expect((await search({ query: { ids: { values: ['urn:2'] } }, _source: { excludes: ['address', 'tags', '@*'] } })).hits.hits[0]!._source).to.deep.equal({
       name: 'Bob Smith',
       age: 25,
       city: 'Cambridge',
       born: '1995-07-15',
       active: false,
     });
-    expect(search({ query: { ids: { values: ['urn:2'] } }, _source: false }).hits.hits[0]).to.not.have.property('_source');
-    expect(search({ track_total_hits: 2 }).hits.total).to.deep.equal({ value: 2, relation: 'gte' });
-    expect(search({ track_total_hits: false }).hits).to.not.have.property('total');
-    expect(search({ track_total_hits: true }).hits.total).to.deep.equal({ value: 5, relation: 'eq' });
+    expect((await search({ query: { ids: { values: ['urn:2'] } }, _source: false })).hits.hits[0]).to.not.have.property('_source');
+    expect((await search({ track_total_hits: 2 })).hits.total).to.deep.equal({ value: 2, relation: 'gte' });
+    expect((await search({ track_total_hits: false })).hits).to.not.have.property('total');
+    expect((await search({ track_total_hits: true })).hits.total).to.deep.equal({ value: 5, relation: 'eq' });
   });
 
-  it('aggregations: terms, cardinality, value_count, min, max, avg, sum, filter and date_histogram', () => {
-    const r = search({
+  it('aggregations: terms, cardinality, value_count, min, max, avg, sum, filter and date_histogram', async () => {
+    const r = await search({
       size: 0,
       aggs: {
         types: { terms: { field: '@type.keyword' } },
@@ -205,39 +205,39 @@ describe('search query DSL over a fixed data set', () => {
       top: { doc_count_error_upper_bound: 0, sum_other_doc_count: 1, buckets: [{ key: 'dev', doc_count: 2, people: { value: 2 } }] },
     });
     // Empty intervals between the first and last bucket are filled.
-    const born = search({ size: 0, aggs: { y: { date_histogram: { field: 'born', calendar_interval: 'year' } } } }).aggregations!['y'] as {
+    const born = (await search({ size: 0, aggs: { y: { date_histogram: { field: 'born', calendar_interval: 'year' } } } })).aggregations!['y'] as {
       buckets: { doc_count: number }[];
     };
     expect(born.buckets.map((b) => b.doc_count)).to.deep.equal([1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
     // Aggregations cover the matching documents only.
-    expect(search({ query: { term: { '@type.keyword': 'Dataset' } }, aggs: { s: { sum: { field: 'size' } } } }).aggregations).to.deep.equal({
+    expect((await search({ query: { term: { '@type.keyword': 'Dataset' } }, aggs: { s: { sum: { field: 'size' } } } })).aggregations).to.deep.equal({
       s: { value: 2000.5 },
     });
   });
 
-  it('refuses a histogram with more buckets than Elasticsearch allows (TooManyBuckets) instead of filling billions of empty ones', () => {
+  it('refuses a histogram with more buckets than Elasticsearch allows (TooManyBuckets) instead of filling billions of empty ones', async () => {
     const far = [doc('o/c', { '@id': 'urn:early', on: '0001-01-01' }), doc('o/c', { '@id': 'urn:late', on: '9999-12-31' })];
     let refusal: unknown;
     try {
-      executeSearch({ size: 0, aggs: { m: { date_histogram: { field: 'on', calendar_interval: 'minute' } } } }, far, () => 'search-o/c', 1);
+      await executeSearch({ size: 0, aggs: { m: { date_histogram: { field: 'on', calendar_interval: 'minute' } } } }, far, () => 'search-o/c', 1);
     } catch (error) {
       refusal = error;
     }
     expect(refusal).to.be.instanceOf(Rejection).and.to.have.property('type', 'TooManyBuckets');
   });
 
-  it('refuses a query of more clauses than Elasticsearch allows (TooManyClauses), before it runs', () => {
+  it('refuses a query of more clauses than Elasticsearch allows (TooManyClauses), before it runs', async () => {
     const should = Array.from({ length: 1_100 }, (_, i) => ({ term: { 'name.keyword': `n${i}` } }));
-    expect(refused({ query: { bool: { should } } }).type).to.equal('TooManyClauses');
-    expect(search({ query: { bool: { should: should.slice(0, 1_000) } } }).hits.total).to.deep.equal({ value: 0, relation: 'eq' });
+    expect((await refused({ query: { bool: { should } } })).type).to.equal('TooManyClauses');
+    expect((await search({ query: { bool: { should: should.slice(0, 1_000) } } })).hits.total).to.deep.equal({ value: 0, relation: 'eq' });
   });
 
-  it('stops a search that outlives its time budget (SearchTimedOut) instead of holding the event loop', () => {
+  it('stops a search that outlives its time budget (SearchTimedOut) instead of holding the event loop', async () => {
     const many = Array.from({ length: 5_000 }, (_, i) => doc('o/t', { '@id': `urn:t${i}`, name: `item ${i}`, text: 'a'.repeat(200) }));
     const slow = { query: { bool: { should: Array.from({ length: 1_000 }, (_, i) => ({ wildcard: { text: `*a*a*a*${i}*` } })) } } };
     let refusal: unknown;
     try {
-      executeSearch(slow, many, () => 'search-o/t', 1, 1);
+      await executeSearch(slow, many, () => 'search-o/t', 1, 1);
     } catch (error) {
       refusal = error;
     }
@@ -246,14 +246,25 @@ describe('search query DSL over a fixed data set', () => {
     const aggs = Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`a${i}`, { terms: { field: 'name.keyword', size: 10 } }]));
     let aggregated: unknown;
     try {
-      executeSearch({ size: 0, aggs }, many, () => 'search-o/t', 1, 1);
+      await executeSearch({ size: 0, aggs }, many, () => 'search-o/t', 1, 1);
     } catch (error) {
       aggregated = error;
     }
     expect(aggregated).to.be.instanceOf(Rejection).and.to.have.property('type', 'SearchTimedOut');
   });
 
-  it('refuses every construct it does not evaluate, by name, and malformed ones', () => {
+  it('refuses nesting past a depth (TooDeeplyNested) before recursing into it: query_string groups, bools, sub-aggregations', async () => {
+    expect((await refused({ query: { query_string: { query: `${'('.repeat(5_000)}a${')'.repeat(5_000)}` } } })).type).to.equal('TooDeeplyNested');
+    expect((await refused({ query: { query_string: { query: `${'('.repeat(33)}a${')'.repeat(33)}` } } })).type).to.equal('TooDeeplyNested');
+    expect(await ids({ query: { query_string: { query: `${'('.repeat(32)}carol${')'.repeat(32)}` } } })).to.deep.equal(['urn:3']);
+    const bools = (depth: number) => JSON.parse(`${'{"bool":{"must":['.repeat(depth)}{"match_all":{}}${']}}'.repeat(depth)}`) as unknown;
+    expect((await refused({ query: bools(5_000) })).type).to.equal('TooDeeplyNested');
+    expect(await ids({ query: bools(30) })).to.have.length(5);
+    const aggs = JSON.parse(`${'{"t":{"terms":{"field":"name.keyword"},"aggs":'.repeat(5_000)}{}${'}}'.repeat(5_000)}`) as unknown;
+    expect((await refused({ size: 0, aggs })).type).to.equal('TooDeeplyNested');
+  });
+
+  it('refuses every construct it does not evaluate, by name, and malformed ones', async () => {
     const cases: [unknown, string][] = [
       [{ query: { more_like_this: { like: 'x' } } }, 'more_like_this'],
       [{ query: { bool: { must: [{ fuzzy: { name: 'x' } }] } } }, 'fuzzy'],
@@ -267,7 +278,7 @@ describe('search query DSL over a fixed data set', () => {
       [{ aggs: { h: { date_histogram: { field: 'born', fixed_interval: '30d' } } } }, 'date_histogram.fixed_interval'],
     ];
     for (const [body, construct] of cases) {
-      const r = refused(body);
+      const r = await refused(body);
       expect(r.type, JSON.stringify(body)).to.equal('UnsupportedSearchConstruct');
       expect(r.fields['construct']).to.equal(construct);
       expect(r.reason).to.contain(construct);
@@ -282,6 +293,6 @@ describe('search query DSL over a fixed data set', () => {
       { sort: ['name'] },
       { query: { bool: { must: 'x' } } },
     ])
-      expect(refused(body).type, JSON.stringify(body)).to.equal('MalformedSearchQuery');
+      expect((await refused(body)).type, JSON.stringify(body)).to.equal('MalformedSearchQuery');
   });
 });

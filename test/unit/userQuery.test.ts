@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { readUserQuery } from '../../src/sparqlEndpoint/userQuery.js';
+import { nestingDepth, readUserQuery } from '../../src/sparqlEndpoint/userQuery.js';
 import { Rejection } from '../../src/kernel/Rejection.js';
 
 const refusal = (query: string): string | undefined => {
@@ -36,5 +36,12 @@ describe('readUserQuery', () => {
 
   it("refuses what does not parse with the parser's message", () => {
     expect(refusal('SELECT ?s WHERE { ?s ?p }')).to.match(/^MalformedQuery: The query is not valid SPARQL 1.1: Parse error/);
+  });
+
+  it('measures nesting outside strings, IRIs and comments, and refuses it past the limit before parsing', () => {
+    expect(nestingDepth('SELECT * WHERE { ?s ?p ?o FILTER(?o < 3 && (?o > 1)) }')).to.equal(3);
+    expect(nestingDepth('SELECT * WHERE { ?s <urn:a((((> "(((\\"((" . ?s ?p """{{{""" } # ((((\n')).to.equal(1);
+    expect(refusal(`SELECT * WHERE ${'{'.repeat(101)} ?s ?p ?o ${'}'.repeat(101)}`)).to.match(/^TooDeeplyNested: /);
+    expect(refusal(`SELECT * WHERE ${'{'.repeat(100)} ?s ?p ?o ${'}'.repeat(100)}`)).to.equal(undefined);
   });
 });

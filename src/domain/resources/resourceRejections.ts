@@ -35,7 +35,7 @@ export const resourceRejections = {
   invalidResourceId: (id: string) =>
     new Rejection(
       'InvalidResourceId',
-      `Resource identifier '${id}' cannot be expanded to an Iri that can be addressed: use an absolute IRI (or a name the project's base, vocab or api mappings expand) of well-formed Unicode, without control characters or any of <>"{}|\\^\``,
+      `Resource identifier '${id}' cannot be expanded to an Iri that can be addressed: use an absolute IRI (or a name the project's base, vocab or api mappings expand) of well-formed Unicode, without control characters or any of <>"{}|\\^\`, and without '.' or '..' path segments`,
     ),
   reservedTypes: (types: string[]) =>
     new Rejection('ReservedResourceTypes', `Resource types '${types.join(', ')}' belong to the service vocabulary and cannot be used on a resource.`),

@@ -23,7 +23,19 @@ export const checkTypes = (types: string[]): void => {
 const LONE_SURROGATE = /\p{Cs}/u;
 
 /**
- * An id that fetch, update and deprecate can address afterwards: an absolute IRI of well-formed
- * Unicode (no lone surrogate) without the characters IRIs forbid (`<>"{}|\^`` and controls).
+ * Whether the IRI's path holds a `.` or `..` segment. Such an IRI is not in normal form: every
+ * resolver (JSON-LD compaction against the project's base, an HTTP client building a URL) removes
+ * its dot segments, so what a client is shown or sends back names another resource.
  */
-export const addressableId = (id: string): boolean => !LONE_SURROGATE.test(id) && isIri(id);
+const hasDotSegment = (iri: string): boolean => {
+  const rest = iri.slice(iri.indexOf(':') + 1).split(/[?#]/)[0]!;
+  const path = rest.startsWith('//') ? rest.slice(rest.indexOf('/', 2) === -1 ? rest.length : rest.indexOf('/', 2)) : rest;
+  return path.split('/').some((segment) => segment === '.' || segment === '..');
+};
+
+/**
+ * An id that fetch, update and deprecate can address afterwards: an absolute IRI of well-formed
+ * Unicode (no lone surrogate) without the characters IRIs forbid (`<>"{}|\^`` and controls), and
+ * without `.` or `..` path segments (`PUT .../_/%2E%2E%2F%2E%2E`).
+ */
+export const addressableId = (id: string): boolean => !LONE_SURROGATE.test(id) && isIri(id) && !hasDotSegment(id);

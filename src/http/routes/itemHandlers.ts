@@ -11,7 +11,8 @@ import type { JsonLdProcessor } from '../../jsonld/JsonLdProcessor.js';
 import { revisionGraph } from '../../store/graphNames.js';
 import { listingRequest, nextAddress } from '../listingParams.js';
 import type { Scope } from '../listingParams.js';
-import { bool, indexing, requiredRev, selector, single, tagName, validTag } from '../params.js';
+import { bool, indexing, requiredRev, selector, single, tagName } from '../params.js';
+import { tagBody } from './tagBody.js';
 import { aggregationsBody, pageBody } from '../render/listing.js';
 import { dot, inGraph, metadataTriples } from '../render/rdfFormats.js';
 import { typesValue } from '../render/resources.js';
@@ -41,14 +42,6 @@ export interface ItemDeps {
 export type Locator = (req: Request) => { ref: ProjectRef; schema: string; id: string };
 
 const REPRESENTATIONS = ['application/ld+json', 'application/json', 'application/n-triples', 'application/n-quads', 'text/vnd.graphviz'];
-
-/** The tag body of `POST .../tags`: `{"tag": "v1", "rev": 1}`. */
-const tagBody = (body: unknown): { tag: string; rev: number } => {
-  const b = body as { tag?: unknown; rev?: unknown } | undefined;
-  if (!b || typeof b !== 'object' || typeof b.tag !== 'string' || !validTag(b.tag) || typeof b.rev !== 'number' || !Number.isInteger(b.rev))
-    throw rejections.malformedContent('The tag payload must be {"tag": <non-empty string>, "rev": <integer>}.');
-  return { tag: b.tag, rev: b.rev };
-};
 
 /** The log position of the last event of a revision: what identifies it forever. */
 const lastPosition = (state: ResourceState): number => state.seqs[state.seqs.length - 1] ?? 0;

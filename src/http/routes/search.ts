@@ -26,6 +26,7 @@ const query = (handle: (req: Request, res: Response, ctx: Context) => Promise<vo
   guard: { permission: 'views/query', within: onRoot },
   body: 'json',
   handle,
+  costly: true,
 });
 
 /** Spec 4.6: the search query API, suites, the fields configuration and each project's indexing progress. */

@@ -51,6 +51,7 @@ export const sparqlRoutes = (routes: Routes, router: Router, deps: Deps): void =
     get: {
       guard,
       body: 'none',
+      costly: true,
       handle: async (req, res) => {
         if (req.accepts(NEGOTIATED) !== 'text/html') return answer(req, res);
         const project = projectOf(req);
@@ -59,7 +60,7 @@ export const sparqlRoutes = (routes: Routes, router: Router, deps: Deps): void =
         res.vary('Accept').status(200).type('text/html').send(page);
       },
     },
-    post: { guard, body: 'sparql', handle: answer },
+    post: { guard, body: 'sparql', handle: answer, costly: true },
   });
   const cache = new Map<string, Buffer>();
   routes.add(router, '/v1/query-page/:file', {

@@ -35,7 +35,7 @@ export const only = (pool: ScoresPool, positions: readonly number[]): Scores => 
  * field at a time. Documents already out in `within` (NaN there) need not be evaluated: a caller
  * never reads their entry.
  */
-export type Query = (within?: Scores) => Scores;
+export type Query = (within?: Scores) => Promise<Scores>;
 
 export const scaled = (scores: Scores, boost: number): Scores => {
   if (boost !== 1) for (let i = 0; i < scores.length; i++) scores[i]! *= boost;
@@ -50,36 +50,36 @@ export const startFrom = (pool: ScoresPool, within: Scores | undefined): Scores 
 };
 
 /** Adds each required clause's score (a miss is NaN, which stays), evaluating each only where the document is still in. */
-export const must = (pool: ScoresPool, acc: Scores, clauses: Query[]) => {
+export const must = async (pool: ScoresPool, acc: Scores, clauses: Query[]): Promise<void> => {
   for (const q of clauses) {
-    const s = q(acc);
+    const s = await q(acc);
     for (let i = 0; i < acc.length; i++) acc[i]! += s[i]!;
     pool.release(s);
   }
 };
 
 /** Removes the documents a clause does not match, without adding its score. */
-export const filter = (pool: ScoresPool, acc: Scores, clauses: Query[]) => {
+export const filter = async (pool: ScoresPool, acc: Scores, clauses: Query[]): Promise<void> => {
   for (const q of clauses) {
-    const s = q(acc);
+    const s = await q(acc);
     for (let i = 0; i < acc.length; i++) if (s[i] !== s[i]) acc[i] = NaN;
     pool.release(s);
   }
 };
 
-export const mustNot = (pool: ScoresPool, acc: Scores, clauses: Query[]) => {
+export const mustNot = async (pool: ScoresPool, acc: Scores, clauses: Query[]): Promise<void> => {
   for (const q of clauses) {
-    const s = q(acc);
+    const s = await q(acc);
     for (let i = 0; i < acc.length; i++) if (s[i] === s[i]) acc[i] = NaN;
     pool.release(s);
   }
 };
 
 /** Adds the score of each optional clause that matches; returns how many matched each document. */
-export const should = (pool: ScoresPool, acc: Scores, clauses: Query[]): Scores => {
+export const should = async (pool: ScoresPool, acc: Scores, clauses: Query[]): Promise<Scores> => {
   const matched = pool.scores(0);
   for (const q of clauses) {
-    const s = q(acc);
+    const s = await q(acc);
     for (let i = 0; i < acc.length; i++) if (s[i] === s[i]) (matched[i]++, (acc[i]! += s[i]!));
     pool.release(s);
   }

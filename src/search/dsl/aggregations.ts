@@ -13,7 +13,7 @@ const MAX_BUCKETS = 65_536;
 const malformed = searchRejections.malformedSearchQuery;
 
 /** A compiled aggregation: its result over some documents of the set, by position. */
-type Aggregation = (docs: readonly number[]) => Record<string, unknown>;
+type Aggregation = (docs: readonly number[]) => Promise<Record<string, unknown>>;
 
 const fieldOf = (type: string, params: Record<string, unknown>, allowed: string[]): string => {
   for (const key of Object.keys(params))
@@ -46,13 +46,14 @@ export const compileAggregations = (
 ): Aggregation => {
   if (!isObject(json)) throw malformed("'aggs' must be an object of named aggregations.");
   const compiled = Object.entries(json).map(([name, spec]) => [name, compileOne(name, spec, ctx)] as const);
-  return (docs) =>
-    Object.fromEntries(
-      compiled.map(([name, agg]) => {
-        ctx.inBudget?.();
-        return [name, agg(docs)];
-      }),
-    );
+  return async (docs) => {
+    const out: Record<string, unknown> = {};
+    for (const [name, agg] of compiled) {
+      await ctx.checkpoint?.();
+      out[name] = await agg(docs);
+    }
+    return out;
+  };
 };
 
 const compileOne = (name: string, spec: unknown, ctx: Context): Aggregation => {
@@ -64,7 +65,7 @@ const compileOne = (name: string, spec: unknown, ctx: Context): Aggregation => {
   const params = rest[type];
   const subSpec = aggs ?? aggregations;
   const sub = subSpec === undefined ? undefined : compileAggregations(subSpec, ctx);
-  const withSub = (docs: readonly number[], out: Record<string, unknown>) => (sub ? { ...out, ...sub(docs) } : out);
+  const withSub = async (docs: readonly number[], out: Record<string, unknown>) => (sub ? { ...out, ...(await sub(docs)) } : out);
   const set = ctx.set;
   if (!isObject(params)) throw malformed(`Aggregation '${name}': [${type}] must be an object.`);
   if (sub && !['terms', 'filter', 'date_histogram'].includes(type)) throw unsupported(`sub-aggregations of [${type}]`, `aggregation '${name}'`);
@@ -75,7 +76,7 @@ const compileOne = (name: string, spec: unknown, ctx: Context): Aggregation => {
       if (!Number.isInteger(size) || size < 1) throw malformed(`The [terms] aggregation '${name}' needs a positive integer 'size'.`);
       const minDocCount = params['min_doc_count'] === undefined ? 1 : Number(params['min_doc_count']);
       const order = termsOrder(params['order']);
-      return (docs) => {
+      return async (docs) => {
         const column = set.keys(field);
         // Counted by ordinal: a document holds each of its keys once.
         const counts = new Int32Array(column.keys.length);
@@ -90,15 +91,17 @@ const compileOne = (name: string, spec: unknown, ctx: Context): Aggregation => {
         const kept = all.slice(0, size);
         // Sub-aggregations need each kept bucket's documents.
         const members = sub ? bucketMembers(column, docs, kept) : undefined;
+        const buckets: Record<string, unknown>[] = [];
+        for (const [j, b] of kept.entries()) {
+          const raw = column.raw[b.ord]!;
+          const t = FieldReader.typeOfPath(field, raw);
+          const asString = t === 'date' ? { key_as_string: isoMillis(b.key as number) } : t === 'boolean' ? { key_as_string: String(raw) } : {};
+          buckets.push(await withSub(members?.[j] ?? [], { key: b.key, ...asString, doc_count: b.count }));
+        }
         return {
           doc_count_error_upper_bound: 0,
           sum_other_doc_count: all.slice(size).reduce((n, b) => n + b.count, 0),
-          buckets: kept.map((b, j) => {
-            const raw = column.raw[b.ord]!;
-            const t = FieldReader.typeOfPath(field, raw);
-            const asString = t === 'date' ? { key_as_string: isoMillis(b.key as number) } : t === 'boolean' ? { key_as_string: String(raw) } : {};
-            return withSub(members?.[j] ?? [], { key: b.key, ...asString, doc_count: b.count });
-          }),
+          buckets,
         };
       };
     }
@@ -109,7 +112,7 @@ const compileOne = (name: string, spec: unknown, ctx: Context): Aggregation => {
     case 'avg':
     case 'sum': {
       const field = fieldOf(type, params, []);
-      return (docs) => {
+      return async (docs) => {
         const column = set.values(field);
         const values: Leaf[] = [];
         for (const doc of docs) for (const v of column[doc]!) values.push(v);
@@ -135,9 +138,9 @@ const compileOne = (name: string, spec: unknown, ctx: Context): Aggregation => {
     }
     case 'filter': {
       const query = compileQuery(params, ctx, `aggregation '${name}' filter`);
-      return (docs) => {
+      return async (docs) => {
         const within = only(set, docs);
-        const scores = query(within);
+        const scores = await query(within);
         const kept = docs.filter((d) => scores[d] === scores[d]);
         set.release(within);
         set.release(scores);
@@ -151,7 +154,7 @@ const compileOne = (name: string, spec: unknown, ctx: Context): Aggregation => {
       if (params['format'] !== undefined) throw unsupported('date_histogram.format', 'buckets carry ISO keys');
       const unit = calendarUnit(params['calendar_interval']);
       const minDocCount = params['min_doc_count'] === undefined ? 0 : Number(params['min_doc_count']);
-      return (docs) => {
+      return async (docs) => {
         const column = set.values(field);
         const buckets = new Map<number, number[]>();
         for (const doc of docs) {
@@ -175,7 +178,7 @@ const compileOne = (name: string, spec: unknown, ctx: Context): Aggregation => {
           for (let k = keys[0]!; k <= keys[keys.length - 1]!; k = next(k, unit)) {
             if (++counted > MAX_BUCKETS) throw searchRejections.tooManyBuckets(MAX_BUCKETS, name);
             const list = buckets.get(k) ?? [];
-            if (list.length >= minDocCount) out.push(withSub(list, { key_as_string: isoMillis(k), key: k, doc_count: list.length }));
+            if (list.length >= minDocCount) out.push(await withSub(list, { key_as_string: isoMillis(k), key: k, doc_count: list.length }));
           }
         return { buckets: out };
       };

@@ -9,12 +9,33 @@ import { DocSet } from './DocSet.js';
 import { isObject } from './queryParams.js';
 import { sourceFilter } from './sourceFilter.js';
 import { matchedPositions } from './Scores.js';
+import type { Turn } from '../../workers/CpuTurns.js';
 
 const unsupported = searchRejections.unsupportedConstruct;
 const malformed = searchRejections.malformedSearchQuery;
 
 /** Top-level keys of a search body this registry evaluates; any other is refused by name. */
 const KNOWN = new Set(['query', 'from', 'size', 'sort', '_source', 'track_total_hits', 'aggs', 'aggregations']);
+/**
+ * Deepest JSON nesting of a search body: compiling recurses into every level (bools in bools,
+ * sub-aggregations). A nested `bool` takes three levels: this admits the 30 levels of bools
+ * Elasticsearch admits (`indices.query.bool.max_nested_depth`). (Over HTTP the body reader refuses
+ * JSON past 100 levels already; this holds for any caller.)
+ */
+export const MAX_BODY_DEPTH = 96;
+
+/** Whether a JSON value nests deeper than `limit` (walked without recursion: the value may be deeper than the stack). */
+const deeperThan = (value: unknown, limit: number): boolean => {
+  const pending: [unknown, number][] = [[value, 1]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [v, depth] = next;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+  }
+  return false;
+};
+
 /** Elasticsearch's `index.max_result_window`. */
 const MAX_WINDOW = 10_000;
 const DEFAULT_TRACK = 10_000;
@@ -107,17 +128,21 @@ const topByScore = (set: DocSet, scores: Float64Array, matched: readonly number[
  * with the document of each hit, in the same order. Pure: the documents, the index name of each and
  * the clock's reading are given.
  */
-export const searchWithDocuments = (
+export const searchWithDocuments = async (
   body: unknown,
   /** The documents; a DocSet keeps the columns a search reads for the next search of the same documents. */
   documents: DocSet | readonly SearchDoc[],
   indexOf: (doc: SearchDoc) => string,
   shards: number,
-  /** Past this time the search is stopped (SearchTimedOut): it runs on the event loop. */
+  /** Past this much running time the search is stopped (SearchTimedOut): it runs on the event loop. */
   budgetMillis = Number.POSITIVE_INFINITY,
-): { response: SearchResponse; hitDocuments: SearchDoc[] } => {
+  /** Its turns on the event loop, shared with other searches: its budget counts only the time it ran. */
+  turn?: Turn,
+): Promise<{ response: SearchResponse; hitDocuments: SearchDoc[] }> => {
   const started = performance.now();
+  const spent = () => (turn ? turn.spent() : performance.now() - started);
   if (!isObject(body)) throw malformed('The search body must be a JSON object.');
+  if (deeperThan(body, MAX_BODY_DEPTH)) throw searchRejections.tooDeeplyNested(MAX_BODY_DEPTH, 'search body');
   for (const key of Object.keys(body)) if (!KNOWN.has(key)) throw unsupported(key, 'search request parameter');
   const from = integer(body['from'], 'from', 0);
   const size = integer(body['size'], 'size', 10);
@@ -126,17 +151,19 @@ export const searchWithDocuments = (
   if (track !== undefined && typeof track !== 'boolean' && !(typeof track === 'number' && Number.isInteger(track) && track >= 0))
     throw malformed("'track_total_hits' must be a boolean or a non-negative integer.");
   const set = documents instanceof DocSet ? documents : new DocSet(documents);
-  const inBudget = () => {
-    if (performance.now() - started > budgetMillis) throw searchRejections.searchTimedOut(budgetMillis);
+  const checkpoint = (): Promise<void> | undefined => {
+    if (spent() > budgetMillis) throw searchRejections.searchTimedOut(budgetMillis);
+    return turn?.due() ? turn.pause() : undefined;
   };
-  const ctx: Context = { set, clauses: { count: 0 }, inBudget };
+  const ctx: Context = { set, clauses: { count: 0 }, checkpoint };
   const query = body['query'] === undefined ? undefined : compileQuery(body['query'], ctx);
   const sort = sortKeys(body['sort']);
   const source = sourceFilter(body['_source']);
   const aggSpec = body['aggs'] ?? body['aggregations'];
   const aggregate = aggSpec === undefined ? undefined : compileAggregations(aggSpec, ctx);
 
-  const scores = query ? query() : set.scores(1);
+  const scores = query ? await query() : set.scores(1);
+  await checkpoint();
   const matched = matchedPositions(scores, set.dead);
   const scored = !sort || sort.some((k) => k.field === '_score');
   let rows: { doc: SearchDoc; score: number; sort?: { cmp: number | string; out: string | number | boolean }[] | undefined }[];
@@ -177,7 +204,8 @@ export const searchWithDocuments = (
   }));
   const maxScore = sort ? null : matched.length ? matched.reduce((max, i) => Math.max(max, scores[i]!), -Infinity) : null;
   set.release(scores);
-  const aggregations = aggregate?.(matched);
+  await checkpoint();
+  const aggregations = await aggregate?.(matched);
   const response: SearchResponse = {
     took: Math.round(performance.now() - started),
     timed_out: false,
@@ -193,4 +221,4 @@ export const searchWithDocuments = (
 };
 
 /** A search's response alone. */
-export const executeSearch = (...args: Parameters<typeof searchWithDocuments>): SearchResponse => searchWithDocuments(...args).response;
+export const executeSearch = async (...args: Parameters<typeof searchWithDocuments>): Promise<SearchResponse> => (await searchWithDocuments(...args)).response;

@@ -40,10 +40,10 @@ const dateBound = (term: Leaf): number | undefined => {
 export const isIn = (within: Scores | undefined, i: number) => within === undefined || within[i] === within[i];
 
 /** The scores of a test run document by document (the documents still in only). */
-export const perDoc = (ctx: Context, within: Scores | undefined, score: (i: number) => number | undefined): Scores => {
+export const perDoc = async (ctx: Context, within: Scores | undefined, score: (i: number) => number | undefined): Promise<Scores> => {
   const out = ctx.set.scores(NaN);
   for (let i = 0; i < out.length; i++) {
-    if ((i & 4095) === 4095) ctx.inBudget?.();
+    if ((i & 1023) === 1023) await ctx.checkpoint?.();
     if (!isIn(within, i)) continue;
     const s = score(i);
     if (s !== undefined) out[i] = s;
@@ -54,7 +54,13 @@ export const perDoc = (ctx: Context, within: Scores | undefined, score: (i: numb
 export const isKeywordPath = (path: string) => path === '_id' || path.endsWith('.keyword');
 
 /** A `match` of analysed words on one field: BM25 over the field's postings; values that are not text match the query as one term. */
-export const matchScores = (ctx: Context, path: string, text: Leaf, required: (matched: number, of: number) => boolean, within?: Scores): Scores => {
+export const matchScores = async (
+  ctx: Context,
+  path: string,
+  text: Leaf,
+  required: (matched: number, of: number) => boolean,
+  within?: Scores,
+): Promise<Scores> => {
   const set = ctx.set;
   const column = set.text(path);
   const terms = set.distinctWords(String(text));
@@ -63,6 +69,7 @@ export const matchScores = (ctx: Context, path: string, text: Leaf, required: (m
   if (terms.length) {
     const count = set.scores(0);
     for (const t of terms) {
+      await ctx.checkpoint?.();
       const p = postingsOf(column, t);
       if (!p) continue;
       const idf = set.idf(column, t);
@@ -79,7 +86,7 @@ export const matchScores = (ctx: Context, path: string, text: Leaf, required: (m
 };
 
 /** Adds the documents whose values that are not text (keywords, numbers, booleans, dates) pass the test, scored 1. */
-const otherValues = (
+const otherValues = async (
   ctx: Context,
   column: TextColumn,
   path: string,
@@ -87,16 +94,18 @@ const otherValues = (
   within: Scores | undefined,
   test: (v: Leaf) => boolean,
   score = 1,
-): Scores => {
+): Promise<Scores> => {
   if (!column.hasOther) return out;
   const values = ctx.set.values(path);
-  for (let i = 0; i < out.length; i++)
+  for (let i = 0; i < out.length; i++) {
+    if ((i & 1023) === 1023) await ctx.checkpoint?.();
     if (out[i] !== out[i] && isIn(within, i) && values[i]!.some((v) => FieldReader.typeOfPath(path, v) !== 'text' && test(v))) out[i] = score;
+  }
   return out;
 };
 
 /** The words as a phrase inside one text value of the field: the documents holding every word, then the order checked. */
-export const phraseScores = (ctx: Context, path: string, text: string, prefixLast: boolean, within?: Scores): Scores => {
+export const phraseScores = async (ctx: Context, path: string, text: string, prefixLast: boolean, within?: Scores): Promise<Scores> => {
   const set = ctx.set;
   const out = set.scores(NaN);
   const terms = words(text);
@@ -112,7 +121,7 @@ export const phraseScores = (ctx: Context, path: string, text: string, prefixLas
     candidates = column.docs.subarray(rarest.start, rarest.end);
   } else candidates = [...column.lengths.keys()].filter((i) => column.lengths[i]);
   for (let k = 0; k < candidates.length; k++) {
-    if ((k & 4095) === 4095) ctx.inBudget?.();
+    if ((k & 1023) === 1023) await ctx.checkpoint?.();
     const i = candidates[k]!;
     if (!isIn(within, i)) continue;
     for (const value of set.reader.words(set.docs[i]!, path)) {
@@ -130,12 +139,12 @@ export const phraseScores = (ctx: Context, path: string, text: string, prefixLas
 };
 
 /** The documents holding a word of the field's text that passes the test (`prefix`, `wildcard` and query_string prefixes on text). */
-export const wordScores = (ctx: Context, path: string, test: (word: string) => boolean, boost: number): Scores => {
+export const wordScores = async (ctx: Context, path: string, test: (word: string) => boolean, boost: number): Promise<Scores> => {
   const out = ctx.set.scores(NaN);
   const column = ctx.set.text(path);
   let k = 0;
   for (const [word, row] of column.terms) {
-    if ((++k & 4095) === 0) ctx.inBudget?.();
+    if ((++k & 1023) === 0) await ctx.checkpoint?.();
     if (test(word)) for (let at = column.offsets[row]!; at < column.offsets[row + 1]!; at++) out[column.docs[at]!] = boost;
   }
   return out;
@@ -157,20 +166,20 @@ const pathsOf = (ctx: Context, fields: FieldList): { path: string; boost: number
   );
 
 /** A query over several fields: per document, the best field's score plus `tie` times the others' (`most_fields`: their sum). */
-export const acrossFields = (
+export const acrossFields = async (
   ctx: Context,
   fields: FieldList,
   within: Scores | undefined,
-  one: (path: string) => Scores,
+  one: (path: string) => Promise<Scores>,
   combine: { sum: true } | { tie: number },
-): Scores => {
+): Promise<Scores> => {
   const set = ctx.set;
   const n = set.size;
   const best = set.scores(NaN);
   const sum = set.scores(0);
   for (const { path, boost } of pathsOf(ctx, fields)) {
-    ctx.inBudget?.();
-    const s = one(path);
+    await ctx.checkpoint?.();
+    const s = await one(path);
     for (let i = 0; i < n; i++) {
       const v = s[i]! * boost;
       if (v !== v || !isIn(within, i)) continue;
@@ -188,7 +197,14 @@ export const acrossFields = (
  * The documents holding one of the terms, unanalysed: a text field through its postings (a term is
  * one of its words), keywords compared whole, other values under their mapping.
  */
-export const termsScores = (ctx: Context, path: string, terms: readonly Leaf[], caseInsensitive: boolean, boost: number, within?: Scores): Scores => {
+export const termsScores = async (
+  ctx: Context,
+  path: string,
+  terms: readonly Leaf[],
+  caseInsensitive: boolean,
+  boost: number,
+  within?: Scores,
+): Promise<Scores> => {
   const set = ctx.set;
   if (isKeywordPath(path)) {
     const wanted = new Set(terms.map((t) => (caseInsensitive ? String(t).toLowerCase() : String(t))));

@@ -23,8 +23,8 @@ export const compileQuery = (json: unknown, ctx: Context, where = 'query'): Quer
   const [type, body] = single(json, where);
   const set = ctx.set;
   const query = compileType(type, body, ctx, set);
-  return (within) => {
-    ctx.inBudget?.();
+  return async (within) => {
+    await ctx.checkpoint?.();
     return query(within);
   };
 };
@@ -35,7 +35,7 @@ const compileType = (type: string, body: unknown, ctx: Context, set: DocSet): Qu
       const params = isObject(body) ? body : {};
       checkParams(type, params, []);
       const boost = boostOf(params);
-      return () => set.scores(boost);
+      return async () => set.scores(boost);
     }
     case 'match': {
       const [field, params] = onField(type, body, 'query', ['query', 'operator', 'minimum_should_match']);
@@ -45,14 +45,14 @@ const compileType = (type: string, body: unknown, ctx: Context, set: DocSet): Qu
       const boost = boostOf(params);
       const required = (matched: number, of: number) =>
         operator === 'and' ? matched === of : matched >= Math.max(1, msm === undefined ? 1 : minimumShouldMatch(msm, of));
-      return (within) => scaled(matchScores(ctx, field, text, required, within), boost);
+      return async (within) => scaled(await matchScores(ctx, field, text, required, within), boost);
     }
     case 'match_phrase': {
       const [field, params] = onField(type, body, 'query', ['query', 'slop']);
       if (params['slop'] !== undefined && params['slop'] !== 0) throw unsupported('match_phrase.slop', 'only slop 0 is supported');
       const text = String(scalar(params['query'], `[match_phrase] on '${field}'`));
       const boost = boostOf(params);
-      return (within) => scaled(phraseScores(ctx, field, text, false, within), boost);
+      return async (within) => scaled(await phraseScores(ctx, field, text, false, within), boost);
     }
     case 'multi_match': {
       if (!isObject(body)) throw malformed('[multi_match] must be an object.');
@@ -72,7 +72,7 @@ const compileType = (type: string, body: unknown, ctx: Context, set: DocSet): Qu
         mode === 'phrase' || mode === 'phrase_prefix'
           ? phraseScores(ctx, path, String(text), mode === 'phrase_prefix', within)
           : matchScores(ctx, path, text, required, within);
-      return (within) => scaled(acrossFields(ctx, fields, within, one(within), mode === 'most_fields' ? { sum: true } : { tie }), boost);
+      return async (within) => scaled(await acrossFields(ctx, fields, within, one(within), mode === 'most_fields' ? { sum: true } : { tie }), boost);
     }
     case 'query_string': {
       if (!isObject(body)) throw malformed('[query_string] must be an object.');
@@ -82,7 +82,7 @@ const compileType = (type: string, body: unknown, ctx: Context, set: DocSet): Qu
       const operator = operatorOf(body['default_operator'], '[query_string]');
       const boost = boostOf(body);
       const run = compileQs(parseQueryString(body['query'], operator), ctx, fields);
-      return (within) => scaled(run(within), boost);
+      return async (within) => scaled(await run(within), boost);
     }
     case 'term': {
       const [field, params] = onField(type, body, 'value', ['value', 'case_insensitive']);
@@ -126,10 +126,11 @@ const compileType = (type: string, body: unknown, ctx: Context, set: DocSet): Qu
       const boost = boostOf(body);
       // The field itself, the paths a pattern names, and the leaves below an object field.
       const named = (path: string) => path === field || (field.includes('*') && test(path)) || path.startsWith(`${field}.`);
-      return (within) => {
+      return async (within) => {
         const out = set.scores(NaN);
         const paths = set.fieldPaths().filter(named);
         for (const path of paths.includes(field) ? paths : [field, ...paths]) {
+          await ctx.checkpoint?.();
           const values = set.values(path);
           for (let i = 0; i < out.length; i++) if (values[i]!.length && isIn(within, i)) out[i] = boost;
         }
@@ -177,13 +178,13 @@ const compileType = (type: string, body: unknown, ctx: Context, set: DocSet): Qu
               ? 1
               : 0;
       const boost = boostOf(body);
-      return (within) => {
+      return async (within) => {
         const acc = startFrom(set, within);
-        must(set, acc, required);
-        filter(set, acc, filtering);
-        mustNot(set, acc, excluded);
+        await must(set, acc, required);
+        await filter(set, acc, filtering);
+        await mustNot(set, acc, excluded);
         if (optional.length) {
-          const matched = should(set, acc, optional);
+          const matched = await should(set, acc, optional);
           if (msm > 0) for (let i = 0; i < acc.length; i++) if (matched[i]! < msm) acc[i] = NaN;
           set.release(matched);
         }
@@ -202,12 +203,13 @@ const compileQs = (node: QsNode, ctx: Context, fields: FieldList): Query => {
     const required = node.must.map((n) => compileQs(n, ctx, fields));
     const optional = node.should.map((n) => compileQs(n, ctx, fields));
     const excluded = node.mustNot.map((n) => compileQs(n, ctx, fields));
-    return (within) => {
+    return async (within) => {
+      await ctx.checkpoint?.();
       const acc = startFrom(set, within);
-      must(set, acc, required);
-      mustNot(set, acc, excluded);
+      await must(set, acc, required);
+      await mustNot(set, acc, excluded);
       if (optional.length) {
-        const matched = should(set, acc, optional);
+        const matched = await should(set, acc, optional);
         if (!required.length) for (let i = 0; i < acc.length; i++) if (!matched[i]) acc[i] = NaN;
         set.release(matched);
       }
@@ -221,5 +223,8 @@ const compileQs = (node: QsNode, ctx: Context, fields: FieldList): Query => {
       : node.kind === 'prefix'
         ? wordScores(ctx, path, (w) => w.startsWith(node.text.toLowerCase()), 1)
         : matchScores(ctx, path, node.text, (m) => m >= 1, within);
-  return (within) => acrossFields(ctx, targets, within, one(within), { tie: 0 });
+  return async (within) => {
+    await ctx.checkpoint?.();
+    return acrossFields(ctx, targets, within, one(within), { tie: 0 });
+  };
 };

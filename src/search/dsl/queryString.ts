@@ -19,11 +19,15 @@ const REFUSED: [RegExp, string][] = [
   [/&&|\|\|/, "'&&' or '||'"],
 ];
 
+/** Deepest nesting of groups a query_string may have: parsing and evaluation recurse into each. */
+export const MAX_QS_NESTING = 32;
+
 export const parseQueryString = (query: string, defaultOperator: 'and' | 'or'): QsNode => {
   const outsideQuotes = query.replace(/"[^"]*"/g, '""');
   for (const [re, name] of REFUSED) if (re.test(outsideQuotes)) throw unsupported(name);
   const tokens = query.match(/[^\s()"]+:"[^"]*"|"[^"]*"|\(|\)|[^\s()]+/g) ?? [];
   let i = 0;
+  let depth = 0;
   const group = (): QsNode => {
     const clauses: { occur: Occur; node: QsNode }[] = [];
     let pending: 'and' | 'or' | undefined;
@@ -61,7 +65,9 @@ export const parseQueryString = (query: string, defaultOperator: 'and' | 'or'): 
     return { kind: 'bool', must: pick('must'), should: pick('should'), mustNot: pick('mustNot') };
   };
   const parenthesised = (): QsNode => {
+    if (++depth > MAX_QS_NESTING) throw searchRejections.tooDeeplyNested(MAX_QS_NESTING, '[query_string]');
     const node = group();
+    depth--;
     if (tokens[i] !== ')') throw searchRejections.malformedSearchQuery('[query_string] has an unclosed parenthesis.');
     i++;
     return node;
