@@ -241,10 +241,13 @@ export class ResourceService {
       generateId: () => `${project.base}${this.clock.uuid()}`,
       contexts: this.projectContexts(`${project.org}/${project.label}`),
       injected: this.kind.contexts,
+      withTriples: true,
       ...(pathId === undefined ? {} : { pathId }),
     };
     const expansion = await this.jsonld.expand(source, options);
     const admitted = { ...expansion, types: this.kind.admitTypes(expansion) };
+    // A kind that adds a type rewrites the root (a new array of types): its triples are converted again.
+    if (admitted.types !== expansion.types) this.jsonld.changed(admitted.expanded);
     if (!addressableId(admitted.id)) throw rejections.invalidResourceId(admitted.id);
     await this.guards.storable(admitted.expanded);
     return admitted;
