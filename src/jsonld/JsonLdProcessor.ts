@@ -35,6 +35,7 @@ export type PinnedContextSource = (ref: Extract<RemoteContextRef, { type: 'Proje
  */
 export class JsonLdProcessor {
   private readonly converted = new WeakMap<object, Promise<string>>();
+  private readonly precompacted = new WeakMap<object, JsonObject>();
 
   constructor(
     private readonly bundled: Map<string, unknown>,
@@ -62,9 +63,10 @@ export class JsonLdProcessor {
     // Where the path names the id, the worker settles the root and converts to N-Triples in the same
     // round trip: a write needs them next (storability check, revision graph), one trip fewer.
     if (options.pathId !== undefined && options.withTriples) {
-      const both = await this.executor.run('expandWithTriples', { document, base: options.base, contexts, rootId: options.pathId });
+      const both = await this.executor.run('expandWithTriples', { document, base: options.base, contexts, rootId: options.pathId, compactWith: context });
       expanded = both.expanded;
       if (both.triples !== undefined) this.converted.set(expanded, Promise.resolve(both.triples));
+      if (both.compacted !== undefined) this.precompacted.set(expanded, both.compacted);
     } else expanded = await this.executor.run('expand', { document, base: options.base, contexts });
     // A node with nothing but an `@id` expands to nothing: keep its id (to use it, or to refuse it when it contradicts the path).
     if (expanded.length === 0 && typeof source['@id'] === 'string')
@@ -77,6 +79,17 @@ export class JsonLdProcessor {
   /** Forgets the N-Triples kept for an expanded document that was changed after its expansion. */
   changed(expanded: JsonObject[]): void {
     this.converted.delete(expanded);
+    this.precompacted.delete(expanded);
+  }
+
+  /**
+   * The compacted form the worker made with the expansion (the payload's own context, as a fetch
+   * compacts it), taken once: the writer keeps it for the revision's first fetch.
+   */
+  takeCompacted(expanded: JsonObject[]): JsonObject | undefined {
+    const compacted = this.precompacted.get(expanded);
+    this.precompacted.delete(expanded);
+    return compacted;
   }
 
   /** The revision compacted with its own context, which may name pinned project contexts. */

@@ -28,7 +28,9 @@ export interface Operations {
     base: string;
     contexts: [string, ResolvedContext][];
     rootId: string;
-  }): Promise<{ expanded: JsonObject[]; triples?: string }>;
+    /** Also compacted with this context (the one a fetch compacts with), for the first fetch of the revision. */
+    compactWith?: unknown;
+  }): Promise<{ expanded: JsonObject[]; triples?: string; compacted?: JsonObject }>;
   compact(args: { expanded: JsonObject[]; context: unknown; contexts: [string, ResolvedContext][]; base?: string }): Promise<JsonObject>;
   toNQuads(args: { expanded: JsonObject[] }): Promise<string>;
   /** Validates the N-Triples of `expanded` against a shape set known by `shapes.key` (its text sent when this executor has not seen it). */
@@ -68,12 +70,18 @@ export const operations = (): Operations => {
     guard(() => jsonld.expand(document, { base, documentLoader: loaderOf(new Map(contexts)) }));
   return {
     expand,
-    expandWithTriples: async ({ rootId, ...args }) => {
+    expandWithTriples: async ({ rootId, compactWith, ...args }) => {
       const expanded = await expand(args);
       // Nothing expanded (a payload of only an @id): the main thread expands the id apart.
       if (expanded.length === 0) return { expanded };
       placeRoot(expanded, rootId);
-      return { expanded, triples: await toNQuads({ expanded }) };
+      const triples = await toNQuads({ expanded });
+      if (compactWith === undefined) return { expanded, triples };
+      // Best effort: a fetch compacts again, and reports the error, when this fails.
+      const compacted = await jsonld
+        .compact(expanded, compactWith as never, { documentLoader: loaderOf(new Map(args.contexts), args.base) })
+        .catch(() => undefined);
+      return { expanded, triples, ...(compacted === undefined ? {} : { compacted }) };
     },
     compact: ({ expanded, context, contexts, base }) => guard(() => jsonld.compact(expanded, context, { documentLoader: loaderOf(new Map(contexts), base) })),
     toNQuads,
