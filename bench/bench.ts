@@ -8,13 +8,14 @@ import { benchTracker } from './tracker.js';
 import { benchSearch } from './search.js';
 import { benchFiles } from './files.js';
 import { benchSparql } from './sparql.js';
+import { benchPhases, benchSpeed } from './speed.js';
 
 /**
  * `npm run bench [-- N]`: prints ops/s and p50/p99 per operation. Not part of `npm test`.
  * N (default 10,000; also BENCH_N) is the number of resources of the resource benchmark.
  */
 const count = Number(process.argv[2] ?? process.env['BENCH_N'] ?? 10_000);
-// BENCH_ONLY=search (or files, sparql) runs that section alone.
+// BENCH_ONLY=search (or files, sparql, speed) runs that section alone.
 const only = process.env['BENCH_ONLY'];
 if (only === undefined) {
   await benchResources(count);
@@ -29,3 +30,9 @@ if (only === undefined) {
 if (only === undefined || only === 'search') await benchSearch(Number(process.env['BENCH_SEARCH_N'] ?? 10_000));
 if (only === undefined || only === 'files') await benchFiles();
 if (only === undefined || only === 'sparql') await benchSparql(count);
+// Issue 22: today against 2cd5ea8, alternated three times (BENCH_SPEED_N documents, default 2,000), then the phase table.
+if (only === undefined || only === 'speed') {
+  const n = Number(process.env['BENCH_SPEED_N'] ?? 2_000);
+  await benchSpeed(n);
+  await benchPhases(n);
+}
