@@ -138,7 +138,7 @@ export const phaseTable = (dir: string, windows: Window[]): string => {
     `| µs per request | ${columns.map((c) => `${c.op} ${c.side}`).join(' | ')} |`,
     `|---|${columns.map(() => '---:').join('|')}|`,
     ...phases.map((p) => `| ${p} | ${columns.map((c) => fmt(cell(c.op, c.side, p, c.requests))).join(' | ')} |`),
-    `| **CPU, all phases** | ${columns.map((c) => `**${fmt(columnTotal(c))}**`).join(' | ')} |`,
+    `| **CPU, all phases** | ${columns.map((c) => (fmt(columnTotal(c)) ? `**${fmt(columnTotal(c))}**` : '')).join(' | ')} |`,
     `| wall time per request ÷ concurrency | ${windows.flatMap((w) => [fmt((w.toMicros - w.fromMicros) / w.requests), '']).join(' | ')} |`,
   ];
   return lines.join('\n');
