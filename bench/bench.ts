@@ -10,13 +10,14 @@ import { benchFiles } from './files.js';
 import { benchSparql } from './sparql.js';
 import { benchArchives } from './archives.js';
 import { benchCostly } from './costly.js';
+import { benchPhases, benchSpeed } from './speed.js';
 
 /**
  * `npm run bench [-- N]`: prints ops/s and p50/p99 per operation. Not part of `npm test`.
  * N (default 10,000; also BENCH_N) is the number of resources of the resource benchmark.
  */
 const count = Number(process.argv[2] ?? process.env['BENCH_N'] ?? 10_000);
-// BENCH_ONLY=search (or files, sparql) runs that section alone.
+// BENCH_ONLY=search (or files, sparql, speed) runs that section alone.
 const only = process.env['BENCH_ONLY'];
 if (only === undefined) {
   await benchResources(count);
@@ -35,3 +36,9 @@ if (only === undefined || only === 'archives') await benchArchives();
 // Issue 19: liveness while costly searches and SPARQL queries run over BENCH_COSTLY_N (default 200) resources; memory per SPARQL worker over BENCH_COSTLY_MEMORY_N (default 5,000).
 if (only === undefined || only === 'costly')
   await benchCostly(Number(process.env['BENCH_COSTLY_N'] ?? 200), Number(process.env['BENCH_COSTLY_MEMORY_N'] ?? 5_000));
+// Issue 22: today against 2cd5ea8, alternated three times (BENCH_SPEED_N documents, default 2,000), then the phase table.
+if (only === undefined || only === 'speed') {
+  const n = Number(process.env['BENCH_SPEED_N'] ?? 2_000);
+  await benchSpeed(n);
+  await benchPhases(n);
+}

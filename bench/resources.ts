@@ -11,7 +11,7 @@ const CONTEXT = {
 };
 
 /** A resource of ~25 properties with an inline context and two links to earlier resources. */
-const payload = (i: number, base: string, version = 0) => {
+export const payload = (i: number, base: string, version = 0): Record<string, unknown> => {
   const doc: Record<string, unknown> = {
     '@context': CONTEXT,
     '@type': ['Person', `ex:Kind${i % 5}`],

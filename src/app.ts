@@ -488,18 +488,19 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   app.use((req, res, next) => (req.headers.origin === undefined ? next() : corsHeaders(req, res, next)));
   // Large JSON answers compressed (gzip or br as the client accepts); event streams never buffered.
   // Brotli at its default quality (11) costs more than the rest of a request: a fast level keeps most of the gain.
-  app.use(
-    compression({
-      // From 1 KiB (a page of a listing is 10-20 KiB of JSON): below, the gain is under a packet.
-      threshold: 1024,
-      brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
-      // Never event streams, nor file downloads: their byte ranges address the stored bytes.
-      filter: (req, res) =>
-        !String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream') &&
-        res.getHeader('Accept-Ranges') === undefined &&
-        compression.filter(req, res),
-    }),
-  );
+  const compress = compression({
+    // From 1 KiB (a page of a listing is 10-20 KiB of JSON): below, the gain is under a packet.
+    threshold: 1024,
+    brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
+    // Never event streams, nor file downloads: their byte ranges address the stored bytes.
+    filter: (req, res) =>
+      !String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream') &&
+      res.getHeader('Accept-Ranges') === undefined &&
+      compression.filter(req, res),
+  });
+  // The middleware wraps every response (its headers, Vary, each write): skipped where it could never
+  // compress, for a client that accepts no encoding and for writes, whose answers are metadata.
+  app.use((req, res, next) => (req.headers['accept-encoding'] === undefined || METADATA_ANSWERS.has(req.method) ? next() : compress(req, res, next)));
   app.use(plainQuery);
   app.use(consistentReads(barrier, readsFrom({ states: projector, catalogue: catalogueRunner, text: textRunners, sparql: sparqlRunner })));
   // `indexing=async`: the write is acknowledged once its state is readable; the projections follow.
@@ -536,6 +537,9 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     },
   };
 };
+
+/** Methods whose answers are an item's metadata or an error, never large enough to compress. */
+const METADATA_ANSWERS = new Set(['PUT', 'PATCH', 'DELETE']);
 
 /** A file upload: `POST` or `PUT` of a multipart body under `/v1/files/`. */
 const isUpload = (req: IncomingMessage): boolean =>

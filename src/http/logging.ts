@@ -5,12 +5,39 @@ import type { Logger } from 'pino';
 import type { Caller } from '../kernel/Caller.js';
 import type { Log } from '../kernel/Log.js';
 
+/** Lines are written together once this many bytes wait, and at the latest this long after the first. */
+const BATCH_BYTES = 4_096;
+const BATCH_MILLIS = 100;
+
 /**
  * JSON lines on stdout at `level` (`silent` turns them off), written asynchronously so a request
- * never waits for the log's write.
+ * never waits for the log's write, and in batches: one write per line cost a system call per
+ * request on the event loop (a tenth of a small request's CPU under load). Lines wait at most
+ * BATCH_MILLIS; pino writes what waits when the process exits.
  */
-export const createLogger = (level: string): Logger =>
-  pino({ level, base: { service: 'registry' }, timestamp: pino.stdTimeFunctions.isoTime }, pino.destination({ dest: 1, sync: false, minLength: 0 }));
+export const createLogger = (level: string): Logger => {
+  const destination = pino.destination({ dest: 1, sync: false, minLength: BATCH_BYTES });
+  let waiting = false;
+  setInterval(() => {
+    if (!waiting) return;
+    waiting = false;
+    destination.flush();
+  }, BATCH_MILLIS).unref();
+  return pino(
+    {
+      level,
+      base: { service: 'registry' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      hooks: {
+        streamWrite: (line) => {
+          waiting = true;
+          return line;
+        },
+      },
+    },
+    destination,
+  );
+};
 
 /** The service's `Log` over a pino logger. */
 export const pinoLog = (logger: Logger): Log => ({

@@ -1,4 +1,5 @@
 import { rejections } from '../domain/rejections.js';
+import { placeRoot } from './rootNode.js';
 import type { JsonObject, RemoteContextRef } from '../domain/resources/ResourceEvent.js';
 import type { ContextSource, ResolvedContext } from './ContextResolver.js';
 import { resolveContexts } from './ContextResolver.js';
@@ -21,6 +22,8 @@ export interface ExpandOptions {
   contexts: ContextSource;
   /** Contexts the kind reads every payload with, before the payload's own. */
   injected?: string[];
+  /** The N-Triples are needed next (a write): converted in the expansion's round trip when the path names the id. */
+  withTriples?: boolean;
 }
 
 /** Reads a pinned project context document back (the resource's `@context` at the pinned revision). */
@@ -32,6 +35,7 @@ export type PinnedContextSource = (ref: Extract<RemoteContextRef, { type: 'Proje
  */
 export class JsonLdProcessor {
   private readonly converted = new WeakMap<object, Promise<string>>();
+  private readonly precompacted = new WeakMap<object, JsonObject>();
 
   constructor(
     private readonly bundled: Map<string, unknown>,
@@ -54,18 +58,38 @@ export class JsonLdProcessor {
     const context = this.contextOf(source, options.base, options.vocab, options.injected);
     const { refs, resolved } = await resolveContexts(context, options.base, async (iri) => this.staticContext(iri) ?? options.contexts(iri));
     const contexts = [...resolved];
-    const expanded = await this.executor.run('expand', { document: { ...source, '@context': context }, base: options.base, contexts });
+    const document = { ...source, '@context': context };
+    let expanded: JsonObject[];
+    // Where the path names the id, the worker settles the root and converts to N-Triples in the same
+    // round trip: a write needs them next (storability check, revision graph), one trip fewer.
+    if (options.pathId !== undefined && options.withTriples) {
+      const both = await this.executor.run('expandWithTriples', { document, base: options.base, contexts, rootId: options.pathId, compactWith: context });
+      expanded = both.expanded;
+      if (both.triples !== undefined) this.converted.set(expanded, Promise.resolve(both.triples));
+      if (both.compacted !== undefined) this.precompacted.set(expanded, both.compacted);
+    } else expanded = await this.executor.run('expand', { document, base: options.base, contexts });
     // A node with nothing but an `@id` expands to nothing: keep its id (to use it, or to refuse it when it contradicts the path).
     if (expanded.length === 0 && typeof source['@id'] === 'string')
       expanded.push({ '@id': await this.expandedId(source['@id'], context, options.base, contexts) });
-    const root = rootNode(expanded, options.pathId);
-    const payloadId = typeof root['@id'] === 'string' && !root['@id'].startsWith('_:') ? root['@id'] : undefined;
-    if (options.pathId !== undefined && payloadId !== undefined && payloadId !== options.pathId) throw rejections.unexpectedId(options.pathId, payloadId);
-    const id = options.pathId ?? payloadId ?? options.generateId();
-    root['@id'] = id;
-    if (!expanded.includes(root)) expanded.unshift(root);
+    const { root, id } = placeRoot(expanded, options.pathId, options.generateId);
     const types = Array.isArray(root['@type']) ? (root['@type'] as string[]) : [];
     return { id, expanded, types, remoteContexts: refs };
+  }
+
+  /** Forgets the N-Triples kept for an expanded document that was changed after its expansion. */
+  changed(expanded: JsonObject[]): void {
+    this.converted.delete(expanded);
+    this.precompacted.delete(expanded);
+  }
+
+  /**
+   * The compacted form the worker made with the expansion (the payload's own context, as a fetch
+   * compacts it), taken once: the writer keeps it for the revision's first fetch.
+   */
+  takeCompacted(expanded: JsonObject[]): JsonObject | undefined {
+    const compacted = this.precompacted.get(expanded);
+    this.precompacted.delete(expanded);
+    return compacted;
   }
 
   /** The revision compacted with its own context, which may name pinned project contexts. */
@@ -105,13 +129,5 @@ export class JsonLdProcessor {
     return value;
   }
 }
-
-const rootNode = (expanded: JsonObject[], pathId: string | undefined): JsonObject => {
-  if (expanded.length === 0) return {};
-  if (expanded.length === 1) return expanded[0]!;
-  const named = pathId === undefined ? undefined : expanded.find((n) => n['@id'] === pathId);
-  if (named) return named;
-  throw rejections.invalidJsonLd('the payload must describe a single root node, or name its root with @id');
-};
 
 const ID_PROBE = 'urn:registry:probe';

@@ -9,6 +9,7 @@ import { spelledIri } from '../rdf/terms.js';
 import { ShapesValidator } from '../shacl/ShapesValidator.js';
 import type { ValidationReport } from '../domain/resources/SchemaResolver.js';
 import { Lru } from '../util/Lru.js';
+import { placeRoot } from '../jsonld/rootNode.js';
 
 /**
  * The CPU-heavy operations (JSON-LD expansion, compaction and RDF conversion, SHACL validation),
@@ -17,6 +18,19 @@ import { Lru } from '../util/Lru.js';
  */
 export interface Operations {
   expand(args: { document: JsonObject; base: string; contexts: [string, ResolvedContext][] }): Promise<JsonObject[]>;
+  /**
+   * Expansion of a payload whose root takes `rootId` (the id its path names), with the N-Triples of
+   * the result in the same round trip when the root is found (the write's storability check and
+   * its revision graph need them next); `triples` is absent when the main thread must settle the root.
+   */
+  expandWithTriples(args: {
+    document: JsonObject;
+    base: string;
+    contexts: [string, ResolvedContext][];
+    rootId: string;
+    /** Also compacted with this context (the one a fetch compacts with), for the first fetch of the revision. */
+    compactWith?: unknown;
+  }): Promise<{ expanded: JsonObject[]; triples?: string; compacted?: JsonObject }>;
   compact(args: { expanded: JsonObject[]; context: unknown; contexts: [string, ResolvedContext][]; base?: string }): Promise<JsonObject>;
   toNQuads(args: { expanded: JsonObject[] }): Promise<string>;
   /** Validates the N-Triples of `expanded` against a shape set known by `shapes.key` (its text sent when this executor has not seen it). */
@@ -52,8 +66,23 @@ export const operations = (): Operations => {
     );
     return hasGraph(expanded) ? intoDefaultGraph(nquads) : nquads;
   };
+  const expand = ({ document, base, contexts }: { document: JsonObject; base: string; contexts: [string, ResolvedContext][] }): Promise<JsonObject[]> =>
+    guard(() => jsonld.expand(document, { base, documentLoader: loaderOf(new Map(contexts)) }));
   return {
-    expand: ({ document, base, contexts }) => guard(() => jsonld.expand(document, { base, documentLoader: loaderOf(new Map(contexts)) })),
+    expand,
+    expandWithTriples: async ({ rootId, compactWith, ...args }) => {
+      const expanded = await expand(args);
+      // Nothing expanded (a payload of only an @id): the main thread expands the id apart.
+      if (expanded.length === 0) return { expanded };
+      placeRoot(expanded, rootId);
+      const triples = await toNQuads({ expanded });
+      if (compactWith === undefined) return { expanded, triples };
+      // Best effort: a fetch compacts again, and reports the error, when this fails.
+      const compacted = await jsonld
+        .compact(expanded, compactWith as never, { documentLoader: loaderOf(new Map(args.contexts), args.base) })
+        .catch(() => undefined);
+      return { expanded, triples, ...(compacted === undefined ? {} : { compacted }) };
+    },
     compact: ({ expanded, context, contexts, base }) => guard(() => jsonld.compact(expanded, context, { documentLoader: loaderOf(new Map(contexts), base) })),
     toNQuads,
     validate: async ({ shapes, data }) => {

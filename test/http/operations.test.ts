@@ -102,6 +102,16 @@ describe('operations and first contact', () => {
     expect(small.headers['content-encoding'], 'small answers go as they are').to.equal(undefined);
     const plain = await raw(`${server.url}/v1/resources/ops/p?size=60`, {});
     expect(plain.headers['content-encoding']).to.equal(undefined);
+    expect(String(zipped.headers['vary']), 'a compressible answer varies by Accept-Encoding').to.match(/accept-encoding/i);
+    // Where nothing could be compressed the compression middleware is skipped (its cost on every answer).
+    expect(String(plain.headers['vary'] ?? ''), 'a client accepting no encoding').to.not.match(/accept-encoding/i);
+    const written = await fetch(`${server.url}/v1/resources/ops/p/_/c0?rev=1`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', 'accept-encoding': 'gzip' },
+      body: JSON.stringify({ 'http://x/n': 'again' }),
+    });
+    expect(written.status).to.equal(200);
+    expect(written.headers.get('vary') ?? '', 'a write answers its metadata as it is').to.not.match(/accept-encoding/i);
   });
 
   it('reports liveness and readiness, and metrics behind supervision/read', async () => {

@@ -34,3 +34,41 @@ describe('ProjectDatasets: a revision file read in pieces', () => {
     }
   });
 });
+
+describe('ProjectDatasets: the default graph as heads change', () => {
+  const rev = (item: string, n: number) => `urn:registry:resources/o/p/${item}/rev/${n}`;
+  const node = (item: string) => `urn:registry:resources/o/p/${item}`;
+  const defaultTriples = (datasets: ProjectDatasets) =>
+    (
+      JSON.parse(
+        datasets.query({ project: 'o/p', query: 'SELECT ?s ?p ?o WHERE { ?s ?p ?o }', form: 'select', mediaType: 'application/sparql-results+json' }).body,
+      ) as { results: { bindings: Record<string, { value: string }>[] } }
+    ).results.bindings
+      .map((b) => `${b['s']!.value} ${b['p']!.value} ${b['o']!.value}`)
+      .sort();
+
+  it('keeps what the next head or another head holds, drops the rest, with and without blank nodes', () => {
+    const datasets = new ProjectDatasets(1_000);
+    const put = (item: string, n: number, text: string) => {
+      datasets.revision('o/p', rev(item, n), text);
+      datasets.current('o/p', node(item), rev(item, n));
+    };
+    put('a', 1, '<urn:a> <urn:v> "1" .\n<urn:a> <urn:kept> "k" .\n<urn:shared> <urn:by> "both" .\n');
+    put('b', 1, '<urn:b> <urn:v> "1" .\n<urn:shared> <urn:by> "both" .\n');
+    // a's update drops the shared triple, which b's head still holds, and changes its value.
+    put('a', 2, '<urn:a> <urn:v> "2" .\n<urn:a> <urn:kept> "k" .\n');
+    expect(defaultTriples(datasets)).to.deep.equal(['urn:a urn:kept k', 'urn:a urn:v 2', 'urn:b urn:v 1', 'urn:shared urn:by both']);
+    // b's update drops it too: no head holds it any more.
+    put('b', 2, '<urn:b> <urn:v> "2" .\n');
+    expect(defaultTriples(datasets)).to.deep.equal(['urn:a urn:kept k', 'urn:a urn:v 2', 'urn:b urn:v 2']);
+    // A blank node is a new node in every revision: the former one leaves with its head.
+    put('a', 3, '<urn:a> <urn:has> _:x .\n_:x <urn:name> "n" .\n');
+    put('a', 4, '<urn:a> <urn:has> _:x .\n_:x <urn:name> "n" .\n');
+    const triples = defaultTriples(datasets);
+    expect(triples.filter((t) => t.endsWith('urn:name n'))).to.have.length(1);
+    expect(triples.filter((t) => t.startsWith('urn:a '))).to.have.length(1);
+    // Deprecated (no head): all of a's triples leave.
+    datasets.current('o/p', node('a'), undefined);
+    expect(defaultTriples(datasets)).to.deep.equal(['urn:b urn:v 2']);
+  });
+});

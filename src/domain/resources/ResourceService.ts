@@ -75,12 +75,16 @@ export class ResourceService {
     const schema = await this.schemas.resolve(ref, this.schemaIri(project, schemaSegment), caller);
     const pins = await schema.validate(expansion.id, expansion.expanded);
     if (this.guards.takenElsewhere(ref, expansion.id)) throw rejections.alreadyExists(expansion.id, ref);
-    return this.run(undefined, {
-      type: 'Create',
-      ...this.target(ref, expansion.id, caller),
-      ...this.content(source, expansion, schema.iri, schema.project, pins),
-      ...(tag === undefined ? {} : { tag }),
-    });
+    return this.run(
+      undefined,
+      {
+        type: 'Create',
+        ...this.target(ref, expansion.id, caller),
+        ...this.content(source, expansion, schema.iri, schema.project, pins),
+        ...(tag === undefined ? {} : { tag }),
+      },
+      expansion,
+    );
   }
 
   async update(ref: ProjectRef, schemaSegment: string, idSegment: string, payload: unknown, rev: number, tag: string | undefined, caller: Caller) {
@@ -91,13 +95,17 @@ export class ResourceService {
     const expansion = await this.expand(project, source, id);
     const schema = await this.schemaForUpdate(project, schemaSegment, state, caller);
     const pins = await schema.validate(id, expansion.expanded);
-    return this.run(state, {
-      type: 'Update',
-      rev,
-      ...this.target(ref, id, caller),
-      ...this.content(source, expansion, schema.iri, schema.project, pins),
-      ...(tag === undefined ? {} : { tag }),
-    });
+    return this.run(
+      state,
+      {
+        type: 'Update',
+        rev,
+        ...this.target(ref, id, caller),
+        ...this.content(source, expansion, schema.iri, schema.project, pins),
+        ...(tag === undefined ? {} : { tag }),
+      },
+      expansion,
+    );
   }
 
   /** Re-reads the last source: picks up changed remote contexts and the latest revision of the schema. */
@@ -241,10 +249,13 @@ export class ResourceService {
       generateId: () => `${project.base}${this.clock.uuid()}`,
       contexts: this.projectContexts(`${project.org}/${project.label}`),
       injected: this.kind.contexts,
+      withTriples: true,
       ...(pathId === undefined ? {} : { pathId }),
     };
     const expansion = await this.jsonld.expand(source, options);
     const admitted = { ...expansion, types: this.kind.admitTypes(expansion) };
+    // A kind that adds a type rewrites the root (a new array of types): its triples are converted again.
+    if (admitted.types !== expansion.types) this.jsonld.changed(admitted.expanded);
     if (!addressableId(admitted.id)) throw rejections.invalidResourceId(admitted.id);
     await this.guards.storable(admitted.expanded);
     return admitted;
@@ -300,8 +311,11 @@ export class ResourceService {
     return { schema, schemaProject, types: expansion.types, source, expanded: expansion.expanded, remoteContexts: expansion.remoteContexts, ...pins };
   }
 
-  private async run(state: ResourceState | undefined, cmd: ResourceCommand): Promise<ResourceState> {
-    await this.append(state, cmd);
+  /** Appends; a content write keeps the compacted form its expansion brought, under its own event's position. */
+  private async run(state: ResourceState | undefined, cmd: ResourceCommand, expansion?: Expansion): Promise<ResourceState> {
+    const seq = await this.append(state, cmd);
+    const compacted = expansion && this.jsonld.takeCompacted(expansion.expanded);
+    if (compacted && seq !== undefined && !this.compacted.get(seq)) this.compacted.set(seq, compacted);
     return this.current(cmd.project, cmd.id);
   }
 
