@@ -63,7 +63,7 @@ import { JsonLdProcessor } from './jsonld/JsonLdProcessor.js';
 import { Projector } from './projection/Projector.js';
 import { Snapshots } from './projection/Snapshots.js';
 import { States } from './projection/States.js';
-import { OxigraphGraphStore } from './store/OxigraphGraphStore.js';
+import { openTripleStore } from './store/openTripleStore.js';
 import { RevisionProjection } from './projection/RevisionProjection.js';
 import type { Projection } from './projection/Projection.js';
 import { CatalogueProjection } from './catalogue/CatalogueProjection.js';
@@ -88,7 +88,6 @@ import { storageDefinition } from './domain/storages/storageDefinition.js';
 import { fileDefinition } from './domain/files/fileDefinition.js';
 import { storagesAndFiles } from './files/wireFiles.js';
 import { PERMISSIONS_KEY } from './kernel/logKeys.js';
-import { SparqlReplica } from './store/SparqlReplica.js';
 import { SparqlReplicaProjection } from './projection/SparqlReplicaProjection.js';
 import { SparqlEndpoint } from './sparqlEndpoint/SparqlEndpoint.js';
 import { sparqlRoutes } from './http/routes/sparql.js';
@@ -132,7 +131,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const opened = await openLog(config, logs);
   const log = timedEventLog(opened.log, (seconds) => metrics.appends.observe(seconds));
   const logName = opened.name;
-  const graphStore = new OxigraphGraphStore({ revisionFile: join(config.dataDir, 'projection', 'revisions.nq'), maxQuads: config.maxStoreQuads });
+  const { graphStore, datasets: sparqlDatasets } = openTripleStore(config, (line) => logs.warn(line));
   const catalogueIndex = new CatalogueIndex();
   const payloadSorts = new PayloadSortIndexes(graphStore, catalogueIndex);
   // JSON-LD and SHACL run in worker threads with a time budget: no request holds the event loop.
@@ -182,20 +181,11 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
         ),
       ]
     : [];
-  // The SPARQL endpoint's queries run in a worker holding a replica of every project's dataset,
-  // started from the store's revision file.
-  const revisionQuads = graphStore.revisionQuads;
-  if (!revisionQuads) throw new Error('the embedded store was opened without its revision file');
-  const sparqlReplica = new SparqlReplica(revisionQuads, {
-    timeoutMillis: config.sparqlTimeoutMillis ?? 30_000,
-    maxResults: config.sparqlMaxResults ?? 100_000,
-    log: (line) => logs.warn(line),
-  });
   const projector = new Projector(
     log,
     states,
     revisions,
-    [catalogueProjection, ...textProjections, forgetPruned, new SparqlReplicaProjection(sparqlReplica)],
+    [catalogueProjection, ...textProjections, forgetPruned, new SparqlReplicaProjection(sparqlDatasets)],
     new Snapshots(join(config.dataDir, 'projection', 'snapshot.json'), logs),
     graphStore,
     {
@@ -340,7 +330,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     maxEntries: config.multiFetchMax ?? 1_000,
   });
   trackerRoutes(routes, router, { tracker: new TrackerService(trackerParts(config.tracker, config.dataDir, logs)) });
-  sparqlRoutes(routes, router, { endpoint: new SparqlEndpoint(projects, sparqlReplica) });
+  sparqlRoutes(routes, router, { endpoint: new SparqlEndpoint(projects, sparqlDatasets) });
   app.use(requestLogging(logger));
   if ((config.metrics ?? 'permission') !== 'off') app.use(metrics.middleware());
   // Browsers: any origin by default (credentials travel in the Authorization header, never cookies).
@@ -387,7 +377,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
       await graphStore.close();
       textIndex?.close();
       await executor.close();
-      await sparqlReplica.close();
+      await sparqlDatasets.close();
     },
   };
 };

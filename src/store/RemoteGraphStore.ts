@@ -84,8 +84,9 @@ export class RemoteGraphStore implements GraphStore {
     return refusedLine(ntriples);
   }
 
-  ensureRoom(): Promise<void> {
-    return this.room();
+  /** Without a limit nothing is counted: a count walks the whole server. */
+  async ensureRoom(): Promise<void> {
+    if (this.options.maxQuads !== undefined) await this.room();
   }
 
   /**

@@ -8,6 +8,7 @@ import { QueryFailed } from './ProjectSparqlStore.js';
 import { dropStatements, revisionInsert, standardResults } from './remoteSparql.js';
 import type { SparqlHttpClient } from './SparqlHttpClient.js';
 import { SparqlRequestFailed } from './SparqlHttpClient.js';
+import { writeResults } from './resultFormats.js';
 
 export interface RemoteDatasetsOptions {
   /** A query's budget, in ms. */
@@ -104,15 +105,11 @@ export class RemoteProjectSparqlStore implements ProjectSparqlStore {
         throw this.failure(error);
       }
     };
-    if (q.form === 'select') {
+    if (q.form === 'select' || q.form === 'ask') {
       const json = standardResults((await ask('application/sparql-results+json')).body);
-      if ((json.results?.bindings.length ?? 0) > this.options.maxResults) throw new QueryFailed({ failure: 'tooLarge', limit: this.options.maxResults });
-      if (q.mediaType === 'application/sparql-results+json') return { mediaType: q.mediaType, body: JSON.stringify(json) };
-      return { mediaType: q.mediaType, body: (await ask(q.mediaType)).body };
-    }
-    if (q.form === 'ask') {
-      const answer = await ask(q.mediaType);
-      return { mediaType: q.mediaType, body: q.mediaType === 'application/sparql-results+json' ? JSON.stringify(standardResults(answer.body)) : answer.body };
+      const rows = json.results?.bindings;
+      if (rows && rows.length > this.options.maxResults) throw new QueryFailed({ failure: 'tooLarge', limit: this.options.maxResults });
+      return { mediaType: q.mediaType, body: writeResults(q.mediaType, json.head.vars ?? [], rows, json.boolean) };
     }
     // CONSTRUCT (and DESCRIBE, rewritten as one): read back and written in the asked format here,
     // as the embedded store writes it.

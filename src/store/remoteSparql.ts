@@ -16,20 +16,21 @@ export const standardBinding = (b: Binding | undefined): Binding | undefined => 
 };
 
 export interface JsonResults {
-  head: unknown;
+  head: { vars?: string[] };
   results?: { bindings: Row[] };
   boolean?: boolean;
 }
 
 export const standardResults = (text: string): JsonResults => {
   const json = JSON.parse(text) as JsonResults;
-  if (json.results)
-    json.results.bindings = json.results.bindings.map((row) => {
-      const out: Row = {};
-      for (const [name, binding] of Object.entries(row)) out[name] = standardBinding(binding);
-      return out;
-    });
-  return json;
+  // Only the standard's members (Virtuoso adds `link`, `distinct`, `ordered`).
+  if (!json.results) return { head: {}, boolean: Boolean(json.boolean) };
+  const bindings = json.results.bindings.map((row) => {
+    const out: Row = {};
+    for (const [name, binding] of Object.entries(row)) out[name] = standardBinding(binding);
+    return out;
+  });
+  return { head: { vars: json.head.vars ?? [] }, results: { bindings } };
 };
 
 /**
