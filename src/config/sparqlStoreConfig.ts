@@ -24,7 +24,11 @@ export const sparqlStoreConfig = (setting: (envName: string, fileKey: string) =>
   const user = setting('SPARQL_USER', 'store.sparql.user');
   const password = setting('SPARQL_PASSWORD', 'store.sparql.password');
   if (!query) {
-    for (const [name, value] of [['SPARQL_UPDATE_ENDPOINT', update], ['SPARQL_GSP_ENDPOINT', gsp], ['SPARQL_USER', user]] as const)
+    for (const [name, value] of [
+      ['SPARQL_UPDATE_ENDPOINT', update],
+      ['SPARQL_GSP_ENDPOINT', gsp],
+      ['SPARQL_USER', user],
+    ] as const)
       if (value) throw new ConfigError(name, 'is set but SPARQL_ENDPOINT is not: the external store is configured by SPARQL_ENDPOINT');
     return undefined;
   }
