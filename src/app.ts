@@ -73,7 +73,7 @@ import { Projector } from './projection/Projector.js';
 import { Snapshots } from './projection/Snapshots.js';
 import { States } from './projection/States.js';
 import { projectItemKeys } from './projection/projectItemKeys.js';
-import { OxigraphGraphStore } from './store/OxigraphGraphStore.js';
+import { openTripleStore } from './store/openTripleStore.js';
 import { RevisionProjection } from './projection/RevisionProjection.js';
 import type { Projection } from './projection/Projection.js';
 import { CatalogueProjection } from './catalogue/CatalogueProjection.js';
@@ -99,7 +99,6 @@ import { storageDefinition } from './domain/storages/storageDefinition.js';
 import { fileDefinition } from './domain/files/fileDefinition.js';
 import { storagesAndFiles } from './files/wireFiles.js';
 import { PERMISSIONS_KEY } from './kernel/logKeys.js';
-import { SparqlReplica } from './store/SparqlReplica.js';
 import { SparqlReplicaProjection } from './projection/SparqlReplicaProjection.js';
 import { SparqlEndpoint } from './sparqlEndpoint/SparqlEndpoint.js';
 import { sparqlRoutes } from './http/routes/sparql.js';
@@ -163,7 +162,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const opened = await openLog(config, logs);
   const log = timedEventLog(opened.log, (seconds) => metrics.appends.observe(seconds));
   const logName = opened.name;
-  const graphStore = new OxigraphGraphStore({ revisionFile: join(config.dataDir, 'projection', 'revisions.nq'), maxQuads: config.maxStoreQuads });
+  const { graphStore, datasets: sparqlDatasets } = openTripleStore(config, (line) => logs.warn(line));
   const catalogueIndex = new CatalogueIndex();
   const payloadSorts = new PayloadSortIndexes(graphStore, catalogueIndex);
   // JSON-LD and SHACL run in worker threads with a time budget: no request holds the event loop.
@@ -215,17 +214,6 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
         ),
       ]
     : [];
-  // The SPARQL endpoint's queries run in a worker holding a replica of every project's dataset,
-  // started from the store's revision file.
-  const revisionQuads = graphStore.revisionQuads;
-  if (!revisionQuads) throw new Error('the embedded store was opened without its revision file');
-  const sparqlReplica = new SparqlReplica(revisionQuads, {
-    timeoutMillis: config.sparqlTimeoutMillis ?? 30_000,
-    maxResults: config.sparqlMaxResults ?? 100_000,
-    workers: config.sparqlWorkers ?? 2,
-    heapMb: config.sparqlWorkerHeapMb ?? 512,
-    log: (line) => logs.warn(line),
-  });
   // Each projection runs on its own position from the changes the states' fold hands on: one that
   // is slow or failing holds up neither writes nor the others, and reads wait only for those they read.
   const feed = new ChangeFeed();
@@ -233,13 +221,13 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const runner = (name: string, projection: Projection) => new ProjectionRunner(name, (change) => projection.apply(change), feed, runnerOptions);
   const catalogueRunner = runner('catalogue', catalogueProjection);
   const textRunners = textProjections.map((projection) => runner('text', projection));
-  const sparqlRunner = runner('sparql', new SparqlReplicaProjection(sparqlReplica));
+  const sparqlRunner = runner('sparql', new SparqlReplicaProjection(sparqlDatasets));
   const runners = [catalogueRunner, ...textRunners, runner('streams', forgetPruned), sparqlRunner];
   const projector = new Projector(
     log,
     states,
     revisions,
-    [catalogueProjection, ...textProjections, forgetPruned, new SparqlReplicaProjection(sparqlReplica), ...modules.all.flatMap((m) => m.projections)],
+    [catalogueProjection, ...textProjections, forgetPruned, new SparqlReplicaProjection(sparqlDatasets), ...modules.all.flatMap((m) => m.projections)],
     feed,
     new Snapshots(join(config.dataDir, 'projection', 'snapshot.json'), logs),
     graphStore,
@@ -473,7 +461,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   // Replicas share the users' tracker tokens through Redis.
   const sharedTokens = opened.redis && ((key: Buffer) => new RedisTokenStore(opened.redis!.connection, opened.redis!.keyOf('tracker-tokens'), key, logs));
   trackerRoutes(routes, router, { tracker: new TrackerService(trackerParts(config.tracker, config.dataDir, logs, sharedTokens)) });
-  sparqlRoutes(routes, router, { endpoint: new SparqlEndpoint(projects, sparqlReplica) });
+  sparqlRoutes(routes, router, { endpoint: new SparqlEndpoint(projects, sparqlDatasets) });
   app.use(requestLogging(logger));
   if ((config.metrics ?? 'permission') !== 'off') app.use(metrics.middleware());
   // Browsers: any origin by default (credentials travel in the Authorization header, never cookies).
@@ -532,7 +520,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
       await graphStore.close();
       textIndex?.close();
       await executor.close();
-      await sparqlReplica.close();
+      await sparqlDatasets.close();
       for (const m of wired) await m.close?.();
     },
   };

@@ -6,6 +6,8 @@ import { trackerConfig } from './trackerConfig.js';
 import type { TrackerConfig } from './trackerConfig.js';
 import type { StorageConfig } from './storageConfig.js';
 import { storageConfig } from './storageConfig.js';
+import { sparqlStoreConfig } from './sparqlStoreConfig.js';
+import type { SparqlServer } from '../store/SparqlHttpClient.js';
 
 export interface Config {
   port: number;
@@ -75,6 +77,8 @@ export interface Config {
   searchTimeoutMillis?: number;
   /** Storages and files (`plugins.storage.storages.*` in the config file); defaults of the spec when absent. */
   storages?: StorageConfig;
+  /** The triple store on an external SPARQL 1.1 server (`SPARQL_ENDPOINT`...); absent: the embedded store. */
+  sparqlStore?: SparqlServer;
 }
 
 /** What the HTTP server allows one client: slow or greedy clients are cut off, and told so. */
@@ -188,6 +192,9 @@ const onOffSetting = (name: string, raw: string | undefined): boolean => {
 const optionalSetting = <K extends string>(key: K, value: string | undefined): { [P in K]?: string } =>
   (value === undefined || value === '' ? {} : { [key]: value }) as { [P in K]?: string };
 
+const optionalObject = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>
+  (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+
 /** Configuration from the environment (and `CONFIG_FILE`), with the embedded defaults of a fresh clone. */
 export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
   const file = fileSettings(env['CONFIG_FILE']);
@@ -267,5 +274,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     searchSuites: suitesSetting(setting('SEARCH_SUITES', 'plugins.search.suites')),
     searchTimeoutMillis: integerSetting('SEARCH_TIMEOUT_MILLIS', setting('SEARCH_TIMEOUT_MILLIS', 'search.timeout-millis'), 2_000, 10, 600_000),
     storages,
+    ...optionalObject('sparqlStore', sparqlStoreConfig(setting)),
   };
 };

@@ -1,7 +1,7 @@
 import type { KindDefinition } from '../domain/KindDefinition.js';
 import type { ProjectRef } from '../kernel/labels.js';
 import { itemNode, revisionGraph } from '../store/graphNames.js';
-import type { SparqlReplica } from '../store/SparqlReplica.js';
+import type { ProjectSparqlStore } from '../store/ProjectSparqlStore.js';
 import type { Change, Projection } from './Projection.js';
 
 /**
@@ -10,7 +10,7 @@ import type { Change, Projection } from './Projection.js';
  * whose triples it forwards.
  */
 export class SparqlReplicaProjection implements Projection {
-  constructor(private readonly replica: SparqlReplica) {}
+  constructor(private readonly replica: ProjectSparqlStore) {}
 
   async apply(change: Change): Promise<void> {
     const { definition, previous, next } = change;
@@ -18,8 +18,8 @@ export class SparqlReplicaProjection implements Projection {
     if (next === undefined) {
       if (previous === undefined) return;
       const { project, id, rev } = definition.listed(previous);
-      this.replica.current(project, itemNode(definition.kind, project, id), undefined);
-      this.replica.drop(
+      await this.replica.current(project, itemNode(definition.kind, project, id), undefined);
+      await this.replica.drop(
         project,
         Array.from({ length: rev }, (_, i) => revisionGraph(definition.kind, project, id, i + 1)),
       );
@@ -28,8 +28,8 @@ export class SparqlReplicaProjection implements Projection {
     if (change.triples === undefined) return;
     const { project, id, rev, deprecated } = definition.listed(next);
     const graph = revisionGraph(definition.kind, project, id, rev);
-    this.replica.revision(project, graph, change.triples);
-    this.replica.current(project, itemNode(definition.kind, project, id), deprecated ? undefined : graph);
+    await this.replica.revision(project, graph, change.triples);
+    await this.replica.current(project, itemNode(definition.kind, project, id), deprecated ? undefined : graph);
   }
 
   /** Starts the replica from the restored states (the revision file holds their graphs). */
@@ -42,6 +42,6 @@ export class SparqlReplicaProjection implements Projection {
         if (!deprecated) heads.push([project, itemNode(definition.kind, project, id), revisionGraph(definition.kind, project, id, rev)]);
       }
     }
-    this.replica.start(heads);
+    await this.replica.start(heads);
   }
 }

@@ -2,6 +2,7 @@ import oxigraph from 'oxigraph';
 import type { Dataset, GraphStore, Row } from './GraphStore.js';
 import { iri } from '../rdf/terms.js';
 import { capacityGuard } from './capacityGuard.js';
+import { refusedLine } from './refusedLine.js';
 import { RevisionFile } from './RevisionFile.js';
 import { scopeBlankNodes } from './blankNodes.js';
 import { randomUUID } from 'node:crypto';
@@ -155,14 +156,7 @@ export class OxigraphGraphStore implements GraphStore {
   }
 
   refusedLine(ntriples: string): string | undefined {
-    try {
-      // The store's own parser decides, in the mode the store loads with; the text is not kept.
-      oxigraph.parse(ntriples, { format: 'application/n-triples', lenient: true });
-      return undefined;
-    } catch (error) {
-      const line = /line (\d+)/.exec(String((error as Error).message))?.[1];
-      return ntriples.split('\n')[line === undefined ? 0 : Number(line) - 1] ?? ntriples.slice(0, 200);
-    }
+    return refusedLine(ntriples);
   }
 
   async select(sparql: string, dataset?: Dataset): Promise<Row[]> {

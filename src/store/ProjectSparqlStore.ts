@@ -46,15 +46,18 @@ export class QueryFailed extends Error {
  * 'timeout') while the process keeps answering, and refused beyond the result cap ('tooLarge').
  *
  * Fed from the projection in log order: revisions as they are written, the head of each item as it
- * changes, graphs of permanently deleted items.
+ * changes, graphs of permanently deleted items. Each change is done when its promise resolves (an
+ * external store's write was acknowledged); a failure fails the projection of that event.
  */
 export interface ProjectSparqlStore {
+  /** At start, once the states are restored: the head revision graph of every current item, as [project, item, graph]. */
+  start(heads: Iterable<[ProjectRef, string, string]>): Promise<void>;
   /** Revision graph `graph` of `project` holds these N-Triples (a graph already held is kept as is: revision graphs never change). */
-  revision(project: ProjectRef, graph: string, ntriples: string): void;
+  revision(project: ProjectRef, graph: string, ntriples: string): Promise<void>;
   /** The head revision graph of `item` (undefined: it has none in the default graph, being deprecated or deleted). */
-  current(project: ProjectRef, item: string, graph: string | undefined): void;
+  current(project: ProjectRef, item: string, graph: string | undefined): Promise<void>;
   /** Permanent deletion. */
-  drop(project: ProjectRef, graphs: string[]): void;
+  drop(project: ProjectRef, graphs: string[]): Promise<void>;
   query(query: ProjectQuery): Promise<QueryAnswer>;
   close(): Promise<void>;
 }

@@ -67,22 +67,23 @@ export class SparqlReplica implements ProjectSparqlStore {
   ) {}
 
   /** Starts the workers once the revision file and the heads are restored; changes before are only remembered. */
-  start(heads: Iterable<[ProjectRef, string, string]>): void {
+  async start(heads: Iterable<[ProjectRef, string, string]>): Promise<void> {
     for (const [project, item, graph] of heads) this.headsOf(project).set(item, graph);
     for (let i = 0; i < Math.max(1, this.options.workers ?? 1); i++) this.slots.push(this.spawn());
   }
 
-  revision(project: ProjectRef, graph: string, ntriples: string): void {
+  // The worker applies changes in the order they are posted, before any later query.
+  async revision(project: ProjectRef, graph: string, ntriples: string): Promise<void> {
     this.send({ t: 'revision', project, graph, ntriples });
   }
 
-  current(project: ProjectRef, item: string, graph: string | undefined): void {
+  async current(project: ProjectRef, item: string, graph: string | undefined): Promise<void> {
     if (graph === undefined) this.headsOf(project).delete(item);
     else this.headsOf(project).set(item, graph);
     this.send({ t: 'current', project, item, graph });
   }
 
-  drop(project: ProjectRef, graphs: string[]): void {
+  async drop(project: ProjectRef, graphs: string[]): Promise<void> {
     this.send({ t: 'drop', project, graphs });
   }
 

@@ -22,3 +22,14 @@ export const parseItemNode = (node: string): { kind: string; project: ProjectRef
   if (!kind || !org || !project || id === undefined) return undefined;
   return { kind, project: `${org}/${project}`, id: decodeURIComponent(id) };
 };
+
+/**
+ * With an external store, the SPARQL endpoint's datasets live in the store too: a project's default
+ * graph is `urn:registry:current/{org}/{project}` (a copy of the head revision of each current item)
+ * and `urn:registry:heads/{org}/{project}` says which revision is each item's head. Neither is an
+ * item's name (they have no id segment).
+ */
+export const currentGraphOf = (project: ProjectRef): string => `${PREFIX}current/${project}`;
+export const headsGraphOf = (project: ProjectRef): string => `${PREFIX}heads/${project}`;
+export const HEADS_PREFIX = `${PREFIX}heads/`;
+export const HEAD = `${PREFIX}head`;

@@ -8,14 +8,26 @@ import type { ProjectQuery, ProjectSparqlStore, QueryForm } from '../../src/stor
 import { QueryFailed } from '../../src/store/ProjectSparqlStore.js';
 import { RevisionFile } from '../../src/store/RevisionFile.js';
 import { SparqlReplica } from '../../src/store/SparqlReplica.js';
+import { RemoteGraphStore } from '../../src/store/RemoteGraphStore.js';
+import { RemoteProjectSparqlStore } from '../../src/store/RemoteProjectSparqlStore.js';
+import { SparqlHttpClient } from '../../src/store/SparqlHttpClient.js';
+import type { Virtuoso } from '../support/virtuoso.js';
+import { clearVirtuoso, releaseVirtuoso, useVirtuoso } from '../support/virtuoso.js';
 
 interface Subject {
   name: string;
   /** A store over `place` (kept between calls: a restart), holding at most `maxQuads`. */
   open(place: string, maxQuads?: number): Promise<GraphStore>;
   /** Damages what the store persisted at `place`, as a crash mid-write or a bad disk would. */
-  damage(place: string): void;
+  damage(place: string): void | Promise<void>;
+  /** Keeps every acknowledged write, also those after its last checkpoint (an external server). */
+  durable?: boolean;
+  setUp?(): Promise<void>;
+  tearDown?(): Promise<void>;
 }
+
+let virtuoso: Virtuoso;
+const virtuosoClient = () => new SparqlHttpClient(virtuoso.server, { timeoutMillis: 10_000 });
 
 /** Every implementation of the triple-store port passes this suite (the twin of the event-log contract). */
 const subjects: Subject[] = [
@@ -23,6 +35,21 @@ const subjects: Subject[] = [
     name: 'OxigraphGraphStore',
     open: async (place, maxQuads) => new OxigraphGraphStore({ revisionFile: join(place, 'revisions.nq'), ...(maxQuads ? { maxQuads } : {}) }),
     damage: (place) => writeFileSync(join(place, 'revisions.nq'), '<urn:s> <urn:p> "unterminated <urn:g> .\n'.repeat(3)),
+  },
+  {
+    name: 'RemoteGraphStore (Virtuoso)',
+    setUp: async () => void (virtuoso = await useVirtuoso()),
+    tearDown: releaseVirtuoso,
+    open: async (_place, maxQuads) =>
+      new RemoteGraphStore(virtuosoClient(), {
+        graphPrefix: 'urn:test:',
+        derivedGraphs: ['urn:test:g1', 'urn:test:g2', 'urn:test:g3'],
+        markerGraph: 'urn:test:store',
+        ...(maxQuads ? { maxQuads } : {}),
+      }),
+    // The server was emptied or replaced under the registry.
+    damage: () => clearVirtuoso(virtuoso.server),
+    durable: true,
   },
 ];
 
@@ -34,6 +61,8 @@ for (const subject of subjects) {
   describe(`GraphStore contract: ${subject.name}`, () => {
     let store: GraphStore;
     let place: string;
+    before(async () => subject.setUp?.());
+    after(async () => subject.tearDown?.());
     beforeEach(async () => {
       place = mkdtempSync(join(tmpdir(), 'graph-store-'));
       store = await subject.open(place);
@@ -89,16 +118,19 @@ for (const subject of subjects) {
       return store.restore(mark, 0);
     };
 
-    it('keeps revision graphs across a restart up to the checkpoint; derived content and later graphs are gone', async () => {
+    it('keeps revision graphs across a restart up to the checkpoint (a durable store: later ones too); derived content is gone; the replay writes later graphs once', async () => {
       await store.putGraph('urn:test:r1', '<urn:s:r> <urn:p> "first" .\n');
       const mark = store.checkpoint(true);
       await store.putGraph('urn:test:r2', '<urn:s:r> <urn:p> "second" .\n');
       await store.persist();
       expect(await restart(mark)).to.deep.equal({ restored: true });
       expect(await store.graph('urn:test:r1')).to.equal('<urn:s:r> <urn:p> "first" .\n');
-      expect(await store.graph('urn:test:r2')).to.equal('');
+      expect(await store.graph('urn:test:r2')).to.equal(subject.durable ? '<urn:s:r> <urn:p> "second" .\n' : '');
       expect(await store.graph(G1)).to.equal('');
-      expect(await store.size()).to.equal(1);
+      expect(await store.size()).to.equal(subject.durable ? 2 : 1);
+      await store.putGraph('urn:test:r2', '<urn:s:r> <urn:p> "second" .\n');
+      expect(await store.graph('urn:test:r2')).to.equal('<urn:s:r> <urn:p> "second" .\n');
+      expect(await store.size()).to.equal(2);
     });
 
     it('keeps the blank nodes of each revision graph apart, also after a restart (revisions reuse their labels)', async () => {
@@ -134,7 +166,7 @@ for (const subject of subjects) {
       await store.putGraph('urn:test:r1', '<urn:s:r> <urn:p> "first" .\n');
       const again = store.checkpoint(true);
       await store.close();
-      subject.damage(place);
+      await subject.damage(place);
       store = await subject.open(place);
       const damaged = await store.restore(again, 0);
       expect(damaged.restored).to.equal(false);
@@ -156,13 +188,23 @@ for (const subject of subjects) {
 }
 
 /** The query side of the store port (the SPARQL endpoint's datasets): every implementation passes this suite. */
-const querySubjects: { name: string; fresh(file: RevisionFile, options: { timeoutMillis: number; maxResults: number }): ProjectSparqlStore & Startable }[] = [
+const querySubjects: {
+  name: string;
+  fresh(file: RevisionFile, options: { timeoutMillis: number; maxResults: number }): ProjectSparqlStore;
+  setUp?(): Promise<void>;
+  /** Before each test: what the previous one wrote is gone. */
+  reset?(): Promise<void>;
+  tearDown?(): Promise<void>;
+}[] = [
   { name: 'SparqlReplica (worker thread)', fresh: (file, options) => new SparqlReplica(file, { ...options, log: () => undefined }) },
+  {
+    name: 'RemoteProjectSparqlStore (Virtuoso)',
+    fresh: (_file, options) => new RemoteProjectSparqlStore(virtuosoClient(), { ...options, writesRevisions: true }),
+    setUp: async () => void (virtuoso = await useVirtuoso()),
+    reset: () => clearVirtuoso(virtuoso.server),
+    tearDown: releaseVirtuoso,
+  },
 ];
-
-interface Startable {
-  start(heads: Iterable<[string, string, string]>): void;
-}
 
 const P1 = 'o/p1';
 const P2 = 'o/p2';
@@ -173,14 +215,14 @@ for (const subject of querySubjects) {
   describe(`GraphStore contract, project datasets: ${subject.name}`, () => {
     let dir: string;
     let file: RevisionFile;
-    let store: ProjectSparqlStore & Startable;
+    let store: ProjectSparqlStore;
     const open = (options = { timeoutMillis: 5_000, maxResults: 1_000 }) => subject.fresh(file, options);
     /** A revision as the projection writes it: into the revision file, then to the store. */
-    const write = (project: string, item: string, n: number, triples: string, current = true) => {
+    const write = async (project: string, item: string, n: number, triples: string, current = true) => {
       const graph = rev(project, item, n);
       file.append(triples.replace(/ \.\n/g, ` <${graph}> .\n`));
-      store.revision(project, graph, triples);
-      store.current(project, node(project, item), current ? graph : undefined);
+      await store.revision(project, graph, triples);
+      await store.current(project, node(project, item), current ? graph : undefined);
     };
     const select = async (project: string, query: string, extra: Partial<ProjectQuery> = {}) =>
       (
@@ -191,15 +233,18 @@ for (const subject of querySubjects) {
         .map((b) => Object.values(b)[0]!.value)
         .sort();
 
-    beforeEach(() => {
+    before(async () => subject.setUp?.());
+    after(async () => subject.tearDown?.());
+    beforeEach(async () => {
+      await subject.reset?.();
       dir = mkdtempSync(join(tmpdir(), 'datasets-'));
       file = new RevisionFile(join(dir, 'revisions.nq'));
       store = open();
-      store.start([]);
-      write(P1, 'a', 1, '<urn:a> <urn:name> "a1" .\n<urn:a> <urn:knows> <urn:shared> .\n<urn:shared> <urn:name> "shared" .\n');
-      write(P1, 'a', 2, '<urn:a> <urn:name> "a2" .\n<urn:a> <urn:knows> <urn:shared> .\n<urn:shared> <urn:name> "shared" .\n');
-      write(P1, 'b', 1, '<urn:b> <urn:name> "b1" .\n<urn:shared> <urn:name> "shared" .\n<urn:b> <urn:has> _:x .\n_:x <urn:name> "blank" .\n');
-      write(P2, 'c', 1, '<urn:c> <urn:name> "secret" .\n');
+      await store.start([]);
+      await write(P1, 'a', 1, '<urn:a> <urn:name> "a1" .\n<urn:a> <urn:knows> <urn:shared> .\n<urn:shared> <urn:name> "shared" .\n');
+      await write(P1, 'a', 2, '<urn:a> <urn:name> "a2" .\n<urn:a> <urn:knows> <urn:shared> .\n<urn:shared> <urn:name> "shared" .\n');
+      await write(P1, 'b', 1, '<urn:b> <urn:name> "b1" .\n<urn:shared> <urn:name> "shared" .\n<urn:b> <urn:has> _:x .\n_:x <urn:name> "blank" .\n');
+      await write(P2, 'c', 1, '<urn:c> <urn:name> "secret" .\n');
     });
     afterEach(async () => {
       await store.close();
@@ -220,17 +265,17 @@ for (const subject of querySubjects) {
     });
 
     it('keeps a triple another current head holds when an item leaves the default graph, and removes its blank nodes', async () => {
-      write(P1, 'b', 2, '<urn:b> <urn:name> "b1" .\n<urn:shared> <urn:name> "shared" .\n_:x <urn:name> "blank" .\n', false);
+      await write(P1, 'b', 2, '<urn:b> <urn:name> "b1" .\n<urn:shared> <urn:name> "shared" .\n_:x <urn:name> "blank" .\n', false);
       expect(await select(P1, 'SELECT ?n WHERE { ?s <urn:name> ?n }')).to.deep.equal(['a2', 'shared']);
-      write(P1, 'a', 3, '<urn:a> <urn:name> "a3" .\n', false);
+      await write(P1, 'a', 3, '<urn:a> <urn:name> "a3" .\n', false);
       expect(await select(P1, 'SELECT ?n WHERE { ?s <urn:name> ?n }')).to.deep.equal([]);
-      store.current(P1, node(P1, 'a'), rev(P1, 'a', 3));
+      await store.current(P1, node(P1, 'a'), rev(P1, 'a', 3));
       expect(await select(P1, 'SELECT ?n WHERE { ?s <urn:name> ?n }')).to.deep.equal(['a3']);
     });
 
     it('drops the graphs of a deleted item', async () => {
-      store.current(P1, node(P1, 'b'), undefined);
-      store.drop(P1, [rev(P1, 'b', 1)]);
+      await store.current(P1, node(P1, 'b'), undefined);
+      await store.drop(P1, [rev(P1, 'b', 1)]);
       expect(await select(P1, 'SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }')).to.deep.equal([rev(P1, 'a', 1), rev(P1, 'a', 2)]);
       expect(await select(P1, 'SELECT ?n WHERE { ?s <urn:name> ?n }')).to.deep.equal(['a2', 'shared']);
     });
@@ -238,7 +283,7 @@ for (const subject of querySubjects) {
     it('starts from the revision file and the heads (a restart)', async () => {
       await store.close();
       store = open();
-      store.start([
+      await store.start([
         [P1, node(P1, 'a'), rev(P1, 'a', 1)],
         [P2, node(P2, 'c'), rev(P2, 'c', 1)],
       ]);
@@ -248,33 +293,33 @@ for (const subject of querySubjects) {
     });
 
     it('keeps the blank nodes of each revision its own after a restart (the file reuses their labels)', async () => {
-      write(P1, 'e', 1, '<urn:e> <urn:has> _:x .\n_:x <urn:name> "other blank" .\n_:x <urn:label> "_:x <urn:has> _:y" .\n');
+      await write(P1, 'e', 1, '<urn:e> <urn:has> _:x .\n_:x <urn:name> "other blank" .\n_:x <urn:label> "_:x <urn:has> _:y" .\n');
       const blanks = 'SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?owner <urn:has> ?x . ?x <urn:name> ?n }';
       expect(await select(P1, blanks)).to.deep.equal(['2']);
       await store.close();
       store = open();
-      store.start([
+      await store.start([
         [P1, node(P1, 'b'), rev(P1, 'b', 1)],
         [P1, node(P1, 'e'), rev(P1, 'e', 1)],
       ]);
       expect(await select(P1, blanks)).to.deep.equal(['2']);
       expect(await select(P1, 'SELECT ?n WHERE { <urn:e> <urn:has> ?x . ?x <urn:name> ?n }')).to.deep.equal(['other blank']);
       expect(await select(P1, 'SELECT ?l WHERE { ?x <urn:label> ?l }')).to.deep.equal(['_:x <urn:has> _:y']);
-      store.current(P1, node(P1, 'e'), undefined);
+      await store.current(P1, node(P1, 'e'), undefined);
       expect(await select(P1, 'SELECT ?n WHERE { ?s <urn:name> ?n }')).to.deep.equal(['b1', 'blank', 'shared']);
     });
 
     it('stops a query over its time budget and answers the next one with everything written meanwhile', async () => {
       await store.close();
       store = open({ timeoutMillis: 300, maxResults: 1_000 });
-      store.start([[P1, node(P1, 'a'), rev(P1, 'a', 2)]]);
+      await store.start([[P1, node(P1, 'a'), rev(P1, 'a', 2)]]);
       const heavy =
         'SELECT (COUNT(*) AS ?c) WHERE { GRAPH ?g1 { ?a ?b ?c } GRAPH ?g2 { ?d ?e ?f } GRAPH ?g3 { ?g ?h ?i } GRAPH ?g4 { ?j ?k ?l } GRAPH ?g5 { ?m ?n ?o } GRAPH ?g6 { ?p ?q ?r } GRAPH ?g7 { ?s ?t ?u } GRAPH ?g8 { ?v ?w ?x } GRAPH ?g9 { ?y ?z ?zz } }';
       let failure: unknown;
       const stopped = store
         .query({ project: P1, query: heavy, form: 'select', mediaType: 'application/sparql-results+json' })
         .catch((e: unknown) => (failure = e));
-      write(P1, 'd', 1, '<urn:d> <urn:name> "during" .\n');
+      await write(P1, 'd', 1, '<urn:d> <urn:name> "during" .\n');
       await stopped;
       expect(failure).to.be.instanceOf(QueryFailed);
       expect((failure as QueryFailed).reason).to.deep.equal({ failure: 'timeout', millis: 300 });
@@ -284,7 +329,7 @@ for (const subject of querySubjects) {
     it('refuses an answer over the result cap, and reports what Oxigraph cannot evaluate', async () => {
       await store.close();
       store = open({ timeoutMillis: 5_000, maxResults: 2 });
-      store.start([[P1, node(P1, 'a'), rev(P1, 'a', 2)]]);
+      await store.start([[P1, node(P1, 'a'), rev(P1, 'a', 2)]]);
       const failure = (query: string, form: QueryForm) =>
         store.query({ project: P1, query, form, mediaType: form === 'select' ? 'text/csv' : 'application/n-triples' }).then(
           () => undefined,

@@ -1,0 +1,137 @@
+import oxigraph from 'oxigraph';
+import type { ProjectRef } from '../kernel/labels.js';
+import { iri } from '../rdf/terms.js';
+import { confinedQuery } from './confinedQuery.js';
+import { currentGraphOf, HEAD, HEADS_PREFIX, headsGraphOf } from './graphNames.js';
+import type { ProjectQuery, ProjectSparqlStore, QueryAnswer } from './ProjectSparqlStore.js';
+import { QueryFailed } from './ProjectSparqlStore.js';
+import { dropStatements, revisionInsert, standardResults } from './remoteSparql.js';
+import type { SparqlHttpClient } from './SparqlHttpClient.js';
+import { SparqlRequestFailed } from './SparqlHttpClient.js';
+import { writeResults } from './resultFormats.js';
+
+export interface RemoteDatasetsOptions {
+  /** A query's budget, in ms. */
+  timeoutMillis: number;
+  /** Most rows (SELECT) or triples (CONSTRUCT, DESCRIBE) one answer may hold. */
+  maxResults: number;
+  /**
+   * Whether this store writes the revision graphs itself. In the registry the graph store (the same
+   * server) has written them already, so `revision` and `drop` have nothing to do.
+   */
+  writesRevisions: boolean;
+}
+
+/**
+ * The SPARQL endpoint's datasets on the external server, next to the revision graphs: per project a
+ * graph of its items' heads (`headsGraphOf`) and a graph holding a copy of each current head's
+ * triples (`currentGraphOf`), the default graph of its queries. The copy is kept right when items
+ * share triples (a former head's triple leaves only when no other current head holds it), and each
+ * change is one idempotent update, so a replay converges to the same content.
+ *
+ * Queries are rewritten before they are sent (`confinedQuery`): nothing outside the project's
+ * dataset is reachable, whatever the query says. The server stops nothing it was asked: a query
+ * over its budget is abandoned here (its connection closed) and the server's own limit
+ * (Virtuoso's `MaxQueryExecutionTime`) bounds what it goes on spending.
+ */
+export class RemoteProjectSparqlStore implements ProjectSparqlStore {
+  constructor(
+    private readonly client: SparqlHttpClient,
+    private readonly options: RemoteDatasetsOptions,
+  ) {}
+
+  /** The heads the store holds are set to those of the restored states (a restart from a snapshot older than the store). */
+  async start(heads: Iterable<[ProjectRef, string, string]>): Promise<void> {
+    const wanted = new Map<string, [ProjectRef, string, string]>();
+    for (const head of heads) wanted.set(`${head[0]} ${head[1]}`, head);
+    const { body } = await this.client.query(
+      `SELECT ?h ?item ?g WHERE { GRAPH ?h { ?item <${HEAD}> ?g } FILTER(STRSTARTS(STR(?h), "${HEADS_PREFIX}")) }`,
+      'application/sparql-results+json',
+    );
+    const held = new Map<string, string>();
+    for (const row of standardResults(body).results?.bindings ?? []) {
+      const project = row.h!.value.slice(HEADS_PREFIX.length);
+      const key = `${project} ${row.item!.value}`;
+      held.set(key, row.g!.value);
+      if (!wanted.has(key)) await this.setHead(project, row.item!.value, row.g!.value, undefined);
+    }
+    for (const [key, [project, item, graph]] of wanted) if (held.get(key) !== graph) await this.setHead(project, item, held.get(key), graph);
+  }
+
+  async revision(_project: ProjectRef, graph: string, ntriples: string): Promise<void> {
+    if (this.options.writesRevisions && ntriples.trim()) await this.client.update(revisionInsert(graph, ntriples));
+  }
+
+  async current(project: ProjectRef, item: string, graph: string | undefined): Promise<void> {
+    const { body } = await this.client.query(
+      `SELECT ?g WHERE { GRAPH ${iri(headsGraphOf(project))} { ${iri(item)} <${HEAD}> ?g } }`,
+      'application/sparql-results+json',
+    );
+    const previous = standardResults(body).results?.bindings[0]?.g?.value;
+    if (previous !== graph) await this.setHead(project, item, previous, graph);
+  }
+
+  async drop(_project: ProjectRef, graphs: string[]): Promise<void> {
+    if (this.options.writesRevisions) for (const statement of dropStatements(graphs)) await this.client.update(statement);
+  }
+
+  /**
+   * One update: the heads graph first, then the former head's triples leave the default graph
+   * unless another current head holds them, then the new head's triples are copied in.
+   */
+  private async setHead(project: ProjectRef, item: string, previous: string | undefined, graph: string | undefined): Promise<void> {
+    const heads = iri(headsGraphOf(project));
+    const current = iri(currentGraphOf(project));
+    const steps: string[] = [];
+    if (previous !== undefined) steps.push(`DELETE DATA { GRAPH ${heads} { ${iri(item)} <${HEAD}> ${iri(previous)} } }`);
+    if (graph !== undefined) steps.push(`INSERT DATA { GRAPH ${heads} { ${iri(item)} <${HEAD}> ${iri(graph)} } }`);
+    if (previous !== undefined)
+      steps.push(
+        `DELETE { GRAPH ${current} { ?s ?p ?o } } WHERE { GRAPH ${iri(previous)} { ?s ?p ?o } FILTER NOT EXISTS { GRAPH ${heads} { ?other <${HEAD}> ?h } GRAPH ?h { ?s ?p ?o } } }`,
+      );
+    if (graph !== undefined) steps.push(`INSERT { GRAPH ${current} { ?s ?p ?o } } WHERE { GRAPH ${iri(graph)} { ?s ?p ?o } }`);
+    await this.client.update(steps.join(' ;\n'));
+  }
+
+  async query(q: ProjectQuery): Promise<QueryAnswer> {
+    const text = confinedQuery(q, this.options.maxResults);
+    const deadline = Date.now() + this.options.timeoutMillis;
+    const ask = async (accept: string) => {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new QueryFailed({ failure: 'timeout', millis: this.options.timeoutMillis });
+      try {
+        return await this.client.query(text, accept, {}, left);
+      } catch (error) {
+        throw this.failure(error);
+      }
+    };
+    if (q.form === 'select' || q.form === 'ask') {
+      const json = standardResults((await ask('application/sparql-results+json')).body);
+      const rows = json.results?.bindings;
+      if (rows && rows.length > this.options.maxResults) throw new QueryFailed({ failure: 'tooLarge', limit: this.options.maxResults });
+      return { mediaType: q.mediaType, body: writeResults(q.mediaType, json.head.vars ?? [], rows, json.boolean) };
+    }
+    // CONSTRUCT (and DESCRIBE, rewritten as one): read back and written in the asked format here,
+    // as the embedded store writes it.
+    const { body, type } = await ask('application/n-triples, text/turtle;q=0.9');
+    const graph = new oxigraph.Store();
+    if (body.trim()) graph.load(body, { format: type === 'text/turtle' ? 'text/turtle' : 'application/n-triples', lenient: true });
+    if (graph.size > this.options.maxResults) throw new QueryFailed({ failure: 'tooLarge', limit: this.options.maxResults });
+    return { mediaType: q.mediaType, body: graph.dump({ format: q.mediaType, from_graph_name: oxigraph.defaultGraph() }) };
+  }
+
+  /**
+   * Virtuoso answers a query it cannot compile with a 500 naming SQL state 37000 (or an `SPxxx`
+   * code), and one over its own execution limit with `S1T00`: the caller's query is at fault, not
+   * the server.
+   */
+  private failure(error: unknown): unknown {
+    if (!(error instanceof SparqlRequestFailed)) return error;
+    if (error.timedOut || /S1T00/.test(error.message)) return new QueryFailed({ failure: 'timeout', millis: this.options.timeoutMillis });
+    if (error.status === 400 || (error.status === 500 && /\b37000\b|\bSP\d{3}\b|\b22\d{3}\b/.test(error.message)))
+      return new QueryFailed({ failure: 'invalid', message: error.message.replace(/^\d+ from \S+: /, '') });
+    return error;
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,131 @@
+/** Where an external SPARQL 1.1 server answers, and how to reach it. */
+export interface SparqlServer {
+  /** SPARQL 1.1 Protocol, queries. */
+  query: string;
+  /** SPARQL 1.1 Update (default: the query endpoint, as Virtuoso and Oxigraph server take both). */
+  update?: string;
+  /** Graph Store HTTP Protocol, indirect graph identification (`?graph=`). */
+  gsp?: string;
+  /** HTTP Basic credentials, when the server asks for them. */
+  user?: string;
+  password?: string;
+}
+
+export interface SparqlHttpOptions {
+  /** Bound of one request, in ms. */
+  timeoutMillis: number;
+  /** Attempts of a request that failed for a transient reason, back-off doubling from 100 ms. */
+  attempts?: number;
+}
+
+/** The server refused a request, or did not answer it in time / after its retries. */
+export class SparqlRequestFailed extends Error {
+  constructor(
+    message: string,
+    /** HTTP status, undefined when no answer came (network, timeout). */
+    readonly status: number | undefined,
+    readonly timedOut = false,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Virtuoso answers a deadlocked transaction with a 500 whose body names SQL state 40001 (`SR172:
+ * Transaction deadlocked`); it is transient (retry), as are the gateway statuses and network errors.
+ * Other 5xx (a query error on some servers) and every 4xx are final.
+ */
+const transient = (status: number, body: string): boolean =>
+  status === 502 || status === 503 || status === 504 || (status === 500 && /\b40001\b|SR172|deadlock/i.test(body));
+
+/**
+ * A client of the standard protocols over Node's fetch: SPARQL 1.1 Protocol (POST form bodies, so
+ * long queries pass), SPARQL 1.1 Update (`application/sparql-update`) and the Graph Store HTTP
+ * Protocol. Every request is bounded by its timeout; transient failures are retried with back-off,
+ * which the callers allow by making every write idempotent.
+ */
+export class SparqlHttpClient {
+  private readonly auth: string | undefined;
+  private readonly attempts: number;
+
+  constructor(
+    readonly server: SparqlServer,
+    private readonly options: SparqlHttpOptions,
+  ) {
+    this.auth = server.user === undefined ? undefined : `Basic ${Buffer.from(`${server.user}:${server.password ?? ''}`).toString('base64')}`;
+    this.attempts = options.attempts ?? 5;
+  }
+
+  /** A query's answer as text in the media type the server chose among `accept`. */
+  async query(
+    query: string,
+    accept: string,
+    params: Record<string, string[]> = {},
+    timeoutMillis = this.options.timeoutMillis,
+  ): Promise<{ body: string; type: string }> {
+    const form = new URLSearchParams({ query });
+    for (const [name, values] of Object.entries(params)) for (const value of values) form.append(name, value);
+    return this.send(
+      this.server.query,
+      { method: 'POST', headers: { accept, 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() },
+      timeoutMillis,
+    );
+  }
+
+  async update(update: string): Promise<void> {
+    await this.send(this.server.update ?? this.server.query, { method: 'POST', headers: { 'content-type': 'application/sparql-update' }, body: update });
+  }
+
+  /** The triples of one graph as N-Triples (or Turtle) text, empty when there is no such graph. */
+  async graph(graph: string): Promise<{ body: string; type: string }> {
+    try {
+      return await this.send(this.gspUrl(graph), { method: 'GET', headers: { accept: 'application/n-triples, text/turtle;q=0.9' } });
+    } catch (error) {
+      if (error instanceof SparqlRequestFailed && error.status === 404) return { body: '', type: 'application/n-triples' };
+      throw error;
+    }
+  }
+
+  /** Adds N-Triples (valid Turtle, which every Graph Store server reads) to a graph. */
+  async addToGraph(graph: string, ntriples: string | Uint8Array): Promise<void> {
+    await this.send(this.gspUrl(graph), {
+      method: 'POST',
+      headers: { 'content-type': 'text/turtle' },
+      body: typeof ntriples === 'string' ? ntriples : Buffer.from(ntriples),
+    });
+  }
+
+  private gspUrl(graph: string): string {
+    const base = this.server.gsp;
+    if (!base) throw new Error('no Graph Store endpoint configured (SPARQL_GSP_ENDPOINT)');
+    return `${base}${base.includes('?') ? '&' : '?'}graph=${encodeURIComponent(graph)}`;
+  }
+
+  private async send(url: string, init: RequestInit, timeoutMillis = this.options.timeoutMillis): Promise<{ body: string; type: string }> {
+    const headers = { ...(init.headers as Record<string, string>), ...(this.auth ? { authorization: this.auth } : {}) };
+    for (let attempt = 1; ; attempt++) {
+      let failure: SparqlRequestFailed;
+      try {
+        const response = await fetch(url, { ...init, headers, signal: AbortSignal.timeout(timeoutMillis) });
+        const body = await response.text();
+        if (response.ok) return { body, type: (response.headers.get('content-type') ?? '').split(';')[0]!.trim() };
+        failure = new SparqlRequestFailed(`${response.status} from ${url}: ${body.slice(0, 500)}`, response.status);
+        if (!transient(response.status, body)) throw failure;
+      } catch (error) {
+        if (error instanceof SparqlRequestFailed) throw error;
+        const name = (error as Error).name;
+        // A request over its budget is not retried: the caller's budget is spent.
+        if (name === 'TimeoutError' || name === 'AbortError')
+          throw new SparqlRequestFailed(`no answer from ${url} within ${timeoutMillis} ms`, undefined, true);
+        failure = new SparqlRequestFailed(`cannot reach ${url}: ${(error as Error).message}${causeOf(error)}`, undefined);
+      }
+      if (attempt >= this.attempts) throw failure;
+      await new Promise((r) => setTimeout(r, 100 * 2 ** (attempt - 1)));
+    }
+  }
+}
+
+const causeOf = (error: unknown): string => {
+  const cause = (error as { cause?: { message?: string } }).cause;
+  return cause?.message ? ` (${cause.message})` : '';
+};

@@ -1,0 +1,56 @@
+import { join } from 'node:path';
+import type { Config } from '../config/Config.js';
+import type { GraphStore } from './GraphStore.js';
+import { CATALOGUE } from './graphNames.js';
+import { OxigraphGraphStore } from './OxigraphGraphStore.js';
+import type { ProjectSparqlStore } from './ProjectSparqlStore.js';
+import { RemoteGraphStore } from './RemoteGraphStore.js';
+import { RemoteProjectSparqlStore } from './RemoteProjectSparqlStore.js';
+import { SparqlHttpClient } from './SparqlHttpClient.js';
+import { SparqlReplica } from './SparqlReplica.js';
+
+export interface TripleStore {
+  graphStore: GraphStore;
+  /** The SPARQL endpoint's per-project datasets. */
+  datasets: ProjectSparqlStore;
+  /** `embedded` or `external`, as `/v1/version` and the logs say. */
+  name: 'embedded' | 'external';
+}
+
+/** Bound of one write or internal query to the external server, in ms. */
+const STORE_REQUEST_MILLIS = 30_000;
+
+/**
+ * The triple store the configuration names: an external SPARQL 1.1 server when `SPARQL_ENDPOINT` is
+ * set (nothing of the store then lives in the process or the data directory), else the embedded
+ * Oxigraph with its revision file under the data directory and the SPARQL endpoint's query worker.
+ */
+export const openTripleStore = (config: Config, warn: (line: string) => void): TripleStore => {
+  const timeoutMillis = config.sparqlTimeoutMillis ?? 30_000;
+  const maxResults = config.sparqlMaxResults ?? 100_000;
+  if (config.sparqlStore) {
+    const graphStore = new RemoteGraphStore(new SparqlHttpClient(config.sparqlStore, { timeoutMillis: STORE_REQUEST_MILLIS }), {
+      graphPrefix: 'urn:registry:',
+      derivedGraphs: [CATALOGUE],
+      markerGraph: 'urn:registry:store',
+    });
+    // Callers' queries get their own budget and are never retried past it.
+    const datasets = new RemoteProjectSparqlStore(new SparqlHttpClient(config.sparqlStore, { timeoutMillis }), {
+      timeoutMillis,
+      maxResults,
+      writesRevisions: false,
+    });
+    return { graphStore, datasets, name: 'external' };
+  }
+  const graphStore = new OxigraphGraphStore({ revisionFile: join(config.dataDir, 'projection', 'revisions.nq'), maxQuads: config.maxStoreQuads });
+  // The SPARQL endpoint's queries run in a worker holding a replica of every project's dataset,
+  // started from the store's revision file.
+  const datasets = new SparqlReplica(graphStore.revisionQuads!, {
+    timeoutMillis,
+    maxResults,
+    workers: config.sparqlWorkers ?? 2,
+    heapMb: config.sparqlWorkerHeapMb ?? 512,
+    log: warn,
+  });
+  return { graphStore, datasets, name: 'embedded' };
+};

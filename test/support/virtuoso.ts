@@ -1,0 +1,129 @@
+import { execFile, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { SparqlServer } from '../../src/store/SparqlHttpClient.js';
+import { freePort } from './process.js';
+
+const run = promisify(execFile);
+
+/** Every server started, killed when the test process exits whatever happened. */
+const children: ChildProcess[] = [];
+
+export interface Virtuoso {
+  server: SparqlServer;
+  /** Where its log is, for a failing test's message. */
+  dir: string;
+}
+
+/**
+ * Debian's Virtuoso 7 (`virtuoso-opensource`, installed by `.ci/run`), on loopback on a data
+ * directory and ports of its own, buffers kept small (about 16 MB of pages; ~4 s to start and
+ * ~100 MB of memory on the CI machine). Its `SPARQL` user is granted `SPARQL_UPDATE`, so the plain
+ * endpoints take writes; the server's own limits are set above what the tests ask (a SELECT cut at
+ * `ResultSetMaxRows` would be cut silently).
+ */
+const launch = async (): Promise<{ virtuoso: Virtuoso; child: ChildProcess }> => {
+  const dir = mkdtempSync(join(tmpdir(), 'virtuoso-'));
+  const [sqlPort, httpPort] = [await freePort(), await freePort()];
+  const ini = `[Database]
+DatabaseFile = ${dir}/virtuoso.db
+ErrorLogFile = ${dir}/virtuoso.log
+LockFile = ${dir}/virtuoso.lck
+TransactionFile = ${dir}/virtuoso.trx
+xa_persistent_file = ${dir}/virtuoso.pxa
+FileExtend = 200
+MaxCheckpointRemap = 2000
+Striping = 0
+TempStorage = TempDatabase
+[TempDatabase]
+DatabaseFile = ${dir}/virtuoso-temp.db
+TransactionFile = ${dir}/virtuoso-temp.trx
+MaxCheckpointRemap = 2000
+Striping = 0
+[Parameters]
+ServerPort = 127.0.0.1:${sqlPort}
+DisableUnixSocket = 1
+MaxClientConnections = 20
+CheckpointInterval = 60
+CaseMode = 2
+DirsAllowed = ${dir}
+NumberOfBuffers = 2000
+MaxDirtyBuffers = 1500
+MaxQueryMem = 128M
+ThreadsPerQuery = 2
+[HTTPServer]
+ServerPort = 127.0.0.1:${httpPort}
+ServerRoot = ${dir}
+MaxClientConnections = 20
+ServerThreads = 20
+EnabledDavVSP = 0
+HTTPProxyEnabled = 0
+Charset = UTF-8
+[SPARQL]
+ResultSetMaxRows = 1000000
+MaxQueryExecutionTime = 20
+`;
+  writeFileSync(join(dir, 'virtuoso.ini'), ini);
+  const child = spawn('virtuoso-t', ['-c', join(dir, 'virtuoso.ini'), '+foreground'], { cwd: dir, stdio: 'ignore' });
+  child.once('error', () => undefined);
+  children.push(child);
+  const base = `http://127.0.0.1:${httpPort}`;
+  const server: SparqlServer = { query: `${base}/sparql`, update: `${base}/sparql`, gsp: `${base}/sparql-graph-crud` };
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null || i > 600) throw new Error(`virtuoso-t did not start (is virtuoso-opensource installed?), see ${dir}/virtuoso.log`);
+    const answered = await fetch(`${server.query}?query=${encodeURIComponent('ASK {}')}`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (answered) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await run('isql-vt', [`127.0.0.1:${sqlPort}`, 'dba', 'dba', 'exec=grant SPARQL_UPDATE to "SPARQL";']);
+  return { virtuoso: { server, dir }, child };
+};
+
+let shared: { started: Promise<{ virtuoso: Virtuoso; child: ChildProcess }>; users: number } | undefined;
+
+/** One Virtuoso shared by the test files using it at the same time, stopped when the last lets go. */
+export const useVirtuoso = async (): Promise<Virtuoso> => {
+  if (!shared) shared = { started: launch(), users: 0 };
+  shared.users++;
+  return (await shared.started).virtuoso;
+};
+
+export const releaseVirtuoso = async (): Promise<void> => {
+  if (!shared || --shared.users > 0) return;
+  const { started } = shared;
+  shared = undefined;
+  const { virtuoso, child } = await started;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+  rmSync(virtuoso.dir, { recursive: true, force: true });
+};
+
+/** Empties every graph a test wrote (all but Virtuoso's own). */
+export const clearVirtuoso = async (server: SparqlServer, prefixes = ['urn:']): Promise<void> => {
+  const filter = prefixes.map((p) => `STRSTARTS(STR(?g), "${p}")`).join(' || ');
+  const answer = await fetch(server.query, {
+    method: 'POST',
+    headers: { accept: 'application/sparql-results+json', 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ query: `SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } FILTER(${filter}) }` }).toString(),
+  });
+  const graphs = ((await answer.json()) as { results: { bindings: { g: { value: string } }[] } }).results.bindings.map((b) => b.g.value);
+  if (!graphs.length) return;
+  const drop = await fetch(server.update!, {
+    method: 'POST',
+    headers: { 'content-type': 'application/sparql-update' },
+    body: graphs.map((g) => `DROP SILENT GRAPH <${g}>`).join(' ;\n'),
+  });
+  if (!drop.ok) throw new Error(`cannot clear Virtuoso: ${await drop.text()}`);
+};
+
+process.once('exit', () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+});
