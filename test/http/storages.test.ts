@@ -116,7 +116,7 @@ describe('storages (spec 2.5, 4.4)', () => {
     expect(r.body['@type']).to.be.oneOf(['InvalidStorageType', 'DifferentStorageType']);
   });
 
-  it('streams storage events with _storageId and _source, never a secret', async () => {
+  it('streams storage events with _storageId and _source (secrets: test/integration/secretSweep)', async () => {
     const stream = await openStream(`${base}/v1/storages/org/proj/events`);
     try {
       const events = await stream.take(3);
