@@ -10,16 +10,8 @@ const mocha = (...files) =>
 
 export const groups = {
   access: {
-    mutate: [
-      'src/auth/aclAllows.ts',
-      'src/auth/AclCheck.ts',
-      'src/auth/aclsCheck.ts',
-      'src/auth/AclIndex.ts',
-      'src/auth/AclPath.ts',
-      'src/auth/permissions.ts',
-      'src/http/route.ts',
-    ],
-    command: mocha('unit/aclAllows', 'unit/aclIndex', 'unit/access', 'http/accessControl', 'http/filePermissions'),
+    mutate: ['src/auth/aclAllows.ts', 'src/auth/AclCheck.ts', 'src/auth/aclsCheck.ts', 'src/auth/permissions.ts', 'src/http/route.ts:110-140'],
+    command: mocha('unit/aclAllows', 'unit/access', 'http/accessControl'),
   },
   secrets: {
     mutate: ['src/http/render/storages.ts'],
@@ -31,14 +23,14 @@ export const groups = {
   },
   lifecycle: {
     mutate: ['src/domain/Lifecycle.ts', 'src/domain/EventWriter.ts'],
-    command: mocha('http/resources.lifecycle', 'http/storages'),
+    command: mocha('unit/eventWriter', 'http/resources.lifecycle', 'http/storages'),
   },
   search: {
-    mutate: ['src/search/SearchService.ts'],
+    mutate: ['src/search/SearchService.ts:36-100'],
     command: mocha('http/search.query'),
   },
   sparql: {
-    mutate: ['src/sparqlEndpoint/SparqlEndpoint.ts'],
+    mutate: ['src/sparqlEndpoint/SparqlEndpoint.ts', 'src/store/ProjectSparqlStore.ts'],
     command: mocha('http/sparql', 'integration/projectDatasets'),
   },
 };

@@ -37,6 +37,24 @@ describe('storages (spec 2.5, 4.4)', () => {
     expect((await api.get(`${T}/defaultStorage/source`)).body).to.deep.equal({ '@id': DEFAULT, '@type': 'DiskStorage', default: true });
   });
 
+  it('answers a storage write with its metadata and a fetch with its fields, each with its own contexts and links', async () => {
+    const ctx = (name: string) => `https://bluebrain.github.io/nexus/contexts/${name}.json`;
+    const volume = mkdtempSync(join(tmpdir(), 'registry-volume-'));
+    // A project of its own: the other tests count this project's storages and events.
+    expect((await api.put('/v1/projects/org/shapes', {})).status).to.equal(201);
+    const created = await api.put('/v1/storages/org/shapes/shaped', { '@type': 'DiskStorage', default: false, volume });
+    expect(created.status, created.text).to.equal(201);
+    const self = `${base}/v1/storages/org/shapes/${encodeURIComponent(created.body['@id'])}`;
+    const links = { _self: self, _incoming: `${self}/incoming`, _outgoing: `${self}/outgoing`, _project: 'org/shapes' };
+    expect(created.body['@context']).to.deep.equal([ctx('storages-metadata'), ctx('metadata')]);
+    expect(created.body).to.include(links).and.not.have.property('volume');
+    const fetched = await api.get('/v1/storages/org/shapes/shaped');
+    expect(fetched.body['@context']).to.deep.equal([ctx('storages'), ctx('metadata')]);
+    expect(fetched.body).to.include({ ...links, volume, default: false, '@id': created.body['@id'] });
+    expect(fetched.body['@type']).to.deep.equal(['Storage', 'DiskStorage']);
+    expect((await fetch(fetched.body._incoming)).status).to.equal(200);
+  });
+
   it('creates, updates, tags, fetches by rev and tag, deprecates; a new default unsets the previous one', async () => {
     const other = mkdtempSync(join(tmpdir(), 'registry-volume-'));
     const created = await api.put(`${T}/disk2`, { '@type': 'DiskStorage', default: true, volume: other, maxFileSize: 500 });
@@ -51,7 +69,8 @@ describe('storages (spec 2.5, 4.4)', () => {
     expect((await api.get(`${T}/disk2/tags`)).body.tags).to.deep.equal([{ rev: 1, tag: 'v1' }]);
     const listed = await api.get(T);
     expect(listed.body._total).to.equal(2);
-    expect((await api.get('/v1/storages')).body._total).to.equal(2);
+    const everywhere = await api.get('/v1/storages?size=100');
+    expect(everywhere.body._results.filter((r: { _project: string }) => r._project === 'org/proj')).to.have.length(2);
     expect((await api.get(`${T}?type=nxv:DiskStorage`)).body._total).to.equal(2);
     expect((await api.delete(`${T}/disk2?rev=3`)).status).to.equal(200);
     expect((await api.get(T)).body._total).to.equal(1);
