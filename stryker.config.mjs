@@ -27,7 +27,7 @@ export const groups = {
   },
   search: {
     mutate: ['src/search/SearchService.ts:36-100'],
-    command: mocha('http/search.query'),
+    command: mocha('unit/searchConfig', 'http/search.query'),
   },
   sparql: {
     mutate: ['src/sparqlEndpoint/SparqlEndpoint.ts', 'src/store/ProjectSparqlStore.ts'],
