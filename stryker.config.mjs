@@ -10,8 +10,8 @@ const mocha = (...files) =>
 
 export const groups = {
   access: {
-    mutate: ['src/auth/aclAllows.ts', 'src/auth/AclCheck.ts', 'src/auth/aclsCheck.ts', 'src/auth/permissions.ts', 'src/http/route.ts:110-140'],
-    command: mocha('unit/aclAllows', 'unit/access', 'http/accessControl'),
+    mutate: ['src/auth/aclAllows.ts', 'src/auth/aclsCheck.ts', 'src/auth/permissions.ts', 'src/http/route.ts:110-140'],
+    command: mocha('unit/aclAllows', 'unit/aclsCheck', 'unit/access', 'http/accessControl', 'http/search.query'),
   },
   secrets: {
     mutate: ['src/http/render/storages.ts'],
