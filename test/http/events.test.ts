@@ -139,7 +139,7 @@ for (const log of logs)
       expect(kind.map((e) => e.id)).to.deep.equal(all.filter((e) => e.event.startsWith('Resource')).map((e) => e.id));
 
       const org = await stream('/v1/resources/ev/events');
-      const inOrg = await org.until((e) => e.payload._project === 'ev/p2');
+      const inOrg = await org.until((e) => e.payload._resourceId === `${server.url}/v1/resources/ev/p2/_/scoped`);
       org.close();
       expect(inOrg.every((e) => e.payload._project.startsWith('ev/'))).to.equal(true);
       expect(inOrg.map((e) => e.payload._project)).to.include('ev/p1');
