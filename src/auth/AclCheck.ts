@@ -1,4 +1,3 @@
-import type { ProjectRef } from '../kernel/labels.js';
 import type { ProjectAccess } from '../kernel/ProjectAccess.js';
 import type { Caller } from '../kernel/Caller.js';
 import type { CheckedPermission as Permission } from './permissions.js';
@@ -21,7 +20,3 @@ export const allowAll: AclCheck = {
   authorize: async () => undefined,
   access: async () => ({ mode: 'all' }),
 };
-
-/** The projects of `candidates` that an access value admits. */
-export const admitted = (access: ProjectAccess, candidates: readonly ProjectRef[]): ProjectRef[] =>
-  access.mode === 'all' ? [...candidates] : candidates.filter((p) => access.projects.includes(p));

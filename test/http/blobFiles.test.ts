@@ -47,8 +47,18 @@ describe('files on BlobStorage (s3rver) and RemoteDiskStorage (a test file servi
     expect(created.status, created.text).to.equal(201);
     const fetched = await api.get('/v1/storages/org/proj/s3');
     expect(fetched.body).to.include({ bucket: 'bucket-new', endpoint: s3.endpoint, accessKey: 'S3RVER', maxFileSize: 20000000 });
-    for (const r of [fetched, created, await api.get('/v1/storages/org/proj/s3/source'), await api.get('/v1/storages/org/proj')])
-      expect(r.text).not.to.include('secretKey');
+    for (const r of [fetched, created, await api.get('/v1/storages/org/proj/s3/source'), await api.get('/v1/storages/org/proj')]) {
+      expect(r.text).not.to.include('very-secret-value');
+      expect(r.text).not.to.match(/"(secret|secretKey)"\s*:/);
+    }
+    const stream = await openStream(`${server.url}/v1/storages/org/proj/events`);
+    try {
+      const events = await stream.until((e) => e.data.includes('bucket-new'));
+      expect(events.at(-1)!.payload._source).to.deep.equal({ '@type': 'BlobStorage', default: false, bucket: 'bucket-new' });
+      for (const e of events) expect(e.data).not.to.match(/very-secret-value|"(secret|secretKey)"\s*:/);
+    } finally {
+      stream.close();
+    }
     const data = Buffer.from(Array.from({ length: 11 * 1024 * 1024 + 3 }, (_, i) => (i * 31) % 256));
     const file = await upload(`${server.url}/v1/files/org/proj/big?storage=s3`, 'PUT', data, 'big.bin');
     expect(file.status, JSON.stringify(file.body)).to.equal(201);
@@ -99,7 +109,8 @@ describe('files on BlobStorage (s3rver) and RemoteDiskStorage (a test file servi
       credentials: 'remote-token',
     });
     expect(created.status, created.text).to.equal(201);
-    expect((await api.get('/v1/storages/org/proj/remote')).text).not.to.include('remote-token');
+    for (const path of ['/v1/storages/org/proj/remote', '/v1/storages/org/proj/remote/source', '/v1/storages/org/proj?size=100'])
+      expect((await api.get(path)).text, path).not.to.match(/remote-token|"credentials"\s*:/);
     const file = await upload(`${server.url}/v1/files/org/proj/r1?storage=remote`, 'PUT', 'remote bytes', 'r.txt', 'text/plain');
     expect(file.status, JSON.stringify(file.body)).to.equal(201);
     expect(await (await fetch(`${server.url}/v1/files/org/proj/r1`)).text()).to.equal('remote bytes');

