@@ -505,7 +505,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   // `indexing=async`: the write is acknowledged once its state is readable; the projections follow.
   app.use((req, _res, next) => (req.query['indexing'] === 'async' ? requestIndexing.run('async', next) : next()));
   app.use(authenticate(access.authenticator));
-  app.use(htmlRedirect(config.frontend));
+  app.use(htmlRedirect(config.frontend, addresses.base));
   app.use(router);
   app.use(notFound);
   app.use(errorMiddleware(logs, Object.assign({}, ...modules.all.map((m) => m.statuses)) as Record<string, number>));

@@ -87,8 +87,8 @@ export interface Config {
 export interface FrontendConfig {
   /** Fetches of items with `Accept: text/html` answer 303 to `{base}/{org}/{project}/resources/{id}`. */
   enableRedirects: boolean;
-  /** The frontend's base address (default: the built-in one, `{baseUrl}/web`). */
-  base: string;
+  /** The frontend's base address (absent: the built-in one, `{baseUrl}/web`). */
+  base?: string;
   /** The label of the realm the built-in frontend signs in through (none: anonymous only). */
   realm?: string;
   /** The OAuth client id the built-in frontend presents to that realm's provider. */
@@ -203,15 +203,15 @@ const booleanSetting = (name: string, raw: string | undefined): boolean => {
   throw new ConfigError(name, `expected true or false, got '${raw}'`);
 };
 
-const frontendSetting = (setting: (envName: string, fileKey: string) => string | undefined, baseUrl: string): FrontendConfig => {
-  const base = (setting('FUSION_BASE', 'fusion.base') ?? `${baseUrl}/web`).replace(/\/+$/, '');
-  if (!/^https?:\/\/[^\s]+$/.test(base)) throw new ConfigError('FUSION_BASE', `expected an http(s) URL, got '${base}'`);
+const frontendSetting = (setting: (envName: string, fileKey: string) => string | undefined): FrontendConfig => {
+  const base = setting('FUSION_BASE', 'fusion.base')?.replace(/\/+$/, '');
+  if (base !== undefined && !/^https?:\/\/[^\s]+$/.test(base)) throw new ConfigError('FUSION_BASE', `expected an http(s) URL, got '${base}'`);
   const realm = setting('FRONTEND_REALM', 'fusion.realm');
   if (realm !== undefined && realm !== '' && !/^[A-Za-z0-9_-]{1,64}$/.test(realm))
     throw new ConfigError('FRONTEND_REALM', `expected a realm label, got '${realm}'`);
   return {
     enableRedirects: booleanSetting('FUSION_ENABLE_REDIRECTS', setting('FUSION_ENABLE_REDIRECTS', 'fusion.enable-redirects')),
-    base,
+    ...(base ? { base } : {}),
     ...(realm ? { realm } : {}),
     clientId: setting('FRONTEND_CLIENT_ID', 'fusion.client-id') || 'registry-web',
   };
@@ -309,6 +309,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     searchTimeoutMillis: integerSetting('SEARCH_TIMEOUT_MILLIS', setting('SEARCH_TIMEOUT_MILLIS', 'search.timeout-millis'), 2_000, 10, 600_000),
     storages,
     ...optionalObject('sparqlStore', sparqlStoreConfig(setting)),
-    frontend: frontendSetting(setting, baseUrl),
+    frontend: frontendSetting(setting),
   };
 };

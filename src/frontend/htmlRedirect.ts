@@ -30,7 +30,7 @@ export const frontendAddress = (base: string, org: string, project: string, id: 
  * before authorization as in Delta (the page reads it with the caller's own token). Anything else,
  * and everything when the setting is off, goes on to the API untouched.
  */
-export const htmlRedirect = (config: FrontendConfig | undefined) => (req: Request, res: Response, next: NextFunction) => {
+export const htmlRedirect = (config: FrontendConfig | undefined, serviceBase: string) => (req: Request, res: Response, next: NextFunction) => {
   if (!config?.enableRedirects || (req.method !== 'GET' && req.method !== 'HEAD') || !wantsHtml(req.headers.accept)) return next();
   const url = new URL(req.originalUrl, 'http://placeholder');
   const segments = url.pathname.split('/').slice(1);
@@ -44,5 +44,5 @@ export const htmlRedirect = (config: FrontendConfig | undefined) => (req: Reques
   }
   // `/v1/{kind}/{org}/{project}/events` is the project's event stream, not an item named `events`.
   if (parts[parts.length - 1] === 'events' && expected === 3) return next();
-  res.vary('Accept').redirect(303, frontendAddress(config.base, parts[0]!, parts[1]!, parts[parts.length - 1]!, url.searchParams));
+  res.vary('Accept').redirect(303, frontendAddress(config.base ?? `${serviceBase}/web`, parts[0]!, parts[1]!, parts[parts.length - 1]!, url.searchParams));
 };

@@ -69,10 +69,10 @@ describe('fetches with Accept: text/html redirect to the frontend when enabled (
 
   describe('enabled without a base: the built-in frontend', () => {
     let server: TestServer;
-    serve((s) => (server = s), { frontend: loadConfig({ FUSION_ENABLE_REDIRECTS: 'true', BASE_URL: 'http://127.0.0.1' }).frontend! });
+    serve((s) => (server = s), { frontend: loadConfig({ FUSION_ENABLE_REDIRECTS: 'true' }).frontend! });
     it('points at {BASE_URL}/web', async () => {
       const res = await get(`${server.url}/v1/resources/o/p/_/x`, BROWSER);
-      expect([res.status, res.headers.get('location')]).to.deep.equal([303, 'http://127.0.0.1/web/o/p/resources/x']);
+      expect([res.status, res.headers.get('location')]).to.deep.equal([303, `${server.url}/web/o/p/resources/x`]);
     });
   });
 

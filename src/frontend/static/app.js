@@ -303,16 +303,18 @@ const itemPaths = (org, project, id) => ({
   files: `/v1/files/${enc(org)}/${enc(project)}/${enc(id)}`,
 });
 
-/** The first kind that holds the id (a 404 tries the next; any other failure is the answer). */
+/** The first kind that holds the id: a 404, or a 403 on a kind the caller may not read, tries the next. */
 const findItem = async (org, project, id, selector) => {
+  let refused;
   for (const [kind, path] of Object.entries(itemPaths(org, project, id))) {
     try {
       return { kind, path, body: await api(`${path}${selector}`) };
     } catch (error) {
-      if (error.status !== 404) throw error;
+      if (error.status !== 404 && error.status !== 403) throw error;
+      if (error.status === 403) refused ??= error;
     }
   }
-  throw new ApiError(404);
+  throw refused ?? new ApiError(404);
 };
 
 /** Lines of `a` and `b` as a longest-common-subsequence diff. */
