@@ -9,12 +9,15 @@ import type { TestServer } from '../support/server.js';
 import { OidcIssuer } from '../support/oidcIssuer.js';
 import { call, enc } from '../support/client.js';
 import { storagesConfig, multipart } from '../support/files.js';
+import { EX, schemaPayload } from '../support/schemas.js';
 
 /** Debian's chromium (`.ci/run` installs it); the screenshots go to `test-output/`. */
 const CHROMIUM = '/usr/bin/chromium';
 const OUTPUT = join(new URL('../../..', import.meta.url).pathname, 'test-output');
 const ADA = 'http://ex.org/ada';
 const GRACE = 'http://ex.org/grace';
+const SCHEMA = 'http://ex.org/schemas/paper';
+const PAPER = 'http://ex.org/paper';
 
 describe('the built-in frontend in a real browser', function () {
   this.timeout(90_000);
@@ -55,6 +58,14 @@ describe('the built-in frontend in a real browser', function () {
     });
     expect(updated.status, updated.text).to.equal(200);
     expect((await as('POST', `/v1/resources/o/p1/_/${enc(ADA)}/tags?rev=2`, { tag: 'v1', rev: 1 })).status).to.equal(201);
+    expect((await as('PUT', `/v1/schemas/o/p1/${enc(SCHEMA)}`, schemaPayload(SCHEMA, 'Paper', { title: { datatype: 'xsd:string' } }))).status).to.equal(201);
+    const paper = await as('PUT', `/v1/resources/o/p1/${enc(SCHEMA)}/${enc(PAPER)}`, {
+      '@context': { ex: EX },
+      '@type': 'ex:Paper',
+      'ex:title': 'Notes on the analytical engine',
+      'ex:author': { '@id': ADA },
+    });
+    expect(paper.status, paper.text).to.equal(201);
     expect((await as('PUT', `/v1/resources/o/p2/_/${enc('http://ex.org/secret')}`, { '@context': ctx, name: 'Secret' })).status).to.equal(201);
     const form = multipart([{ name: 'file', filename: 'notes.txt', type: 'text/plain', data: 'notes of Ada' }]);
     const file = await fetch(`${server.url}/v1/files/o/p1/notes`, {
@@ -64,10 +75,12 @@ describe('the built-in frontend in a real browser', function () {
     });
     expect(file.status).to.equal(201);
     const acl = await as('PUT', '/v1/acls/o/p1', {
-      acl: [{ identity: { realm: 'r1', subject: 'alice' }, permissions: ['projects/read', 'resources/read', 'events/read'] }],
+      acl: [{ identity: { realm: 'r1', subject: 'alice' }, permissions: ['projects/read', 'resources/read', 'events/read', 'storages/read'] }],
     });
     expect(acl.status, acl.text).to.equal(201);
-    expect((await as('PUT', '/v1/acls/o', { acl: [{ identity: { realm: 'r1', subject: 'alice' }, permissions: ['organizations/read'] }] })).status).to.equal(201);
+    expect((await as('PUT', '/v1/acls/o', { acl: [{ identity: { realm: 'r1', subject: 'alice' }, permissions: ['organizations/read'] }] })).status).to.equal(
+      201,
+    );
     provider.loginAs = { sub: 'alice', preferred_username: 'alice' };
     mkdirSync(OUTPUT, { recursive: true });
     browser = await chromium.launch({
@@ -139,6 +152,17 @@ describe('the built-in frontend in a real browser', function () {
     expect(page.url()).to.equal(`${server.url}/web/o/p1/resources/${enc(GRACE)}`);
     expect(await page.textContent('#jsonld')).to.include('Grace');
     expect(await page.textContent('#incoming')).to.include(ADA);
+    // From Grace's page back to Ada through the incoming link; the paper that cites Ada, then its schema.
+    await page.click('#incoming a');
+    await page.waitForSelector('#jsonld');
+    expect(page.url()).to.equal(`${server.url}/web/o/p1/resources/${enc(ADA)}`);
+    await page.click(`#incoming a[href$="${enc(PAPER)}"]`);
+    await page.waitForSelector('#schema-link');
+    await page.click('#schema-link');
+    await page.waitForSelector('#jsonld');
+    expect(await page.textContent('h1')).to.equal(`Schema ${SCHEMA}`);
+    expect(await page.textContent('#jsonld')).to.include('NodeShape');
+    await shot(page, 'schema');
     // A tag selects its revision.
     await page.goto(`${server.url}/web/o/p1/resources/${enc(ADA)}?tag=v1`);
     await page.waitForSelector('#jsonld');
@@ -179,6 +203,13 @@ describe('the built-in frontend in a real browser', function () {
     expect(rows[0]).to.include(ADA);
     await shot(page, 'project-search');
     step('project-search');
+    await page.goto(`${server.url}/web/o/p1?kind=storages`);
+    await page.waitForSelector('#total');
+    await page.click('main tbody a');
+    await page.waitForSelector('#jsonld');
+    expect(await page.textContent('h1')).to.match(/^Storage /);
+    expect(await page.textContent('#jsonld')).to.include('DiskStorage');
+    await shot(page, 'storage');
     await page.goto(`${server.url}/web/o/p1?kind=files`);
     await page.waitForSelector('#total');
     await page.click('main tbody a');
