@@ -232,6 +232,16 @@ describe('the built-in frontend in a real browser', function () {
     await page.waitForFunction(() => document.querySelector('#events li')?.textContent?.includes('http://ex.org/alan'));
     await shot(page, 'events');
     step('events');
+    // Signed out, the page is anonymous again; where the deployment lets anonymous read p2, it shows.
+    await page.click('#session button');
+    await page.waitForSelector('#sign-in');
+    expect(await page.evaluate(() => sessionStorage.getItem('registry-token'))).to.equal(null);
+    const open = await as('PUT', '/v1/acls/o/p2', { acl: [{ identity: { '@type': 'Anonymous' }, permissions: ['projects/read', 'resources/read'] }] });
+    expect(open.status, open.text).to.equal(201);
+    await page.goto(`${server.url}/web/o/p2`);
+    await page.waitForSelector('#total');
+    expect(await page.textContent('main tbody')).to.include('http://ex.org/secret');
+    await shot(page, 'anonymous-project');
     // Everything came from the registry or the realm's provider: no CDN.
     expect(foreign).to.deep.equal([]);
     await context.close();
