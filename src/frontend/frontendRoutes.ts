@@ -17,6 +17,19 @@ interface Deps {
 const FILES: Record<string, string> = { 'app.js': 'text/javascript', 'style.css': 'text/css' };
 const file = (name: string) => readFileSync(assetPath('src', 'frontend', 'static', name));
 
+/**
+ * The page runs only its own script (the settings are a JSON data block, not a script) and may not be
+ * framed; it calls the API and the realm's provider, wherever that is. No referrer: the callback's
+ * address carries the one-time code.
+ */
+const PAGE_HEADERS = {
+  'Content-Security-Policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src *; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
+  'Referrer-Policy': 'no-referrer',
+  'X-Content-Type-Options': 'nosniff',
+  'Cache-Control': 'no-cache',
+};
+
 /** JSON inside a `<script>` element: nothing in it may close the element. */
 const inlineJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
@@ -59,7 +72,7 @@ export const frontendRoutes = (routes: Routes, router: Router, deps: Deps): void
       guard: { public: true as const },
       body: 'none' as const,
       summary: 'The built-in web frontend (orgs, projects, resources, events), signing in through the configured realm',
-      handle: (_req: unknown, res: import('express').Response) => void res.status(200).type('text/html').set('Cache-Control', 'no-cache').send(page()),
+      handle: (_req: unknown, res: import('express').Response) => void res.status(200).type('text/html').set(PAGE_HEADERS).send(page()),
     },
   };
   routes.add(router, '/web', endpoint);

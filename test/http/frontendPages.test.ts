@@ -32,6 +32,8 @@ describe('the built-in frontend is served by the registry from its own files', f
       expect([path, res.status, res.headers.get('content-type')]).to.deep.equal([path, 200, 'text/html; charset=utf-8']);
       expect(res.text).to.include('<script type="module" src="/web/assets/app.js">').and.include('href="/web/assets/style.css"');
       expect(res.text).to.include('<main id="main"');
+      expect(res.headers.get('content-security-policy')).to.include("script-src 'self'").and.include("frame-ancestors 'none'");
+      expect(res.headers.get('referrer-policy')).to.equal('no-referrer');
       expect(res.text.match(/(?:src|href)="([^"]+)"/g)).to.deep.equal([
         'href="/web/assets/style.css"',
         'src="/web/assets/app.js"',
