@@ -194,6 +194,12 @@ describe('the built-in frontend in a real browser', function () {
     expect(await page.$$eval('header, nav, main, footer', (els) => els.length)).to.be.greaterThanOrEqual(4);
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal('Skip to content');
+    await page.fill('input[name=type]', 'http://schema.org/Person');
+    await page.click('form.filters button');
+    await page.waitForURL(/type=/);
+    await page.waitForSelector('#total');
+    expect(await page.$$eval('main tbody tr a', (r) => r.map((x) => x.textContent).sort())).to.deep.equal([ADA, GRACE]);
+    await page.fill('input[name=type]', '');
     await page.fill('input[name=q]', 'Lovelace');
     await page.click('form.filters button');
     await page.waitForURL(/q=Lovelace/);

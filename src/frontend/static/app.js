@@ -201,6 +201,8 @@ const FILTERS = [
   ['type', 'Type (IRI)'],
   ['schema', 'Schema (IRI)'],
   ['createdBy', 'Created by'],
+  ['updatedBy', 'Updated by'],
+  ['sort', 'Sort by (field)'],
 ];
 
 const projectPage = async (org, project) => {
