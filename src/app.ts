@@ -104,6 +104,8 @@ import { SparqlEndpoint } from './sparqlEndpoint/SparqlEndpoint.js';
 import { sparqlRoutes } from './http/routes/sparql.js';
 import { STREAM_KINDS } from './events/sse/EventScope.js';
 import { capabilities } from './modules/capabilities.js';
+import { frontendRoutes } from './frontend/frontendRoutes.js';
+import { htmlRedirect } from './frontend/htmlRedirect.js';
 import type { Platform } from './modules/Platform.js';
 import { ResolvingSchemas } from './modules/resolvers/ResolvingSchemas.js';
 
@@ -462,6 +464,15 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const sharedTokens = opened.redis && ((key: Buffer) => new RedisTokenStore(opened.redis!.connection, opened.redis!.keyOf('tracker-tokens'), key, logs));
   trackerRoutes(routes, router, { tracker: new TrackerService(trackerParts(config.tracker, config.dataDir, logs, sharedTokens)) });
   sparqlRoutes(routes, router, { endpoint: new SparqlEndpoint(projects, sparqlDatasets) });
+  const realmStates = states.of(iam.realms);
+  frontendRoutes(routes, router, {
+    base: addresses.base,
+    frontend: config.frontend,
+    openIdConfig: (label) => {
+      const realm = realmStates.get(label);
+      return realm && !realm.deprecated ? realm.openIdConfig : undefined;
+    },
+  });
   app.use(requestLogging(logger));
   if ((config.metrics ?? 'permission') !== 'off') app.use(metrics.middleware());
   // Browsers: any origin by default (credentials travel in the Authorization header, never cookies).
@@ -494,6 +505,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   // `indexing=async`: the write is acknowledged once its state is readable; the projections follow.
   app.use((req, _res, next) => (req.query['indexing'] === 'async' ? requestIndexing.run('async', next) : next()));
   app.use(authenticate(access.authenticator));
+  app.use(htmlRedirect(config.frontend, addresses.base));
   app.use(router);
   app.use(notFound);
   app.use(errorMiddleware(logs, Object.assign({}, ...modules.all.map((m) => m.statuses)) as Record<string, number>));

@@ -79,6 +79,20 @@ export interface Config {
   storages?: StorageConfig;
   /** The triple store on an external SPARQL 1.1 server (`SPARQL_ENDPOINT`...); absent: the embedded store. */
   sparqlStore?: SparqlServer;
+  /** The web frontend (Delta's `app.fusion`): where `Accept: text/html` fetches are redirected, and the built-in one's sign-in. */
+  frontend?: FrontendConfig;
+}
+
+/** Delta's `fusion.base` and `fusion.enable-redirects`, plus the realm the built-in frontend signs in through. */
+export interface FrontendConfig {
+  /** Fetches of items with `Accept: text/html` answer 303 to `{base}/{org}/{project}/resources/{id}`. */
+  enableRedirects: boolean;
+  /** The frontend's base address (absent: the built-in one, `{baseUrl}/web`). */
+  base?: string;
+  /** The label of the realm the built-in frontend signs in through (none: anonymous only). */
+  realm?: string;
+  /** The OAuth client id the built-in frontend presents to that realm's provider. */
+  clientId: string;
 }
 
 /** What the HTTP server allows one client: slow or greedy clients are cut off, and told so. */
@@ -183,6 +197,26 @@ const fileSettings = (path: string | undefined): ((key: string) => string | unde
   };
 };
 
+const booleanSetting = (name: string, raw: string | undefined): boolean => {
+  if (raw === undefined || raw === '' || raw === 'false' || raw === 'off') return false;
+  if (raw === 'true' || raw === 'on') return true;
+  throw new ConfigError(name, `expected true or false, got '${raw}'`);
+};
+
+const frontendSetting = (setting: (envName: string, fileKey: string) => string | undefined): FrontendConfig => {
+  const base = setting('FUSION_BASE', 'fusion.base')?.replace(/\/+$/, '');
+  if (base !== undefined && !/^https?:\/\/[^\s]+$/.test(base)) throw new ConfigError('FUSION_BASE', `expected an http(s) URL, got '${base}'`);
+  const realm = setting('FRONTEND_REALM', 'fusion.realm');
+  if (realm !== undefined && realm !== '' && !/^[A-Za-z0-9_-]{1,64}$/.test(realm))
+    throw new ConfigError('FRONTEND_REALM', `expected a realm label, got '${realm}'`);
+  return {
+    enableRedirects: booleanSetting('FUSION_ENABLE_REDIRECTS', setting('FUSION_ENABLE_REDIRECTS', 'fusion.enable-redirects')),
+    ...(base ? { base } : {}),
+    ...(realm ? { realm } : {}),
+    clientId: setting('FRONTEND_CLIENT_ID', 'fusion.client-id') || 'registry-web',
+  };
+};
+
 const onOffSetting = (name: string, raw: string | undefined): boolean => {
   if (raw === undefined || raw === '' || raw === 'on') return true;
   if (raw === 'off') return false;
@@ -275,5 +309,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     searchTimeoutMillis: integerSetting('SEARCH_TIMEOUT_MILLIS', setting('SEARCH_TIMEOUT_MILLIS', 'search.timeout-millis'), 2_000, 10, 600_000),
     storages,
     ...optionalObject('sparqlStore', sparqlStoreConfig(setting)),
+    frontend: frontendSetting(setting),
   };
 };

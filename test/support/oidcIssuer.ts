@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK, type JWTPayload } from 'jose';
 
 interface SigningKey {
@@ -37,6 +38,11 @@ export class OidcIssuer {
   documentOverrides: Record<string, unknown> = {};
   /** Served in place of the JWKS when set, with its status. */
   jwksOverride: { status: number; body: unknown } | undefined;
+  /** The user the authorization endpoint signs in (a browser test's login); none: it answers `access_denied`. */
+  loginAs: JWTPayload | undefined;
+  /** Tokens handed out by the token endpoint, in order. */
+  readonly issuedTokens: string[] = [];
+  private readonly codes = new Map<string, { challenge: string; redirectUri: string; clientId: string; claims: JWTPayload }>();
   private key!: SigningKey;
   private stray!: SigningKey;
   private server!: Server;
@@ -108,9 +114,56 @@ export class OidcIssuer {
     };
   }
 
+  /**
+   * The authorization endpoint of the code flow with PKCE (RFC 7636, S256 only): no login form, it
+   * signs in `loginAs` at once and redirects back with a one-time code bound to the challenge.
+   */
+  private authorize(url: URL, res: ServerResponse): void {
+    const q = url.searchParams;
+    const redirectUri = q.get('redirect_uri');
+    const clientId = q.get('client_id');
+    const challenge = q.get('code_challenge');
+    if (!redirectUri || !clientId || q.get('response_type') !== 'code' || q.get('code_challenge_method') !== 'S256' || !challenge)
+      return void res.writeHead(400, { 'content-type': 'text/plain' }).end('invalid_request');
+    const back = new URL(redirectUri);
+    if (q.get('state') !== null) back.searchParams.set('state', q.get('state')!);
+    if (this.loginAs === undefined) back.searchParams.set('error', 'access_denied');
+    else {
+      const code = randomUUID();
+      this.codes.set(code, { challenge, redirectUri, clientId, claims: this.loginAs });
+      back.searchParams.set('code', code);
+    }
+    res.writeHead(302, { location: back.toString() }).end();
+  }
+
+  /** The token endpoint: a code once, for the client and redirect it was issued to, with the verifier of its challenge. */
+  private async token(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const cors = { 'content-type': 'application/json', 'access-control-allow-origin': '*' };
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+    const code = form.get('code') ?? '';
+    const grant = this.codes.get(code);
+    this.codes.delete(code);
+    const verifier = form.get('code_verifier') ?? '';
+    const valid =
+      form.get('grant_type') === 'authorization_code' &&
+      grant !== undefined &&
+      grant.clientId === form.get('client_id') &&
+      grant.redirectUri === form.get('redirect_uri') &&
+      createHash('sha256').update(verifier).digest('base64url') === grant.challenge;
+    if (!valid) return void res.writeHead(400, cors).end(JSON.stringify({ error: 'invalid_grant' }));
+    const accessToken = await this.sign(grant.claims);
+    this.issuedTokens.push(accessToken);
+    res.writeHead(200, cors).end(JSON.stringify({ access_token: accessToken, token_type: 'Bearer', expires_in: 300 }));
+  }
+
   private async listen(): Promise<void> {
     this.server = createServer((req, res) => {
-      const json = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      const json = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' }).end(JSON.stringify(body));
+      const url = new URL(req.url ?? '/', 'http://issuer');
+      if (url.pathname === '/issuer/auth' && req.method === 'GET') return this.authorize(url, res);
+      if (url.pathname === '/issuer/token' && req.method === 'POST') return void this.token(req, res).catch(() => res.writeHead(500).end());
       switch (req.url) {
         case '/issuer/.well-known/openid-configuration':
           return json(this.discovery());
