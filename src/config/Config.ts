@@ -56,6 +56,8 @@ export interface Config {
   sparqlWorkers?: number;
   /** The JavaScript heap of one SPARQL query worker, in MiB (its `resourceLimits`; Oxigraph's own memory is apart). */
   sparqlWorkerHeapMb?: number;
+  /** Growth of memory the SPARQL endpoint's running queries may cause before the longest-running is stopped (MiB). */
+  sparqlQueryMemoryMb?: number;
   /** Searches and SPARQL queries one caller may have in flight at once (429 TooManyRequests beyond). */
   costlyPerCaller?: number;
   /** Origins browsers may call from: `*` (default) or a comma-separated list. */
@@ -292,6 +294,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     sparqlMaxResults: integerSetting('SPARQL_MAX_RESULTS', setting('SPARQL_MAX_RESULTS', 'sparql.max-results'), 100_000, 1, 10_000_000),
     sparqlWorkers: integerSetting('SPARQL_WORKERS', setting('SPARQL_WORKERS', 'sparql.workers'), 2, 1, 16),
     sparqlWorkerHeapMb: integerSetting('SPARQL_WORKER_HEAP_MB', setting('SPARQL_WORKER_HEAP_MB', 'sparql.worker-heap-mb'), 512, 64, 16_384),
+    sparqlQueryMemoryMb: integerSetting('SPARQL_QUERY_MEMORY_MB', setting('SPARQL_QUERY_MEMORY_MB', 'sparql.query-memory-mb'), 1024, 16, 65_536),
     costlyPerCaller: integerSetting('COSTLY_PER_CALLER', setting('COSTLY_PER_CALLER', 'http.costly-per-caller'), 4, 1, 10_000),
     corsOrigins: setting('CORS_ORIGINS', 'http.cors-origins') ?? '*',
     metrics: metricsSetting(setting('METRICS', 'metrics.access')),

@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { ProjectRef } from '../kernel/labels.js';
 import type { ProjectQuery, ProjectSparqlStore, QueryAnswer, QueryFailure } from './ProjectSparqlStore.js';
 import { QueryFailed } from './ProjectSparqlStore.js';
+import { QueryMemoryWatch } from './QueryMemoryWatch.js';
 
 /** What a fresh query worker starts from: the revision file up to `length`, and the current heads. */
 export interface ReplicaStart {
@@ -35,6 +36,8 @@ export interface ReplicaOptions {
   workers?: number;
   /** The JavaScript heap of a worker, in MiB: past it the worker is stopped (its query answered as a crash). */
   heapMb?: number;
+  /** Growth of the process' memory while queries run, in MiB: past it the longest-running query is stopped (answered as a crash). */
+  queryMemoryMb?: number;
   log(line: string): void;
 }
 
@@ -60,11 +63,14 @@ export class SparqlReplica implements ProjectSparqlStore {
   private readonly queue: Pending[] = [];
   private next = 0;
   private closed = false;
+  private readonly memory: QueryMemoryWatch | undefined;
 
   constructor(
     private readonly revisions: { readonly path: string; flush(): number },
     private readonly options: ReplicaOptions,
-  ) {}
+  ) {
+    if (options.queryMemoryMb !== undefined) this.memory = new QueryMemoryWatch(options.queryMemoryMb * 1024 * 1024, (grown) => this.overMemory(grown));
+  }
 
   /** Starts the workers once the revision file and the heads are restored; changes before are only remembered. */
   async start(heads: Iterable<[ProjectRef, string, string]>): Promise<void> {
@@ -103,6 +109,7 @@ export class SparqlReplica implements ProjectSparqlStore {
         clearTimeout(slot.running.timer);
         slot.running.reject(new Error('the SPARQL replica is closed'));
         slot.running = undefined;
+        this.watchIdle();
       }
     await Promise.all(this.slots.splice(0).map((slot) => slot.worker.terminate()));
   }
@@ -146,6 +153,7 @@ export class SparqlReplica implements ProjectSparqlStore {
         const id = ++this.next;
         slot.running = { ...pending, id, timer: setTimeout(() => this.overBudget(slot), left) };
         slot.worker.postMessage({ t: 'query', id, query: pending.query } satisfies ReplicaMessage);
+        this.memory?.running();
         break;
       }
       if (!this.queue.length) return;
@@ -162,6 +170,7 @@ export class SparqlReplica implements ProjectSparqlStore {
     if (!running || running.id !== reply.id) return;
     clearTimeout(running.timer);
     slot.running = undefined;
+    this.watchIdle();
     if ('answer' in reply) running.resolve(reply.answer);
     else {
       if (reply.failure.failure === 'crashed')
@@ -185,6 +194,19 @@ export class SparqlReplica implements ProjectSparqlStore {
     else respawn();
   }
 
+  /** Stops watching memory once no query runs. */
+  private watchIdle(): void {
+    if (!this.slots.some((slot) => slot.running)) this.memory?.idle();
+  }
+
+  private overMemory(grownBytes: number): void {
+    let oldest: Slot | undefined;
+    for (const slot of this.slots) if (slot.running && (!oldest || slot.running.id < oldest.running!.id)) oldest = slot;
+    if (!oldest) return this.watchIdle();
+    const mib = Math.round(grownBytes / 1024 / 1024);
+    this.failed(oldest, new Error(`the queries took ${mib} MiB, over the cap of ${this.options.queryMemoryMb} MiB: the longest-running one was stopped`));
+  }
+
   private overBudget(slot: Slot): void {
     const running = slot.running;
     if (!running) return;
@@ -192,6 +214,7 @@ export class SparqlReplica implements ProjectSparqlStore {
       `sparql: a query in project ${running.query.project} ran over its budget of ${this.options.timeoutMillis} ms: stopped, its worker replaced`,
     );
     slot.running = undefined;
+    this.watchIdle();
     running.reject(new QueryFailed({ failure: 'timeout', millis: this.options.timeoutMillis }));
     this.replace(slot);
   }
@@ -201,6 +224,7 @@ export class SparqlReplica implements ProjectSparqlStore {
     this.options.log(`sparql: a query worker failed (${error.message}): replaced`);
     const running = slot.running;
     slot.running = undefined;
+    this.watchIdle();
     if (running) {
       clearTimeout(running.timer);
       running.reject(new QueryFailed({ failure: 'crashed', message: error.message }));

@@ -50,6 +50,7 @@ export const openTripleStore = (config: Config, warn: (line: string) => void): T
     maxResults,
     workers: config.sparqlWorkers ?? 2,
     heapMb: config.sparqlWorkerHeapMb ?? 512,
+    queryMemoryMb: config.sparqlQueryMemoryMb ?? 1024,
     log: warn,
   });
   return { graphStore, datasets, name: 'embedded' };

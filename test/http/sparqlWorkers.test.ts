@@ -58,4 +58,19 @@ describe('SPARQL queries cannot starve each other or exhaust memory', function (
       expect([stopped.status, stopped.body['@type']]).to.deep.equal([400, 'QueryTimeout']);
     });
   });
+
+  describe('a sorted cartesian product, which no row cap stops', () => {
+    let server: TestServer;
+    let api: ReturnType<typeof client>;
+    before(async () => ({ server, api } = await seeded(10, 300, { sparqlTimeoutMillis: 60_000, sparqlQueryMemoryMb: 48, sparqlWorkers: 1 })));
+    after(() => server?.stop(true));
+
+    it('is stopped past the memory cap and answered as a crash of its worker (503 QueryWorkerCrashed, never MalformedQuery); the next query is answered', async () => {
+      const sorted = await api.get(`${endpoint}?query=${enc('SELECT * WHERE { ?a ?b ?c . ?d ?e ?f } ORDER BY ?c ?f')}`);
+      expect([sorted.status, sorted.body['@type']], sorted.text).to.deep.equal([503, 'QueryWorkerCrashed']);
+      const trivial = await api.get(`${endpoint}?query=${enc('SELECT (COUNT(*) AS ?n) WHERE { ?s <http://schema.org/p0> ?o }')}`);
+      expect(trivial.status, trivial.text).to.equal(200);
+      expect(trivial.body.results.bindings[0].n.value).to.equal('10');
+    });
+  });
 });
