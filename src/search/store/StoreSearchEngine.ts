@@ -10,15 +10,15 @@ import { isObject } from '../dsl/queryParams.js';
 import { sourceFilter } from '../dsl/sourceFilter.js';
 import type { SearchEngine } from '../SearchEngine.js';
 import { searchRejections } from '../searchRejections.js';
-import { searchGraphOf, SEARCH_PREFIX, SOURCE, valueOf } from './searchGraph.js';
+import { dateOf, searchGraphOf, SEARCH_PREFIX, SOURCE, valueOf, wordsOf } from './searchGraph.js';
+import { XSD } from '../../rdf/terms.js';
 import type { Expression, Pattern, ScoredWord, Term } from './translateSearch.js';
-import { DOC, DOC_ID, double, filter, idPattern, named, op, QueryTranslator, text, triple, variable } from './translateSearch.js';
+import { DOC, DOC_ID, double, filter, idPattern, integer as integerTerm, named, op, QueryTranslator, text, triple, variable } from './translateSearch.js';
 
 const unsupported = (construct: string) => searchRejections.unsupportedConstruct(construct, 'not translated into SPARQL for the external triple store');
 const malformed = searchRejections.malformedSearchQuery;
 const generator = new sparqljs.Generator();
 const G = variable('g');
-const SCORE = variable('score');
 
 type Binding = Record<string, { type: string; value: string; datatype?: string } | undefined>;
 type Select = sparqljs.SelectQuery;
@@ -35,6 +35,10 @@ const valueOfTerm = (term: { value: string; datatype?: string } | undefined): st
   if (type.endsWith('#boolean')) return term.value === 'true' || term.value === '1';
   return term.value;
 };
+
+/** As in process (and in Elasticsearch): text has no per-document values to sort or aggregate by. */
+const textField = (field: string) =>
+  malformed(`Text fields are not optimised for operations that require per-document field data like aggregations and sorting: use '${field}.keyword'.`);
 
 const METRICS = new Set(['min', 'max', 'avg', 'sum', 'value_count', 'cardinality']);
 
@@ -73,10 +77,25 @@ export class StoreSearchEngine implements SearchEngine {
     const aggregations = aggSpec === undefined ? [] : this.aggregationsOf(aggSpec);
     const scoredBy = !sort || sort[0]!.field === '_score';
     const graphs = projects.map((p) => named(searchGraphOf(p)));
-    const where = (inner: Pattern[]): Pattern[] => [
-      { type: 'values', values: graphs.map((g) => ({ '?g': g })) } as Pattern,
-      { type: 'graph', name: G, patterns: [idPattern(), ...patterns, ...inner] } as unknown as Pattern,
-    ];
+    // The matching documents, each once (a document matching several values or words of a clause
+    // gives several solutions), then what a page, a count or an aggregation reads of each.
+    const matching = {
+      type: 'query',
+      queryType: 'SELECT',
+      prefixes: {},
+      distinct: true,
+      variables: [DOC, G, DOC_ID],
+      where: [
+        { type: 'values', values: graphs.map((g) => ({ '?g': g })) } as Pattern,
+        { type: 'graph', name: G, patterns: [idPattern(), ...patterns] } as unknown as Pattern,
+      ],
+    } as unknown as Pattern;
+    // An OPTIONAL goes around its GRAPH, not inside it: Virtuoso drops the solutions where `GRAPH ?g { OPTIONAL {...} }` finds nothing.
+    const inGraph = (p: Pattern): Pattern =>
+      p.type === 'optional'
+        ? ({ type: 'optional', patterns: [{ type: 'graph', name: G, patterns: p.patterns }] } as unknown as Pattern)
+        : ({ type: 'graph', name: G, patterns: [p] } as unknown as Pattern);
+    const where = (inner: Pattern[]): Pattern[] => (inner.length ? [{ type: 'group', patterns: [matching] } as Pattern, ...inner.map(inGraph)] : [matching]);
 
     const limit = track === true ? Infinity : track === false ? undefined : typeof track === 'number' ? track : DEFAULT_TRACK;
     const [total, weights, buckets] = await Promise.all([
@@ -84,7 +103,8 @@ export class StoreSearchEngine implements SearchEngine {
       graphs.length && scoredBy && translator.scored.length ? this.weights(graphs, translator.scored) : [],
       Promise.all(aggregations.map((a) => (graphs.length ? a.run(where) : a.run(undefined)))),
     ]);
-    const page = graphs.length && size > 0 && total > from ? await this.page(where, weights, sort, scoredBy, from, size) : [];
+    const page =
+      graphs.length && size > 0 && total > from ? await this.page(where, weights, sort, scoredBy, translator.constantScore(body['query']), from, size) : [];
     const sources = page.length ? await this.sources(page.map((r) => r.doc)) : new Map<string, JsonObject>();
     const hitDocuments: SearchDoc[] = page.map((r) => ({ id: r.id, project: r.project, source: sources.get(r.doc) ?? { '@id': r.id } }));
     const hits: SearchHit[] = page.map((r, at) => ({
@@ -151,6 +171,7 @@ export class StoreSearchEngine implements SearchEngine {
     weights: { word: ScoredWord; weight: number }[],
     sort: SortKey[] | undefined,
     scoredBy: boolean,
+    constant: number,
     from: number,
     size: number,
   ): Promise<{ doc: string; id: string; project: ProjectRef; score: number; sort: (string | number | boolean | null)[] }[]> {
@@ -169,22 +190,50 @@ export class StoreSearchEngine implements SearchEngine {
             triple(DOC, variable('sp'), variable('sw')),
           ],
         } as Pattern);
-      variables.push(as(weights.length ? aggregate('sum', op('coalesce', variable('wt'), double(0))) : aggregate('max', double(1)), 'score'));
-      order.push({ expression: SCORE, descending: true });
+      const scoreExpression = weights.length ? aggregate('sum', op('coalesce', variable('wt'), double(0))) : aggregate('max', double(constant));
+      variables.push(as(scoreExpression, 'score'));
+      order.push({ expression: scoreExpression, descending: true });
     }
     const fields = (sort ?? []).filter((k) => k.field !== '_score');
     fields.forEach((key, i) => {
       const s = variable(`s${i}`);
+      const keyword = key.field.endsWith('.keyword') || key.field === '_id';
       const path = key.field.endsWith('.keyword') ? key.field.slice(0, -'.keyword'.length) : key.field;
-      const predicate = key.field === '_id' ? undefined : named(valueOf(path));
-      if (predicate) inner.push({ type: 'optional', patterns: [triple(DOC, predicate, s)] } as Pattern);
+      if (key.field !== '_id')
+        inner.push({
+          type: 'optional',
+          patterns: keyword
+            ? [triple(DOC, named(valueOf(path)), s)]
+            : // Numbers and booleans as written, dates as their instants, text by its words (refused below: text has no sort value).
+              [
+                {
+                  type: 'union',
+                  patterns: [
+                    {
+                      type: 'group',
+                      patterns: [
+                        triple(DOC, named(valueOf(path)), s),
+                        filter(op('||', op('isnumeric', s), op('=', op('datatype', s), named(`${XSD}boolean`)))),
+                      ],
+                    },
+                    { type: 'group', patterns: [triple(DOC, named(dateOf(path)), s)] },
+                    { type: 'group', patterns: [triple(DOC, named(wordsOf(path)), s)] },
+                  ],
+                } as Pattern,
+              ],
+        } as Pattern);
       const k = variable(`k${i}`);
-      variables.push(as(aggregate(key.descending ? 'max' : 'min', predicate ? s : DOC_ID), k.value));
-      // Documents without the field go last (first with `missing: _first`), whatever the order.
-      order.push({ expression: op('!', op('bound', k)), descending: key.missing === 'first' } as sparqljs.Ordering);
-      order.push({ expression: k, descending: key.descending });
+      // Strings compared as strings: Virtuoso's MIN and ORDER BY over plain literals do not follow their text.
+      const of = key.field === '_id' ? op('str', DOC_ID) : keyword ? op('str', s) : s;
+      const best = aggregate(key.descending ? 'max' : 'min', of);
+      variables.push(as(best, k.value));
+      // Documents without the field go last (first with `missing: _first`), whatever the order. The
+      // aggregates are repeated rather than their names used: Virtuoso does not see the names in ORDER BY.
+      if (key.field !== '_id')
+        order.push({ expression: op('=', aggregate('count', s), integerTerm(0)), descending: key.missing === 'first' } as sparqljs.Ordering);
+      order.push({ expression: best, descending: key.descending });
     });
-    order.push({ expression: DOC_ID });
+    order.push({ expression: op('str', DOC_ID) });
     const rows = await this.select({
       variables,
       where: where(inner),
@@ -200,7 +249,8 @@ export class StoreSearchEngine implements SearchEngine {
       score: scoredBy ? Number(r['score']?.value ?? 0) : 0,
       sort: fields.map((key, i) => {
         const value = valueOfTerm(r[`k${i}`]);
-        return typeof value === 'string' && isDate(value) && !key.field.endsWith('.keyword') ? epochMillis(value) : value;
+        if (typeof value !== 'string' || key.field.endsWith('.keyword') || key.field === '_id') return value;
+        throw textField(key.field);
       }),
     }));
   }
@@ -247,6 +297,11 @@ export class StoreSearchEngine implements SearchEngine {
               : [];
             const all = rows
               .map((r) => ({ raw: valueOfTerm(r['agg']), count: Number(r['c']!.value) }))
+              .map((b) => {
+                if (typeof b.raw !== 'string' || path !== field) return b;
+                if (!isDate(b.raw)) throw textField(field);
+                return { raw: epochMillis(b.raw), count: b.count, date: true };
+              })
               .sort((a, b) => b.count - a.count || (String(a.raw) < String(b.raw) ? -1 : String(a.raw) > String(b.raw) ? 1 : 0));
             return {
               doc_count_error_upper_bound: 0,
@@ -267,9 +322,18 @@ export class StoreSearchEngine implements SearchEngine {
           const expression =
             type === 'value_count' ? aggregate('count', v) : type === 'cardinality' ? aggregate('count', v, true) : aggregate(type === 'avg' ? 'avg' : type, v);
           const rows = where
-            ? await this.select({ variables: [as(expression, 'r')], where: where([held, ...(numeric ? [filter(op('isnumeric', v))] : [])]) })
+            ? await this.select({
+                variables: [as(expression, 'r')],
+                where: where([{ type: 'group', patterns: [held, ...(numeric ? [filter(op('isnumeric', v))] : [])] } as Pattern]),
+              })
             : [];
           const value = valueOfTerm(rows[0]?.['r']);
+          if ((type === 'min' || type === 'max') && value === null && where) {
+            // A date field: its instants, answered with their ISO form as in process.
+            const dated = await this.select({ variables: [as(aggregate(type, v), 'r')], where: where([triple(DOC, named(dateOf(path)), v)]) });
+            const instant = valueOfTerm(dated[0]?.['r']);
+            if (typeof instant === 'number') return { value: instant, value_as_string: new Date(instant).toISOString() };
+          }
           if (type === 'sum') return { value: typeof value === 'number' ? value : 0 };
           if (!numeric) return { value: typeof value === 'number' ? value : 0 };
           return { value: typeof value === 'number' ? value : null };

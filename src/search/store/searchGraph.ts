@@ -1,6 +1,6 @@
 import type { JsonObject } from '../../kernel/json.js';
 import type { ProjectRef } from '../../kernel/labels.js';
-import { iri, literal, quad, XSD } from '../../rdf/terms.js';
+import { integer, iri, literal, quad, XSD } from '../../rdf/terms.js';
 import { words } from '../analyzer.js';
 import { epochMillis, typeOf } from '../dsl/fields.js';
 
@@ -11,10 +11,11 @@ import { epochMillis, typeOf } from '../dsl/fields.js';
  * - `search:id` its `@id`, `search:source` its JSON text (what a hit shows when no fetch replaces it);
  * - for each leaf value at a dotted path `p` (arrays are several values, objects are walked into;
  *   `@context` is not searched), `search:v/{p}` the value as written: strings as plain literals
- *   (the `.keyword` sub-field of Elasticsearch's dynamic mapping), numbers as `xsd:double`, booleans
- *   as `xsd:boolean`;
+ *   (the `.keyword` sub-field of Elasticsearch's dynamic mapping), whole numbers as `xsd:integer`
+ *   and others as `xsd:double` (Virtuoso answers doubles with six significant digits), booleans as
+ *   `xsd:boolean`;
  * - for a string that is an ISO date (Elasticsearch's date detection), `search:d/{p}` its instant in
- *   epoch milliseconds (`xsd:double`), what ranges and date sorts compare;
+ *   epoch milliseconds (`xsd:integer`), what ranges and date sorts compare;
  * - for any other string, `search:w/{p}` each distinct word of it (the analyzer's words, lower-cased):
  *   the text index, one triple per distinct word (a word-triple model in standard SPARQL, so any
  *   SPARQL 1.1 server serves; no vendor's free-text index).
@@ -44,12 +45,12 @@ export const documentTriples = (node: string, doc: JsonObject): string => {
     if (Array.isArray(value)) for (const v of value) walk(v, path);
     else if (typeof value === 'object') {
       for (const [k, v] of Object.entries(value)) if (k !== '@context') walk(v, path ? `${path}.${k}` : k);
-    } else if (typeof value === 'number') add(valueOf(path), literal(String(value), DOUBLE));
+    } else if (typeof value === 'number') add(valueOf(path), Number.isSafeInteger(value) ? integer(value) : literal(String(value), DOUBLE));
     else if (typeof value === 'boolean') add(valueOf(path), literal(String(value), `${XSD}boolean`));
     else {
       const text = String(value);
       add(valueOf(path), literal(text));
-      if (typeOf(text) === 'date') add(dateOf(path), literal(String(epochMillis(text)), DOUBLE));
+      if (typeOf(text) === 'date') add(dateOf(path), integer(epochMillis(text)));
       else for (const word of new Set(words(text))) add(wordsOf(path), literal(word));
     }
   };

@@ -27,6 +27,10 @@ export const double = (value: number) =>
   ({ termType: 'Literal', value: String(value), language: '', datatype: named(`${XSD}double`) }) as unknown as sparqljs.LiteralTerm;
 const booleanTerm = (value: boolean) =>
   ({ termType: 'Literal', value: String(value), language: '', datatype: named(`${XSD}boolean`) }) as unknown as sparqljs.LiteralTerm;
+export const integer = (value: number) =>
+  ({ termType: 'Literal', value: String(Math.trunc(value)), language: '', datatype: named(`${XSD}integer`) }) as unknown as sparqljs.LiteralTerm;
+/** `?x IN (...)`: sparqljs wants the list as one argument. */
+const inList = (x: Term, list: Term[]): Expression => ({ type: 'operation', operator: 'in', args: [x, list] }) as unknown as Expression;
 export const op = (operator: string, ...args: (Expression | Term)[]): Expression => ({ type: 'operation', operator, args }) as Expression;
 export const triple = (s: Term, p: Term, o: Term): Pattern => ({ type: 'bgp', triples: [{ subject: s, predicate: p, object: o }] }) as Pattern;
 export const filter = (expression: Expression): Pattern => ({ type: 'filter', expression }) as Pattern;
@@ -62,6 +66,12 @@ export class QueryTranslator {
   private next = 0;
   private clauses = 0;
   readonly scored: ScoredWord[] = [];
+  /** The score of every match when no word scores: 0 for a query of filters only (a bool without must or should), else 1. */
+  constantScore(query: unknown): number {
+    if (!isObject(query)) return 1;
+    const bool = query['bool'];
+    return isObject(bool) && bool['must'] === undefined && bool['should'] === undefined ? 0 : 1;
+  }
 
   private fresh(): sparqljs.VariableTerm {
     return variable(`v${this.next++}`);
@@ -134,11 +144,19 @@ export class QueryTranslator {
     const strings = list.filter((v): v is string => typeof v === 'string');
     const alternatives: Pattern[][] = [];
     if (numbers.length || flags.length)
-      alternatives.push([triple(DOC, named(valueOf(field)), o), filter(op('in', o, ...numbers.map(double), ...flags.map(booleanTerm)) as Expression)]);
+      alternatives.push([triple(DOC, named(valueOf(field)), o), filter(inList(o, [...numbers.map(double), ...flags.map(booleanTerm)]))]);
     const dates = strings.filter(isDate);
     if (dates.length) {
       const d = this.fresh();
-      alternatives.push([triple(DOC, named(dateOf(field)), d), filter(op('in', d, ...dates.map((v) => double(epochMillis(v)))))]);
+      alternatives.push([
+        triple(DOC, named(dateOf(field)), d),
+        filter(
+          inList(
+            d,
+            dates.map((v) => integer(epochMillis(v))),
+          ),
+        ),
+      ]);
     }
     const plain = strings.filter((v) => !isDate(v));
     if (plain.length) {
@@ -169,9 +187,11 @@ export class QueryTranslator {
     if (!list.length) return [filter(booleanTerm(false) as unknown as Expression)];
     const predicate = named(wordsOf(field));
     if (scoring) for (const word of list) this.scored.push({ predicate: predicate.value, word });
-    if (operator === 'and') return list.map((word) => triple(DOC, predicate, text(word)));
     const w = this.fresh();
-    return [triple(DOC, predicate, w), values(w.value, list.map(text))];
+    const textual = operator === 'and' ? list.map((word) => triple(DOC, predicate, text(word))) : [triple(DOC, predicate, w), values(w.value, list.map(text))];
+    // A number written as a string matches a numeric field too, as Elasticsearch converts it.
+    const number = query.trim() === '' ? Number.NaN : Number(query);
+    return Number.isFinite(number) ? this.either([textual, this.terms(field, [number], false)]) : textual;
   }
 
   private range(spec: unknown): Pattern[] {
@@ -185,7 +205,8 @@ export class QueryTranslator {
     const dated = entries.some(([, v]) => typeof v === 'string' && isDate(v)) && keyword === undefined;
     const conditions = entries.map(([key, bound]) => {
       if (typeof bound !== 'number' && typeof bound !== 'string') throw malformed(`[range] bound '${key}' of '${field}' must be a number or a string.`);
-      const term = keyword !== undefined ? text(String(bound)) : dated ? double(epochMillis(String(bound))) : double(Number(bound));
+      if (typeof bound === 'string' && keyword === undefined && /^now|\|\|/.test(bound)) throw unsupported('date math');
+      const term = keyword !== undefined ? text(String(bound)) : dated ? integer(epochMillis(String(bound))) : double(Number(bound));
       if (keyword === undefined && !dated && Number.isNaN(Number(bound))) throw malformed(`[range] bound '${key}' of '${field}' is not a number or a date.`);
       return op(operators[key]!, keyword !== undefined ? op('str', o) : o, term);
     });
@@ -201,13 +222,8 @@ export class QueryTranslator {
     const o = this.fresh();
     // The field itself or any field below it (an object field exists when one of its fields holds a value).
     const below = `${valueOf(path)}.`;
-    return [
-      filter({
-        type: 'operation',
-        operator: 'exists',
-        args: [group([triple(DOC, p, o), filter(op('||', op('=', p, named(valueOf(path))), op('strstarts', op('str', p), text(below))))])],
-      } as Expression),
-    ];
+    // Several values give several solutions: the engine keeps each matching document once (SELECT DISTINCT).
+    return [triple(DOC, p, o), filter(op('||', op('=', p, named(valueOf(path))), op('strstarts', op('str', p), text(below))))];
   }
 
   private prefix(spec: unknown): Pattern[] {
