@@ -7,6 +7,8 @@ import { StoreSearchEngine } from '../../src/search/store/StoreSearchEngine.js';
 import { itemNode } from '../../src/store/graphNames.js';
 import { SparqlHttpClient } from '../../src/store/SparqlHttpClient.js';
 import { DOCS } from '../support/searchFixture.js';
+import { SearchService } from '../../src/search/SearchService.js';
+import { TextIndex } from '../../src/search/TextIndex.js';
 import { clearVirtuoso, releaseVirtuoso, useVirtuoso } from '../support/virtuoso.js';
 
 type Search = (body: unknown) => Promise<SearchResponse>;
@@ -18,6 +20,7 @@ type Search = (body: unknown) => Promise<SearchResponse>;
  */
 describe('search query DSL over a fixed data set, in process and translated into SPARQL on the external store', function () {
   this.timeout(60_000);
+  let store: StoreSearchEngine;
   const engines: Record<string, Search> = { 'in process': (body) => executeSearch(body, DOCS, (d) => `search-${d.project}`, 2) };
   before(async () => {
     const virtuoso = await useVirtuoso();
@@ -25,7 +28,7 @@ describe('search query DSL over a fixed data set, in process and translated into
     const client = new SparqlHttpClient(virtuoso.server, { timeoutMillis: 20_000 });
     for (const d of DOCS)
       await client.update(`INSERT DATA { GRAPH <${searchGraphOf(d.project)}> {\n${documentTriples(itemNode('resources', d.project, d.id), d.source)}} }`);
-    const store = new StoreSearchEngine(client);
+    store = new StoreSearchEngine(client);
     engines['on the store'] = async (body) => (await store.search(body, ['o/a', 'o/b'])).response;
   });
   after(() => releaseVirtuoso());
@@ -228,5 +231,27 @@ describe('search query DSL over a fixed data set, in process and translated into
       expect([r.type, r.fields['construct']], JSON.stringify(body)).to.deep.equal(['UnsupportedSearchConstruct', construct]);
       expect(r.reason).to.contain('external triple store');
     }
+  });
+
+  it("with the store as its engine, the search API searches the store and builds no set of the text index's documents", async () => {
+    const index = TextIndex.open(':memory:');
+    // A document only the text index holds: an in-process search would find it.
+    index.put({
+      node: 'n',
+      kind: 'resources',
+      project: 'o/a',
+      id: 'urn:local',
+      contentSeq: 1,
+      rev: 1,
+      deprecated: false,
+      doc: { '@id': 'urn:local', name: 'Alice' },
+      body: 'Alice',
+    });
+    const service = new SearchService(index, () => ['o/a', 'o/b'], { suites: {}, engine: store });
+    const found = await service.query({ query: { match: { name: 'alice' } } }, { mode: 'all' });
+    expect(found.hits.hits.map((h) => h._id)).to.deep.equal(['urn:1']);
+    const inProcess = new SearchService(index, () => ['o/a', 'o/b'], { suites: {} });
+    expect((await inProcess.query({ query: { match: { name: 'alice' } } }, { mode: 'all' })).hits.hits.map((h) => h._id)).to.deep.equal(['urn:local']);
+    index.close();
   });
 });
