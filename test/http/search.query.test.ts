@@ -117,6 +117,25 @@ for (const store of ['embedded', 'external'] as const)
       });
     });
 
+    it('follows updates, tags and deprecations of the searched resources', async () => {
+      const found = async (word: string) =>
+        ((await call('POST', '/v1/search/query/suite/neuro', 'admin', { query: { match: { name: word } } })).body.hits.hits as { _id: string }[]).map((h) =>
+          h._id.split('/').pop(),
+        );
+      const base = `/v1/resources/o1/p1/_/mutable`;
+      expect((await call('PUT', base, 'admin', { '@context': { '@vocab': V }, name: 'Before change' })).status).to.equal(201);
+      expect(await found('before')).to.deep.equal(['mutable']);
+      expect((await call('PUT', `${base}?rev=1`, 'admin', { '@context': { '@vocab': V }, name: 'After change' })).status).to.equal(200);
+      expect(await found('before')).to.deep.equal([]);
+      expect(await found('after')).to.deep.equal(['mutable']);
+      // A tag changes no content: the document is still found, at its new revision.
+      expect((await call('POST', `${base}/tags?rev=2`, 'admin', { tag: 't', rev: 1 })).status).to.equal(201);
+      const tagged = await call('POST', '/v1/search/query/suite/neuro', 'admin', { query: { match: { name: 'after' } }, _source: ['_rev'] });
+      expect(tagged.body.hits.hits.map((h: { _source: unknown }) => h._source)).to.deep.equal([{ _rev: 3 }]);
+      expect((await call('DELETE', `${base}?rev=3`, 'admin')).status).to.equal(200);
+      expect(await found('after')).to.deep.equal([]);
+    });
+
     it('searches only the projects where the caller has views/query', async () => {
       const alice = await call('POST', '/v1/search/query', 'alice', { query: { match_all: {} } });
       expect(alice.status).to.equal(200);
