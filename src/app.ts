@@ -93,6 +93,7 @@ import { fileMetadata } from './http/render/files.js';
 import type { StorageState } from './domain/storages/Storage.js';
 import type { FileState } from './domain/files/File.js';
 import { SearchService } from './search/SearchService.js';
+import { storeSearch } from './search/store/storeSearch.js';
 import { noTextIndex } from './catalogue/textRanking.js';
 import { searchRoutes } from './http/routes/search.js';
 import { storageDefinition } from './domain/storages/storageDefinition.js';
@@ -216,13 +217,21 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
         ),
       ]
     : [];
+  // With the external store the search API runs there, on documents this projection writes into it.
+  const searchOnStore =
+    textIndex && config.sparqlStore
+      ? storeSearch(config.sparqlStore, (state, payload) => resourceBody(state, payload, addresses), log, config.searchTimeoutMillis ?? 2_000)
+      : undefined;
   // Each projection runs on its own position from the changes the states' fold hands on: one that
   // is slow or failing holds up neither writes nor the others, and reads wait only for those they read.
   const feed = new ChangeFeed();
   const runnerOptions = { maxAttempts: 5, backoffMillis: 100, log: logs };
   const runner = (name: string, projection: Projection) => new ProjectionRunner(name, (change) => projection.apply(change), feed, runnerOptions);
   const catalogueRunner = runner('catalogue', catalogueProjection);
-  const textRunners = textProjections.map((projection) => runner('text', projection));
+  const textRunners = [
+    ...textProjections.map((projection) => runner('text', projection)),
+    ...(searchOnStore ? [runner('storeSearch', searchOnStore.projection)] : []),
+  ];
   const sparqlRunner = runner('sparql', new SparqlReplicaProjection(sparqlDatasets));
   const runners = [catalogueRunner, ...textRunners, runner('streams', forgetPruned), sparqlRunner];
   const projector = new Projector(
@@ -438,6 +447,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
           return resourceBody(state, compacted, addresses);
         },
         ...(config.searchFields !== undefined ? { fieldsFile: config.searchFields } : {}),
+        ...(searchOnStore ? { engine: searchOnStore.engine } : {}),
       }),
       checkProject: (ref) => void projects.fetch(ref),
       projections: async () => ({ head: await log.lastSeq(), runners: metricsProjections() }),

@@ -4,7 +4,7 @@ import type { ProjectAccess } from '../kernel/ProjectAccess.js';
 import type { ProjectRef } from '../kernel/labels.js';
 import { searchWithDocuments } from './dsl/executeSearch.js';
 import type { SearchResponse } from './dsl/executeSearch.js';
-import type { SearchDoc } from './dsl/fields.js';
+import type { SearchEngine } from './SearchEngine.js';
 import { SearchedDocuments } from './SearchedDocuments.js';
 import type { JsonObject } from '../kernel/json.js';
 import { searchRejections } from './searchRejections.js';
@@ -34,6 +34,11 @@ export interface SearchSettings {
    * each write for the index would cost a tenth of a create.
    */
   fetched?: (project: ProjectRef, id: string) => Promise<JsonObject>;
+  /**
+   * What runs the searches; by default the in-process evaluator over the text index's documents.
+   * With the external store, the store itself (StoreSearchEngine): then no set of the documents is built here.
+   */
+  engine?: SearchEngine;
 }
 
 const readable = (access: ProjectAccess) => (project: ProjectRef) =>
@@ -51,7 +56,7 @@ const searcher = (access: ProjectAccess): void => {
  */
 export class SearchService {
   private readonly fields: string | undefined;
-  private readonly documents: SearchedDocuments;
+  private readonly engine: SearchEngine;
 
   constructor(
     private readonly index: TextIndex,
@@ -59,7 +64,7 @@ export class SearchService {
     private readonly projects: () => Iterable<ProjectRef>,
     private readonly settings: SearchSettings,
   ) {
-    this.documents = new SearchedDocuments(index);
+    this.engine = settings.engine ?? inProcessEngine(new SearchedDocuments(index), settings.timeoutMillis);
     if (settings.fieldsFile !== undefined) {
       let text: string;
       try {
@@ -115,9 +120,8 @@ export class SearchService {
   }
 
   private async run(body: unknown, projects: ProjectRef[]): Promise<SearchResponse> {
-    const search = (turn?: Turn) =>
-      searchWithDocuments(body, this.documents.of(projects), (d) => indexName(d.project), projects.length, this.settings.timeoutMillis, turn);
-    const turns = this.settings.turns;
+    const search = (turn?: Turn) => this.engine.search(body, projects, turn);
+    const turns = this.engine.inProcess ? this.settings.turns : undefined;
     const { response, hitDocuments } = await (turns ? turns.run(search) : search());
     const fetched = this.settings.fetched;
     if (!fetched) return response;
@@ -137,6 +141,12 @@ export class SearchService {
     return response;
   }
 }
+
+/** The embedded default: the query DSL evaluated in process over the documents' columns (DocSet), kept per scope. */
+const inProcessEngine = (documents: SearchedDocuments, timeoutMillis: number | undefined): SearchEngine => ({
+  inProcess: true,
+  search: (body, projects, turn) => searchWithDocuments(body, documents.of(projects), (d) => indexName(d.project), projects.length, timeoutMillis, turn),
+});
 
 /** The name of a project's search index in responses (`_index`). */
 export const indexName = (project: ProjectRef): string => `search_${project.replace('/', '_')}`;

@@ -97,4 +97,32 @@ describe('SearchedDocuments: the set a write leaves behind', () => {
     expect(documents.of([])).to.not.equal(second);
     index.close();
   });
+
+  it("keeps a set per scope, so that callers with different projects taking turns do not rebuild each other's, a bounded number of them", () => {
+    const index = TextIndex.open(':memory:');
+    const documents = new SearchedDocuments(index, 2);
+    for (const project of ['o/a', 'o/b', 'o/c'])
+      index.put({
+        node: `n-${project}`,
+        kind: 'resources',
+        project,
+        id: `urn:${project}`,
+        contentSeq: 1,
+        rev: 1,
+        deprecated: false,
+        doc: { '@id': project },
+        body: '',
+      });
+    const a = documents.of(['o/a']);
+    const b = documents.of(['o/a', 'o/b']);
+    expect(documents.of(['o/a'])).to.equal(a);
+    expect(documents.of(['o/a', 'o/b'])).to.equal(b);
+    expect(documents.kept).to.equal(2);
+    // A third scope drops the least recently searched (`o/a`), not the others.
+    documents.of(['o/c']);
+    expect(documents.kept).to.equal(2);
+    expect(documents.of(['o/a', 'o/b'])).to.equal(b);
+    expect(documents.of(['o/a'])).to.not.equal(a);
+    index.close();
+  });
 });

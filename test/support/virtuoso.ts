@@ -25,6 +25,9 @@ export interface Virtuoso {
  * endpoints take writes; the server's own limits are set above what the tests ask (a SELECT cut at
  * `ResultSetMaxRows` would be cut silently).
  */
+/** Pages of 8 KiB kept in memory: small for the tests; a bench sets `VIRTUOSO_BUFFERS` (Virtuoso's guide: about 2/3 of free memory). */
+const BUFFERS = Number(process.env['VIRTUOSO_BUFFERS'] ?? 2000);
+
 const launch = async (): Promise<{ virtuoso: Virtuoso; child: ChildProcess }> => {
   const dir = mkdtempSync(join(tmpdir(), 'virtuoso-'));
   const [sqlPort, httpPort] = [await freePort(), await freePort()];
@@ -50,8 +53,8 @@ MaxClientConnections = 20
 CheckpointInterval = 60
 CaseMode = 2
 DirsAllowed = ${dir}
-NumberOfBuffers = 2000
-MaxDirtyBuffers = 1500
+NumberOfBuffers = ${BUFFERS}
+MaxDirtyBuffers = ${Math.floor((BUFFERS * 3) / 4)}
 MaxQueryMem = 128M
 ThreadsPerQuery = 2
 [HTTPServer]

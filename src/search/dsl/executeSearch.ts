@@ -15,7 +15,7 @@ const unsupported = searchRejections.unsupportedConstruct;
 const malformed = searchRejections.malformedSearchQuery;
 
 /** Top-level keys of a search body this registry evaluates; any other is refused by name. */
-const KNOWN = new Set(['query', 'from', 'size', 'sort', '_source', 'track_total_hits', 'aggs', 'aggregations']);
+export const KNOWN = new Set(['query', 'from', 'size', 'sort', '_source', 'track_total_hits', 'aggs', 'aggregations']);
 /**
  * Deepest JSON nesting of a search body: compiling recurses into every level (bools in bools,
  * sub-aggregations). A nested `bool` takes three levels: this admits the 30 levels of bools
@@ -25,7 +25,7 @@ const KNOWN = new Set(['query', 'from', 'size', 'sort', '_source', 'track_total_
 export const MAX_BODY_DEPTH = 96;
 
 /** Whether a JSON value nests deeper than `limit` (walked without recursion: the value may be deeper than the stack). */
-const deeperThan = (value: unknown, limit: number): boolean => {
+export const deeperThan = (value: unknown, limit: number): boolean => {
   const pending: [unknown, number][] = [[value, 1]];
   for (let next = pending.pop(); next; next = pending.pop()) {
     const [v, depth] = next;
@@ -37,8 +37,8 @@ const deeperThan = (value: unknown, limit: number): boolean => {
 };
 
 /** Elasticsearch's `index.max_result_window`. */
-const MAX_WINDOW = 10_000;
-const DEFAULT_TRACK = 10_000;
+export const MAX_WINDOW = 10_000;
+export const DEFAULT_TRACK = 10_000;
 
 export interface SearchHit {
   _index: string;
@@ -56,19 +56,19 @@ export interface SearchResponse {
   aggregations?: Record<string, unknown>;
 }
 
-const integer = (value: unknown, name: string, fallback: number): number => {
+export const integer = (value: unknown, name: string, fallback: number): number => {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw malformed(`'${name}' must be a non-negative integer.`);
   return value;
 };
 
-interface SortKey {
+export interface SortKey {
   field: string;
   descending: boolean;
   missing: 'first' | 'last';
 }
 
-const sortKeys = (spec: unknown): SortKey[] | undefined => {
+export const sortKeys = (spec: unknown): SortKey[] | undefined => {
   if (spec === undefined) return undefined;
   const list = Array.isArray(spec) ? spec : [spec];
   return list.map((entry) => {
