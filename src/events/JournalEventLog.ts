@@ -19,6 +19,10 @@ interface Pending {
 
 const TAIL = 1_000;
 
+/** Makes the bytes written so far survive a power cut; an append resolves only once it has. */
+export type DurableSync = (file: FileHandle) => Promise<void>;
+const fdatasync: DurableSync = (file) => file.datasync();
+
 /**
  * The embedded event log: one append-only file of records `seq \t key \t rev \t json \t crc32`
  * (see journalRecords.ts). Appends are
@@ -45,6 +49,7 @@ export class JournalEventLog implements EventLog {
     private readonly file: FileHandle,
     private readonly path: string,
     private readonly log: Log,
+    private readonly sync: DurableSync,
   ) {
     this.fd = file.fd;
     this.size = fstatSync(this.fd).size;
@@ -52,12 +57,12 @@ export class JournalEventLog implements EventLog {
     this.enqueued = this.last;
   }
 
-  static async open(path: string, log: Log = consoleLog): Promise<JournalEventLog> {
+  static async open(path: string, log: Log = consoleLog, sync: DurableSync = fdatasync): Promise<JournalEventLog> {
     mkdirSync(dirname(path), { recursive: true });
     if (!existsSync(path)) closeSync(openSync(path, 'w'));
     const file = await open(path, 'r+');
     try {
-      return new JournalEventLog(file, path, log);
+      return new JournalEventLog(file, path, log, sync);
     } catch (error) {
       await file.close();
       throw error;
@@ -127,7 +132,7 @@ export class JournalEventLog implements EventLog {
       try {
         const bytes = Buffer.concat(batch.map((p) => p.line));
         await writeFully(this.file, bytes, this.size);
-        await this.file.datasync();
+        await this.sync(this.file);
         let offset = this.size;
         for (const { event, line } of batch) {
           this.offsets[event.seq] = offset;
@@ -243,7 +248,7 @@ export class JournalEventLog implements EventLog {
       delete this.lengths[seq];
       this.tail.delete(seq);
     }
-    await this.file.datasync();
+    await this.sync(this.file);
     this.keySeqs.set(key, kept);
     // As after a restart, which reads revisions from the events left: a key with none starts again at 0.
     if (kept.length === 0) this.revs.delete(key);
