@@ -39,6 +39,10 @@ export interface ReplicaOptions {
   log(line: string): void;
 }
 
+/** Changes are posted to the workers at the latest this long after the first of them, or once this many wait (see `send`). */
+const POST_MILLIS = 50;
+const POST_CHANGES = 500;
+
 /** A query worker, and the query it runs. */
 interface Slot {
   worker: Worker;
@@ -63,6 +67,7 @@ export class SparqlReplica implements ProjectSparqlStore {
   private closed = false;
   /** Changes not yet posted: all those of one turn of the event loop go in one message per worker. */
   private changes: ReplicaChange[] = [];
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly revisions: { readonly path: string; flush(): number },
@@ -100,6 +105,7 @@ export class SparqlReplica implements ProjectSparqlStore {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.timer);
     for (const pending of this.queue.splice(0)) pending.reject(new Error('the SPARQL replica is closed'));
     for (const slot of this.slots)
       if (slot.running) {
@@ -117,15 +123,20 @@ export class SparqlReplica implements ProjectSparqlStore {
   }
 
   /**
-   * Posting a message costs the event loop more than the worker takes to apply a write's change
-   * (a write's two messages cost it 165-175 µs, measured in issue 22): a write's revision and head, and every other change of the same turn,
-   * travel together. A query is posted only after the changes before it (see `dispatch`).
+   * Posting a message wakes each worker, which costs the event loop far more than the message
+   * itself (a write's two messages to two workers: 165-175 µs, then ~80 µs for one, measured in
+   * issue 22). Nothing waits for the workers to hold a change but the queries, and each query is
+   * posted after every change before it (`dispatch`): so changes travel together, when a query
+   * comes, else every POST_MILLIS or POST_CHANGES changes (the backlog a query could find stays small).
    */
   private send(change: ReplicaChange): void {
-    if (this.changes.push(change) === 1) setImmediate(() => this.post());
+    const count = this.changes.push(change);
+    if (count >= POST_CHANGES) this.post();
+    else if (count === 1) this.timer = setTimeout(() => this.post(), POST_MILLIS).unref();
   }
 
   private post(): void {
+    clearTimeout(this.timer);
     if (!this.changes.length) return;
     const message: ReplicaMessage = { t: 'changes', changes: this.changes };
     this.changes = [];
