@@ -35,10 +35,10 @@ const BATCH = 16;
  * worker is terminated and replaced, so a catastrophic regular expression or a quadratic expansion
  * costs one worker for the budget, never the process. The workers also put the other cores to work.
  *
- * An idle worker takes its share of the tasks waiting, in one message answered by one message:
- * each message wakes a thread, which cost the event loop more than the message (a write's round
- * trip, ~270 µs of the main thread under load, measured in issue 22), so under load the tasks that
- * queued while the workers were busy travel together.
+ * An idle worker takes its share of the tasks waiting in one message: a message to an idle worker
+ * wakes its thread, which cost the event loop more than the message (a write's round trip, ~270 µs
+ * of the main thread under load, measured in issue 22), so under load the tasks that queued while
+ * the workers were busy travel together. Each is answered as soon as it is done.
  */
 export class WorkerPool implements Executor {
   private readonly slots: Slot[] = [];

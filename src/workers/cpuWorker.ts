@@ -3,7 +3,7 @@ import { Rejection } from '../kernel/Rejection.js';
 import type { OperationName, Operations } from './operations.js';
 import { operations, ShapesMissing } from './operations.js';
 
-/** A worker thread of the pool: runs the operations of a message in turn and answers them together (see HOLD_MILLIS), each with its value or its rejection. */
+/** A worker thread of the pool: runs the operations of a message in turn, answering each with its value or its rejection. */
 const ops = operations();
 const run = async ({ id, op, args }: { id: number; op: OperationName; args: unknown }) => {
   try {
@@ -15,17 +15,7 @@ const run = async ({ id, op, args }: { id: number; op: OperationName; args: unkn
     return { id, ok: false, message: (error as Error).message ?? String(error) };
   }
 };
-/** Answers wait at most this long for the rest of their message: a task over its budget is then told from those done before it. */
-const HOLD_MILLIS = 20;
+// Each answer as soon as it is ready: holding the first for the rest of the message added their time to its request's.
 parentPort!.on('message', async (tasks: { id: number; op: OperationName; args: unknown }[]) => {
-  let replies = [];
-  let since = Date.now();
-  for (const task of tasks) {
-    replies.push(await run(task));
-    if (Date.now() - since < HOLD_MILLIS) continue;
-    parentPort!.postMessage(replies);
-    replies = [];
-    since = Date.now();
-  }
-  if (replies.length) parentPort!.postMessage(replies);
+  for (const task of tasks) parentPort!.postMessage([await run(task)]);
 });
