@@ -165,7 +165,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const opened = await openLog(config, logs);
   const log = timedEventLog(opened.log, (seconds) => metrics.appends.observe(seconds));
   const logName = opened.name;
-  const { graphStore, datasets: sparqlDatasets } = openTripleStore(config, (line) => logs.warn(line));
+  const { graphStore, datasets: sparqlDatasets, name: storeName } = openTripleStore(config, (line) => logs.warn(line));
   const catalogueIndex = new CatalogueIndex();
   const payloadSorts = new PayloadSortIndexes(graphStore, catalogueIndex);
   // JSON-LD and SHACL run in worker threads with a time budget: no request holds the event loop.
@@ -173,7 +173,8 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     config.workers === 0
       ? inlineExecutor()
       : new WorkerPool(config.workers ?? availableParallelism(), config.workBudgetMillis ?? 10_000, (line) => logs.warn(line));
-  const jsonld = new JsonLdProcessor(loadBundledContexts(), executor);
+  // The embedded store judges storability with refusedLine, which a write's worker runs for it.
+  const jsonld = new JsonLdProcessor(loadBundledContexts(), executor, storeName === 'embedded');
   // Every kind is registered here once; the projector, snapshots and event streams loop over them.
   const modules = capabilities(config);
   const resourceKind = itemDefinition(RESOURCE_KIND);

@@ -36,11 +36,17 @@ export type PinnedContextSource = (ref: Extract<RemoteContextRef, { type: 'Proje
 export class JsonLdProcessor {
   private readonly converted = new WeakMap<object, Promise<string>>();
   private readonly precompacted = new WeakMap<object, JsonObject>();
+  private readonly refusals = new WeakMap<object, string | false>();
 
   constructor(
     private readonly bundled: Map<string, unknown>,
     /** Where expansion, compaction and RDF conversion run (a worker pool in the service). */
     private readonly executor: Executor = inlineExecutor(),
+    /**
+     * The store judges a revision's triples with `refusedLine` (the embedded store): a write's worker
+     * judges them with it in the expansion's round trip (see `refusal`).
+     */
+    private readonly judgeStorable = false,
   ) {}
 
   /** The context a payload is read with: its own, or the project's base and vocab when it has none; `injected` first. */
@@ -63,9 +69,17 @@ export class JsonLdProcessor {
     // Where the path names the id, the worker settles the root and converts to N-Triples in the same
     // round trip: a write needs them next (storability check, revision graph), one trip fewer.
     if (options.pathId !== undefined && options.withTriples) {
-      const both = await this.executor.run('expandWithTriples', { document, base: options.base, contexts, rootId: options.pathId, compactWith: context });
+      const both = await this.executor.run('expandWithTriples', {
+        document,
+        base: options.base,
+        contexts,
+        rootId: options.pathId,
+        compactWith: context,
+        judgeStorable: this.judgeStorable,
+      });
       expanded = both.expanded;
       if (both.triples !== undefined) this.converted.set(expanded, Promise.resolve(both.triples));
+      if (both.refused !== undefined) this.refusals.set(expanded, both.refused);
       if (both.compacted !== undefined) this.precompacted.set(expanded, both.compacted);
     } else expanded = await this.executor.run('expand', { document, base: options.base, contexts });
     // A node with nothing but an `@id` expands to nothing: keep its id (to use it, or to refuse it when it contradicts the path).
@@ -80,6 +94,15 @@ export class JsonLdProcessor {
   changed(expanded: JsonObject[]): void {
     this.converted.delete(expanded);
     this.precompacted.delete(expanded);
+    this.refusals.delete(expanded);
+  }
+
+  /**
+   * The first line of the document's N-Triples the store cannot keep, or false, when its worker
+   * judged them (a write's expansion, with `judgeStorable`); undefined when it did not.
+   */
+  refusal(expanded: JsonObject[]): string | false | undefined {
+    return this.refusals.get(expanded);
   }
 
   /**

@@ -51,6 +51,12 @@ export class ProjectDatasets {
   private bulkGraphs = 0;
   /** The revision loaded last, when its text has no blank node: the head it becomes is loaded from it. */
   private lastLoaded: { project: ProjectRef; graph: string; ntriples: string } | undefined;
+  /**
+   * Item → the revision whose graph was loaded last. Revisions reach this side in log order, from
+   * the file then as changes, and the file may already hold the first changes sent: a revision not
+   * above its item's is held already (a lookup here, where an ASK per revision cost a query).
+   */
+  private readonly loadedRevs = new Map<string, number>();
 
   constructor(private readonly maxResults: number) {}
 
@@ -126,6 +132,9 @@ export class ProjectDatasets {
         suffix = `_g${++this.bulkGraphs}`;
         project = item.project;
         head = this.graphsOf(project).has(graph);
+        // Set, not raised: a file may hold an item deleted for good before its id was used again.
+        const loaded = itemOf(graph);
+        if (loaded) this.loadedRevs.set(loaded.item, loaded.rev);
       }
       const scoped = line.includes('_:') ? scopeBlankNodes(line, suffix) : line;
       let out = byProject.get(project);
@@ -139,8 +148,8 @@ export class ProjectDatasets {
   }
 
   revision(project: ProjectRef, graph: string, ntriples: string): void {
+    if (!ntriples || !this.noteLoaded(graph)) return;
     const store = this.store(project);
-    if (!ntriples || store.query(`ASK { GRAPH ${iri(graph)} { ?s ?p ?o } }`)) return;
     // Counted twice: the head's copy in the default graph follows.
     this.reserve(2 * ntriples.length);
     store.load(ntriples, { format: 'application/n-triples', to_graph_name: oxigraph.namedNode(graph), lenient: true });
@@ -170,6 +179,11 @@ export class ProjectDatasets {
   }
 
   drop(project: ProjectRef, graphs: string[]): void {
+    // An item deleted for good may come back under its id, its revisions counted from 1 again.
+    for (const graph of graphs) {
+      const loaded = itemOf(graph);
+      if (loaded) this.loadedRevs.delete(loaded.item);
+    }
     const store = this.stores.get(project);
     if (!store) return;
     for (let i = 0; i < graphs.length; i += BATCH)
@@ -222,6 +236,15 @@ export class ProjectDatasets {
     return graphs;
   }
 
+  /** Records that `graph` is loaded; false when its item had that revision or a later one already. */
+  private noteLoaded(graph: string): boolean {
+    const loaded = itemOf(graph);
+    if (!loaded) return true;
+    if (loaded.rev <= (this.loadedRevs.get(loaded.item) ?? 0)) return false;
+    this.loadedRevs.set(loaded.item, loaded.rev);
+    return true;
+  }
+
   private copyToDefault(project: ProjectRef, graphs: string[]): void {
     this.store(project).update(`INSERT { ?s ?p ?o } WHERE { VALUES ?g { ${graphs.map(iri).join(' ')} } GRAPH ?g { ?s ?p ?o } }`);
   }
@@ -254,6 +277,13 @@ export class ProjectDatasets {
     }
   }
 }
+
+/** The item and revision a revision graph's name (`{item}/rev/{n}`, see graphNames.ts) names. */
+const itemOf = (graph: string): { item: string; rev: number } | undefined => {
+  const at = graph.lastIndexOf('/rev/');
+  const rev = at < 0 ? NaN : Number(graph.slice(at + 5));
+  return Number.isInteger(rev) ? { item: graph.slice(0, at), rev } : undefined;
+};
 
 /** The graph of an N-Quads line (its last term), undefined for a line without one. */
 const graphOf = (line: string): string | undefined => {

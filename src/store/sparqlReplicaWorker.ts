@@ -2,7 +2,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { ProjectDatasets } from './ProjectDatasets.js';
 import { QueryFailed } from './ProjectSparqlStore.js';
-import type { ReplicaMessage, ReplicaStart } from './SparqlReplica.js';
+import type { ReplicaChange, ReplicaMessage, ReplicaStart } from './SparqlReplica.js';
 
 /** The query worker: a replica of every project's dataset, fed in log order, answering one query at a time. */
 const start = workerData as ReplicaStart;
@@ -39,14 +39,22 @@ datasets.prepareLoad(start.length);
 loadFile(start.file, start.length);
 parentPort!.postMessage({ ready: true });
 
+const apply = (change: ReplicaChange): void => {
+  switch (change.t) {
+    case 'revision':
+      return datasets.revision(change.project, change.graph, change.ntriples);
+    case 'current':
+      return datasets.current(change.project, change.item, change.graph);
+    case 'drop':
+      return datasets.drop(change.project, change.graphs);
+  }
+};
+
 parentPort!.on('message', (message: ReplicaMessage) => {
   switch (message.t) {
-    case 'revision':
-      return datasets.revision(message.project, message.graph, message.ntriples);
-    case 'current':
-      return datasets.current(message.project, message.item, message.graph);
-    case 'drop':
-      return datasets.drop(message.project, message.graphs);
+    case 'changes':
+      for (const change of message.changes) apply(change);
+      return;
     case 'query':
       try {
         parentPort!.postMessage({ id: message.id, answer: datasets.query(message.query) });

@@ -12,9 +12,12 @@ interface Task {
   reject(error: unknown): void;
 }
 
+type Sent = Task & { id: number; timer: NodeJS.Timeout };
+
 interface Slot {
   worker: Worker;
-  task?: Task & { id: number; timer: NodeJS.Timeout };
+  /** The tasks posted to the worker and not answered yet, run by it in turn. */
+  tasks: Map<number, Sent>;
   /** Shape sets this worker has compiled: their text need not travel again. */
   shapes: Set<string>;
 }
@@ -22,12 +25,20 @@ interface Slot {
 /** A shape set's key, when the task validates against one. */
 const shapesKey = (task: Task): string | undefined => (task.op === 'validate' ? (task.args['shapes'] as { key: string }).key : undefined);
 
+/** Most tasks posted to a worker in one message. */
+const BATCH = 16;
+
 /**
  * CPU-heavy work off the event loop: a fixed number of worker threads, a queue, and a time budget
  * per task counted from when it was queued. A task over budget is refused with
  * `ProcessingTimeExceeded` (nothing was written: writes run these steps before appending) and its
  * worker is terminated and replaced, so a catastrophic regular expression or a quadratic expansion
  * costs one worker for the budget, never the process. The workers also put the other cores to work.
+ *
+ * An idle worker takes its share of the tasks waiting in one message: a message to an idle worker
+ * wakes its thread, which cost the event loop more than the message (a write's round trip, ~270 µs
+ * of the main thread under load, measured in issue 22), so under load the tasks that queued while
+ * the workers were busy travel together. Each is answered as soon as it is done.
  */
 export class WorkerPool implements Executor {
   private readonly slots: Slot[] = [];
@@ -64,74 +75,89 @@ export class WorkerPool implements Executor {
 
   private spawn(): Slot {
     const worker = new Worker(new URL('./cpuWorker.js', import.meta.url));
-    const slot: Slot = { worker, shapes: new Set() };
-    worker.on('message', (reply: Reply) => this.settle(slot, reply));
+    const slot: Slot = { worker, tasks: new Map(), shapes: new Set() };
+    worker.on('message', (replies: Reply[]) => this.settle(slot, replies));
     worker.on('error', (error) => this.fail(slot, error));
     worker.unref();
     return slot;
   }
 
   private dispatch(): void {
-    for (const slot of this.slots) {
-      if (slot.task) continue;
-      const task = this.queue.shift();
-      if (!task) return;
-      const left = this.budgetMillis - (Date.now() - task.queuedAt);
-      if (left <= 0) {
-        task.reject(rejections.processingTimeExceeded(this.budgetMillis));
-        continue;
+    const idle = this.slots.filter((slot) => slot.tasks.size === 0);
+    for (let i = 0; i < idle.length && this.queue.length; i++) {
+      const share = Math.min(BATCH, Math.ceil(this.queue.length / (idle.length - i)));
+      const batch: { id: number; op: OperationName; args: Record<string, unknown> }[] = [];
+      const slot = idle[i]!;
+      while (batch.length < share) {
+        const task = this.queue.shift();
+        if (!task) break;
+        const left = this.budgetMillis - (Date.now() - task.queuedAt);
+        if (left <= 0) {
+          task.reject(rejections.processingTimeExceeded(this.budgetMillis));
+          continue;
+        }
+        batch.push(this.sent(slot, task, left));
       }
-      this.send(slot, task, left);
+      if (batch.length) slot.worker.postMessage(batch);
     }
   }
 
-  private send(slot: Slot, task: Task, left: number): void {
+  private sent(slot: Slot, task: Task, left: number): { id: number; op: OperationName; args: Record<string, unknown> } {
     const id = ++this.next;
     const key = shapesKey(task);
     let args = task.args;
     // A worker that compiled these shapes already gets only their key.
     if (key !== undefined && slot.shapes.has(key)) args = { ...args, shapes: { ...(args['shapes'] as object), text: undefined } };
-    const timer = setTimeout(() => this.overBudget(slot), left);
-    slot.task = { ...task, id, timer };
-    slot.worker.postMessage({ id, op: task.op, args });
+    else if (key !== undefined) slot.shapes.add(key);
+    slot.tasks.set(id, { ...task, id, timer: setTimeout(() => this.overBudget(slot, id), left) });
+    return { id, op: task.op, args };
   }
 
-  private settle(slot: Slot, reply: Reply): void {
-    const task = slot.task;
-    if (!task || task.id !== reply.id) return;
-    clearTimeout(task.timer);
-    slot.task = undefined;
-    const key = shapesKey(task);
-    if (reply.ok) {
-      if (key !== undefined) slot.shapes.add(key);
-      task.resolve(reply.value);
-    } else if (reply.shapesMissing && key !== undefined) {
-      // The worker forgot them (its cache is bounded): send them again, ahead of the queue.
-      slot.shapes.delete(key);
-      this.queue.unshift(task);
-    } else if (reply.rejection) task.reject(new Rejection(reply.rejection.type, reply.rejection.reason, reply.rejection.fields));
-    else task.reject(new Error(reply.message ?? 'worker task failed'));
+  private settle(slot: Slot, replies: Reply[]): void {
+    for (const reply of replies) {
+      const task = slot.tasks.get(reply.id);
+      if (!task) continue;
+      clearTimeout(task.timer);
+      slot.tasks.delete(reply.id);
+      const key = shapesKey(task);
+      if (reply.ok) task.resolve(reply.value);
+      else if (reply.shapesMissing && key !== undefined) {
+        // The worker forgot them (its cache is bounded): send them again, ahead of the queue.
+        slot.shapes.delete(key);
+        this.queue.unshift(task);
+      } else if (reply.rejection) task.reject(new Rejection(reply.rejection.type, reply.rejection.reason, reply.rejection.fields));
+      else task.reject(new Error(reply.message ?? 'worker task failed'));
+    }
     this.dispatch();
   }
 
-  private overBudget(slot: Slot): void {
-    const task = slot.task;
+  private overBudget(slot: Slot, id: number): void {
+    const task = slot.tasks.get(id);
     if (!task) return;
     this.log(`worker pool: a ${task.op} task ran over its budget of ${this.budgetMillis} ms: refused, its worker replaced`);
-    slot.task = undefined;
-    void slot.worker.terminate();
-    this.slots[this.slots.indexOf(slot)] = this.spawn();
+    slot.tasks.delete(id);
     task.reject(rejections.processingTimeExceeded(this.budgetMillis));
-    this.dispatch();
+    this.replace(slot);
   }
 
   private fail(slot: Slot, error: Error): void {
-    const task = slot.task;
     this.log(`worker pool: a worker failed (${error.message}): replaced`);
-    if (task) {
-      clearTimeout(task.timer);
-      task.reject(error);
-    }
+    // The task it was running fails; which one that was is not known, so every task it held does.
+    for (const task of slot.tasks.values()) task.reject(error);
+    slot.tasks.clear();
+    this.replace(slot);
+  }
+
+  /**
+   * A new worker in the slot's place. The tasks the old one held besides are run again by others,
+   * ahead of the queue (operations are pure: nothing of theirs was kept), their budgets running.
+   */
+  private replace(slot: Slot): void {
+    void slot.worker.terminate();
+    const held = [...slot.tasks.values()];
+    slot.tasks.clear();
+    for (const task of held) clearTimeout(task.timer);
+    this.queue.unshift(...held);
     const index = this.slots.indexOf(slot);
     if (index !== -1 && !this.closed) this.slots[index] = this.spawn();
     this.dispatch();

@@ -10,6 +10,7 @@ import { ShapesValidator } from '../shacl/ShapesValidator.js';
 import type { ValidationReport } from '../domain/resources/SchemaResolver.js';
 import { Lru } from '../util/Lru.js';
 import { placeRoot } from '../jsonld/rootNode.js';
+import { refusedLine } from '../store/refusedLine.js';
 
 /**
  * The CPU-heavy operations (JSON-LD expansion, compaction and RDF conversion, SHACL validation),
@@ -30,7 +31,9 @@ export interface Operations {
     rootId: string;
     /** Also compacted with this context (the one a fetch compacts with), for the first fetch of the revision. */
     compactWith?: unknown;
-  }): Promise<{ expanded: JsonObject[]; triples?: string; compacted?: JsonObject }>;
+    /** Also judged by the embedded store's parser (`refusedLine`): `refused` is the first line it cannot keep, or false. */
+    judgeStorable?: boolean;
+  }): Promise<{ expanded: JsonObject[]; triples?: string; compacted?: JsonObject; refused?: string | false }>;
   compact(args: { expanded: JsonObject[]; context: unknown; contexts: [string, ResolvedContext][]; base?: string }): Promise<JsonObject>;
   toNQuads(args: { expanded: JsonObject[] }): Promise<string>;
   /** Validates the N-Triples of `expanded` against a shape set known by `shapes.key` (its text sent when this executor has not seen it). */
@@ -70,18 +73,20 @@ export const operations = (): Operations => {
     guard(() => jsonld.expand(document, { base, documentLoader: loaderOf(new Map(contexts)) }));
   return {
     expand,
-    expandWithTriples: async ({ rootId, compactWith, ...args }) => {
+    expandWithTriples: async ({ rootId, compactWith, judgeStorable, ...args }) => {
       const expanded = await expand(args);
       // Nothing expanded (a payload of only an @id): the main thread expands the id apart.
       if (expanded.length === 0) return { expanded };
       placeRoot(expanded, rootId);
-      const triples = await toNQuads({ expanded });
-      if (compactWith === undefined) return { expanded, triples };
+      const converted = await toNQuads({ expanded });
+      // The write's storability check, here rather than parsing the triples again on the event loop.
+      const triples = judgeStorable ? { triples: converted, refused: refusedLine(converted) ?? (false as const) } : { triples: converted };
+      if (compactWith === undefined) return { expanded, ...triples };
       // Best effort: a fetch compacts again, and reports the error, when this fails.
       const compacted = await jsonld
         .compact(expanded, compactWith as never, { documentLoader: loaderOf(new Map(args.contexts), args.base) })
         .catch(() => undefined);
-      return { expanded, triples, ...(compacted === undefined ? {} : { compacted }) };
+      return { expanded, ...triples, ...(compacted === undefined ? {} : { compacted }) };
     },
     compact: ({ expanded, context, contexts, base }) => guard(() => jsonld.compact(expanded, context, { documentLoader: loaderOf(new Map(contexts), base) })),
     toNQuads,

@@ -72,3 +72,26 @@ describe('ProjectDatasets: the default graph as heads change', () => {
     expect(defaultTriples(datasets)).to.deep.equal(['urn:b urn:v 2']);
   });
 });
+
+describe('ProjectDatasets: a revision sent again', () => {
+  const rev = (item: string, n: number) => `urn:registry:resources/o/p/${item}/rev/${n}`;
+  const count = (datasets: ProjectDatasets, graph: string) => names(datasets, `SELECT ?o WHERE { GRAPH <${graph}> { ?s ?p ?o } }`).length;
+
+  it('keeps a graph the file already held, and loads the next revisions', () => {
+    const datasets = new ProjectDatasets(1_000);
+    datasets.loadRevisions(`<urn:a> <urn:v> "1" <${rev('a', 1)}> .\n<urn:a> <urn:v> "2" <${rev('a', 2)}> .\n`, true);
+    // The changes the file already held, sent again (with another blank node: a second load would add it).
+    datasets.revision('o/p', rev('a', 1), '<urn:a> <urn:w> _:x .\n');
+    datasets.revision('o/p', rev('a', 2), '<urn:a> <urn:w> _:x .\n');
+    datasets.revision('o/p', rev('a', 3), '<urn:a> <urn:v> "3" .\n');
+    expect([count(datasets, rev('a', 1)), count(datasets, rev('a', 2)), count(datasets, rev('a', 3))]).to.deep.equal([1, 1, 1]);
+  });
+
+  it('loads the revisions of an item deleted for good and created again under its id', () => {
+    const datasets = new ProjectDatasets(1_000);
+    datasets.revision('o/p', rev('a', 1), '<urn:a> <urn:v> "old" .\n');
+    datasets.drop('o/p', [rev('a', 1)]);
+    datasets.revision('o/p', rev('a', 1), '<urn:a> <urn:v> "new" .\n');
+    expect(names(datasets, `SELECT ?o WHERE { GRAPH <${rev('a', 1)}> { ?s ?p ?o } }`)).to.deep.equal(['new']);
+  });
+});
