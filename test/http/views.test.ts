@@ -158,4 +158,162 @@ describe('views (Delta 1.10 views API)', function () {
       stream.close();
     }
   });
+
+  it('indexes what a user-defined Elasticsearch view selects (types, schema, tag, deprecated, metadata), then follows the log, and searches it', async () => {
+    const p = await freshProject(api);
+    expect((await api.put(`/v1/resources/${p}/_/${enc(`${EX}c1`)}`, thing('c1', 'Cell', { name: 'alpha' }))).status).to.equal(201);
+    expect((await api.put(`/v1/resources/${p}/_/${enc(`${EX}n1`)}`, thing('n1', 'Neuron', { name: 'beta' }))).status).to.equal(201);
+    expect((await api.put(`/v1/views/${p}/nxv:cells`, esView({ resourceTypes: [`${EX}Cell`] }))).status).to.equal(201);
+    expect(
+      (await api.put(`/v1/views/${p}/nxv:withmeta`, esView({ resourceTypes: [`${EX}Cell`], includeMetadata: true, includeDeprecated: true }))).status,
+    ).to.equal(201);
+    expect((await api.put(`/v1/views/${p}/nxv:tagged`, esView({ resourceTag: 'pub' }))).status).to.equal(201);
+    // After the views exist: followed from the log.
+    expect((await api.put(`/v1/resources/${p}/_/${enc(`${EX}c2`)}`, thing('c2', 'Cell', { name: 'gamma' }))).status).to.equal(201);
+    const all = await search(p, 'nxv:cells', { query: { match_all: {} }, sort: [{ '@id.keyword': 'asc' }] });
+    expect(all.status, all.text).to.equal(200);
+    expect(all.body.hits.total.value).to.equal(2);
+    expect(all.body.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal([`${EX}c1`, `${EX}c2`]);
+    // Without metadata and without @context, as Delta strips it.
+    expect(all.body.hits.hits[0]._source).to.not.have.property('_rev');
+    expect(all.body.hits.hits[0]._source).to.not.have.property('@context');
+    const term = await search(p, 'nxv:cells', { query: { term: { 'name.keyword': 'gamma' } } });
+    expect(term.body.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal([`${EX}c2`]);
+    expect((await search(p, 'nxv:withmeta', { query: { term: { _rev: 1 } } })).body.hits.total.value).to.equal(2);
+    // A deprecated resource leaves the view that excludes them, stays in the other.
+    expect((await api.delete(`/v1/resources/${p}/_/${enc(`${EX}c1`)}?rev=1`)).status).to.equal(200);
+    expect((await search(p, 'nxv:cells', {})).body.hits.total.value).to.equal(1);
+    const kept = await search(p, 'nxv:withmeta', { query: { term: { _deprecated: true } } });
+    expect(kept.body.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal([`${EX}c1`]);
+    // The tagged view holds the tagged revision only, once tagged.
+    expect((await search(p, 'nxv:tagged', {})).body.hits.total.value).to.equal(0);
+    expect((await api.put(`/v1/resources/${p}/_/${enc(`${EX}n1`)}?rev=1`, thing('n1', 'Neuron', { name: 'beta2' }))).status).to.equal(200);
+    expect((await api.post(`/v1/resources/${p}/_/${enc(`${EX}n1`)}/tags?rev=2`, { tag: 'pub', rev: 1 })).status).to.equal(201);
+    const tagged = await search(p, 'nxv:tagged', {});
+    expect(tagged.body.hits.hits.map((h: { _source: { name: string } }) => h._source.name)).to.deep.equal(['beta']);
+    // An update re-indexes under the new filters.
+    expect((await api.put(`/v1/views/${p}/nxv:cells?rev=1`, esView({ resourceTypes: [`${EX}Neuron`] }))).status).to.equal(200);
+    expect((await search(p, 'nxv:cells', {})).body.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal([`${EX}n1`]);
+    await expectRejected(search(p, 'nxv:cells', { query: { nope: {} } }), 400, 'UnsupportedSearchConstruct');
+  });
+
+  it('answers the default Elasticsearch view with the project’s search, and refuses _search on SPARQL views', async () => {
+    const p = await freshProject(api);
+    expect((await api.put(`/v1/resources/${p}/_/${enc(`${EX}d1`)}`, thing('d1', 'Cell', { name: 'delta' }))).status).to.equal(201);
+    const found = await search(p, 'nxv:defaultElasticSearchIndex', { query: { match: { name: 'delta' } } });
+    expect(found.status, found.text).to.equal(200);
+    expect(found.body.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal([`${EX}d1`]);
+    await expectRejected(search(p, 'nxv:defaultSparqlIndex', {}), 404, 'ViewNotFound');
+    await expectRejected(search(p, 'nxv:missing', {}), 404, 'ViewNotFound');
+  });
+
+  it('queries a SPARQL view over the head graphs it selects (GET, POST as text/plain or sparql-query), the default one over the project', async () => {
+    const p = await freshProject(api);
+    expect((await api.put(`/v1/resources/${p}/_/${enc(`${EX}s1`)}`, thing('s1', 'Cell', { name: 'one' }))).status).to.equal(201);
+    expect((await api.put(`/v1/resources/${p}/_/${enc(`${EX}s2`)}`, thing('s2', 'Neuron', { name: 'two' }))).status).to.equal(201);
+    expect((await api.put(`/v1/views/${p}/nxv:cellgraph`, { '@type': 'SparqlView', resourceTypes: [`${EX}Cell`] })).status).to.equal(201);
+    expect((await api.put(`/v1/resources/${p}/_/${enc(`${EX}s3`)}`, thing('s3', 'Cell', { name: 'three' }))).status).to.equal(201);
+    const q = `SELECT ?n WHERE { ?s <${EX}name> ?n } ORDER BY ?n`;
+    const names = (r: Reply) => r.body.results.bindings.map((b: { n: { value: string } }) => b.n.value);
+    const viaText = await sparql(p, 'nxv:cellgraph', q);
+    expect(viaText.status, viaText.text).to.equal(200);
+    expect(names(viaText)).to.deep.equal(['one', 'three']);
+    expect(names(await api.get(`/v1/views/${p}/nxv:cellgraph/sparql?query=${enc(q)}`))).to.deep.equal(['one', 'three']);
+    expect(names(await api.post(`/v1/views/${p}/nxv:cellgraph/sparql`, q, { 'content-type': 'application/sparql-query' }))).to.deep.equal(['one', 'three']);
+    // An update moves the item's head: the view reads the new one.
+    expect((await api.put(`/v1/resources/${p}/_/${enc(`${EX}s1`)}?rev=1`, thing('s1', 'Cell', { name: 'uno' }))).status).to.equal(200);
+    expect(names(await sparql(p, 'nxv:cellgraph', q))).to.deep.equal(['three', 'uno']);
+    // The default view (and its alias `graph`) is the project's whole dataset, as before.
+    expect(names(await sparql(p, 'graph', q))).to.deep.equal(['three', 'two', 'uno']);
+    expect(names(await sparql(p, 'nxv:defaultSparqlIndex', q))).to.deep.equal(['three', 'two', 'uno']);
+    await expectRejected(sparql(p, 'nxv:nothing', q), 404, 'ViewNotFound');
+    expect((await api.put(`/v1/views/${p}/nxv:es`, esView())).status).to.equal(201);
+    await expectRejected(sparql(p, 'nxv:es', q), 404, 'ViewNotFound');
+    expect((await api.delete(`/v1/views/${p}/nxv:cellgraph?rev=1`)).status).to.equal(200);
+    await expectRejected(sparql(p, 'nxv:cellgraph', q), 400, 'ViewIsDeprecated');
+  });
+
+  it('queries aggregate views through their members, only those whose permission the caller holds', async () => {
+    const perms = await api.get('/v1/permissions');
+    const added = await api.put(`/v1/permissions?rev=${perms.body._rev}`, { permissions: [...perms.body.permissions, 'secret/query'] });
+    expect(added.status, added.text).to.equal(200);
+    const p1 = await freshProject(api);
+    const p2 = await freshProject(api);
+    expect((await api.put(`/v1/resources/${p1}/_/${enc(`${EX}a1`)}`, thing('a1', 'Cell', { name: 'from1' }))).status).to.equal(201);
+    expect((await api.put(`/v1/resources/${p2}/_/${enc(`${EX}a2`)}`, thing('a2', 'Cell', { name: 'from2' }))).status).to.equal(201);
+    expect((await api.put(`/v1/views/${p2}/nxv:cells`, esView({ resourceTypes: [`${EX}Cell`] }))).status).to.equal(201);
+    expect((await api.put(`/v1/views/${p2}/nxv:secret`, esView({ permission: 'secret/query' }))).status).to.equal(201);
+    expect((await api.put(`/v1/views/${p2}/nxv:secretgraph`, { '@type': 'SparqlView', permission: 'secret/query' })).status).to.equal(201);
+    const members = [
+      { project: p1, viewId: 'nxv:defaultElasticSearchIndex' },
+      { project: p2, viewId: `${NXV}cells` },
+    ];
+    const agg = await api.put(`/v1/views/${p1}/nxv:agg`, { '@type': 'AggregateElasticSearchView', views: members });
+    expect(agg.status, agg.text).to.equal(201);
+    expect((await api.get(`/v1/views/${p1}/nxv:agg`)).body.views).to.deep.equal(members);
+    const ids = (r: Reply) => r.body.hits.hits.map((h: { _id: string }) => h._id).sort();
+    const found = await search(p1, 'nxv:agg', { query: { match_all: {} } });
+    expect(found.status, found.text).to.equal(200);
+    expect(ids(found)).to.deep.equal([`${EX}a1`, `${EX}a2`]);
+    // A member needing a permission the caller lacks is left out; none left: AuthorizationFailed.
+    await expectRejected(search(p2, 'nxv:secret', {}), 403, 'AuthorizationFailed');
+    expect(
+      (await api.put(`/v1/views/${p1}/nxv:agg2`, { '@type': 'AggregateElasticSearchView', views: [...members, { project: p2, viewId: 'nxv:secret' }] })).status,
+    ).to.equal(201);
+    expect(ids(await search(p1, 'nxv:agg2', {}))).to.deep.equal([`${EX}a1`, `${EX}a2`]);
+    expect(
+      (await api.put(`/v1/views/${p1}/nxv:onlysecret`, { '@type': 'AggregateElasticSearchView', views: [{ project: p2, viewId: 'nxv:secret' }] })).status,
+    ).to.equal(201);
+    await expectRejected(search(p1, 'nxv:onlysecret', {}), 403, 'AuthorizationFailed');
+    // SPARQL aggregates: each member's answer, concatenated.
+    const sq = await api.put(`/v1/views/${p1}/nxv:sagg`, {
+      '@type': 'AggregateSparqlView',
+      views: [
+        { project: p1, viewId: 'graph' },
+        { project: p2, viewId: 'nxv:defaultSparqlIndex' },
+        { project: p2, viewId: 'nxv:secretgraph' },
+      ],
+    });
+    expect(sq.status, sq.text).to.equal(400);
+    const sq2 = await api.put(`/v1/views/${p1}/nxv:sagg`, {
+      '@type': 'AggregateSparqlView',
+      views: [
+        { project: p1, viewId: 'nxv:defaultSparqlIndex' },
+        { project: p2, viewId: 'nxv:defaultSparqlIndex' },
+        { project: p2, viewId: 'nxv:secretgraph' },
+      ],
+    });
+    expect(sq2.status, sq2.text).to.equal(201);
+    const rows = await sparql(p1, 'nxv:sagg', `SELECT ?n WHERE { ?s <${EX}name> ?n }`);
+    expect(rows.status, rows.text).to.equal(200);
+    expect(rows.body.results.bindings.map((b: { n: { value: string } }) => b.n.value).sort()).to.deep.equal(['from1', 'from2']);
+    await expectRejected(sparql(p2, 'nxv:secretgraph', 'SELECT * WHERE { ?s ?p ?o }'), 403, 'AuthorizationFailed');
+    // An aggregate is not searched by the other family's endpoint.
+    await expectRejected(search(p1, 'nxv:sagg', {}), 404, 'ViewNotFound');
+  });
+
+  it('reports statistics and offsets of a view’s projection, and restarts it (DELETE offset)', async () => {
+    const p = await freshProject(api);
+    expect((await api.put(`/v1/resources/${p}/_/${enc(`${EX}o1`)}`, thing('o1', 'Cell'))).status).to.equal(201);
+    expect((await api.put(`/v1/views/${p}/nxv:v`, esView({ resourceTypes: [`${EX}Cell`] }))).status).to.equal(201);
+    expect((await api.put(`/v1/resources/${p}/_/${enc(`${EX}o2`)}`, thing('o2', 'Other'))).status).to.equal(201);
+    expect((await search(p, 'nxv:v', {})).body.hits.total.value).to.equal(1);
+    const stats = await api.get(`/v1/views/${p}/nxv:v/statistics`);
+    expect(stats.status, stats.text).to.equal(200);
+    expect(stats.body).to.include({ '@context': `${CTX}statistics.json`, '@type': 'ViewStatistics', remainingEvents: 0, failedEvents: 0 });
+    expect(stats.body.evaluatedEvents).to.be.greaterThan(0);
+    expect(stats.body.discardedEvents).to.be.greaterThan(0);
+    expect(stats.body.totalEvents).to.equal(stats.body.processedEvents);
+    const offset = await api.get(`/v1/views/${p}/nxv:v/offset`);
+    expect(offset.body).to.include({ '@context': `${CTX}offset.json`, '@type': 'At' });
+    expect(offset.body.value).to.be.a('number');
+    const restarted = await api.delete(`/v1/views/${p}/nxv:v/offset`);
+    expect(restarted.status, restarted.text).to.equal(200);
+    expect(restarted.body).to.deep.equal({ '@context': `${CTX}offset.json`, '@type': 'Start' });
+    expect((await search(p, 'nxv:v', {})).body.hits.total.value).to.equal(1);
+    await expectRejected(api.get(`/v1/views/${p}/nxv:none/statistics`), 404, 'ViewNotFound');
+    await expectRejected(api.delete(`/v1/views/${p}/nxv:none/offset`), 404, 'ViewNotFound');
+    // The search API's project offset keeps its route.
+    expect((await api.get(`/v1/views/${p}/search/offset`)).body._results[0].projectionId).to.equal(`${NXV}searchProjection`);
+  });
 });
