@@ -3,7 +3,7 @@ import { serve } from '../support/server.js';
 import type { client, Reply } from '../support/client.js';
 import { enc } from '../support/client.js';
 import { openStream } from '../support/sse.js';
-import { EX, freshProject } from '../support/schemas.js';
+import { EX, freshProject, schemaPayload } from '../support/schemas.js';
 
 const NXV = 'https://bluebrain.github.io/nexus/vocabulary/';
 const DEFAULT_ES = `${NXV}defaultElasticSearchIndex`;
@@ -195,6 +195,25 @@ describe('views (Delta 1.10 views API)', function () {
     expect((await api.put(`/v1/views/${p}/nxv:cells?rev=1`, esView({ resourceTypes: [`${EX}Neuron`] }))).status).to.equal(200);
     expect((await search(p, 'nxv:cells', {})).body.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal([`${EX}n1`]);
     await expectRejected(search(p, 'nxv:cells', { query: { nope: {} } }), 400, 'UnsupportedSearchConstruct');
+  });
+
+  it('honours a mapping’s keyword fields and selects by schema', async () => {
+    const p = await freshProject(api);
+    const schema = `${EX}schemas/cell`;
+    const shape = schemaPayload(schema, 'Cell', {});
+    expect((await api.put(`/v1/schemas/${p}/${enc(schema)}`, shape)).status).to.equal(201);
+    expect((await api.put(`/v1/resources/${p}/${enc(schema)}/${enc(`${EX}k1`)}`, thing('k1', 'Cell', { name: 'big cell' }))).status).to.equal(201);
+    expect((await api.put(`/v1/resources/${p}/_/${enc(`${EX}k2`)}`, thing('k2', 'Cell', { name: 'big' }))).status).to.equal(201);
+    const mapping = { properties: { '@id': { type: 'keyword' }, name: { type: 'keyword' } } };
+    expect((await api.put(`/v1/views/${p}/nxv:kw`, esView({ mapping, resourceTypes: [`${EX}Cell`] }))).status).to.equal(201);
+    expect((await api.put(`/v1/views/${p}/nxv:byschema`, esView({ resourceSchemas: [schema] }))).status).to.equal(201);
+    const exact = await search(p, 'nxv:kw', { query: { term: { name: 'big' } }, sort: ['@id'] });
+    expect(exact.status, exact.text).to.equal(200);
+    expect(exact.body.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal([`${EX}k2`]);
+    const sorted = await search(p, 'nxv:kw', { sort: [{ '@id': 'desc' }] });
+    expect(sorted.body.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal([`${EX}k2`, `${EX}k1`]);
+    const bySchema = await search(p, 'nxv:byschema', {});
+    expect(bySchema.body.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal([`${EX}k1`]);
   });
 
   it('answers the default Elasticsearch view with the project’s search, and refuses _search on SPARQL views', async () => {

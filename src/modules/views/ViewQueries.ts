@@ -13,6 +13,7 @@ import { isAggregate, isSparqlFamily } from './View.js';
 import { DEFAULT_ES_VIEW, DEFAULT_SPARQL_VIEW } from './viewDefinition.js';
 import type { ViewIndexes } from './ViewIndexes.js';
 import { viewRejections } from './viewRejections.js';
+import { keywordPaths, withKeywords } from './viewMapping.js';
 import type { ViewService } from './ViewService.js';
 
 /** The project's default Elasticsearch view: the search engine over the project's documents. */
@@ -55,8 +56,10 @@ export class ViewQueries {
       for (const doc of own) (docs.push(doc), names.set(doc, indexName(member)));
     }
     if (members.length === 1 && members[0] !== undefined && members[0].id !== DEFAULT_ES_VIEW) {
-      const index = await this.deps.indexes.ready(members[0].project, members[0].id);
-      if (index) return (await searchWithDocuments(body, index.documents(), () => indexName(members[0]!), 1, this.deps.searchBudgetMillis)).response;
+      const only = members[0];
+      const index = await this.deps.indexes.ready(only.project, only.id);
+      const read = withKeywords(body, keywordPaths(only.value.fields.mapping));
+      if (index) return (await searchWithDocuments(read, index.documents(), () => indexName(only), 1, this.deps.searchBudgetMillis)).response;
     }
     return (await searchWithDocuments(body, docs, (d) => names.get(d) ?? '', members.length, this.deps.searchBudgetMillis)).response;
   }

@@ -40,3 +40,42 @@ export const checkMapping = (mapping: JsonObject | undefined): void => {
   if (mapping['_source'] !== undefined) fail("'_source' is not supported: hits always hold the whole document.");
   if (mapping['properties'] !== undefined) properties('properties', mapping['properties']);
 };
+
+/** The fields a mapping makes keywords (dotted paths): matched and sorted as whole strings. */
+export const keywordPaths = (mapping: JsonObject | undefined): Set<string> => {
+  const paths = new Set<string>();
+  const walk = (prefix: string, props: unknown) => {
+    if (!props || typeof props !== 'object') return;
+    for (const [name, spec] of Object.entries(props as JsonObject)) {
+      const s = spec as JsonObject;
+      if (s['type'] === 'keyword') paths.add(`${prefix}${name}`);
+      if (s['properties']) walk(`${prefix}${name}.`, s['properties']);
+    }
+  };
+  walk('', mapping?.['properties']);
+  return paths;
+};
+
+/**
+ * A search body over a view whose mapping makes some fields keywords: the engine maps strings as
+ * text with a `.keyword` sub-field (Elasticsearch's dynamic mapping), so a keyword field `f` is read
+ * as `f.keyword` wherever the body names a field (clause keys, `field`, sort keys).
+ */
+export const withKeywords = (body: unknown, paths: ReadonlySet<string>): unknown => {
+  if (!paths.size) return body;
+  const rename = (name: string) => (paths.has(name) ? `${name}.keyword` : name);
+  const walk = (value: unknown, under?: string): unknown => {
+    if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? (under === 'sort' ? rename(v) : v) : walk(v)));
+    if (under === 'sort' && typeof value === 'string') return rename(value);
+    if (!value || typeof value !== 'object') return value;
+    const out: JsonObject = {};
+    for (const [key, v] of Object.entries(value as JsonObject)) {
+      if (key === '_source') out[key] = v as JsonObject[string];
+      else if ((key === 'field' || key === 'default_field') && typeof v === 'string') out[key] = rename(v);
+      else if (key === 'fields' && Array.isArray(v)) out[key] = v.map((f) => (typeof f === 'string' ? rename(f) : f)) as JsonObject[string];
+      else out[rename(key)] = walk(v, key) as JsonObject[string];
+    }
+    return out;
+  };
+  return walk(body);
+};
