@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import { serve } from '../support/server.js';
-import type { client, Reply } from '../support/client.js';
+import { serve, startServer } from '../support/server.js';
+import { client } from '../support/client.js';
+import type { Reply } from '../support/client.js';
 import { enc } from '../support/client.js';
 import { openStream } from '../support/sse.js';
 import { EX, freshProject, schemaPayload } from '../support/schemas.js';
@@ -334,5 +335,35 @@ describe('views (Delta 1.10 views API)', function () {
     await expectRejected(api.delete(`/v1/views/${p}/nxv:none/offset`), 404, 'ViewNotFound');
     // The search API's project offset keeps its route.
     expect((await api.get(`/v1/views/${p}/search/offset`)).body._results[0].projectionId).to.equal(`${NXV}searchProjection`);
+  });
+});
+
+describe('views: restarts', function () {
+  this.timeout(60_000);
+  it('indexes a user-defined view again from the states after a restart, and follows the log from there', async () => {
+    let server = await startServer({});
+    const dir = server.dataDir;
+    try {
+      let api = client(server.url);
+      expect((await api.put('/v1/orgs/vr', {})).status).to.equal(201);
+      expect((await api.put('/v1/projects/vr/p', {})).status).to.equal(201);
+      const put = (id: string, type: string) =>
+        api.put(`/v1/resources/vr/p/_/${enc(`${EX}${id}`)}`, { '@context': { '@vocab': EX }, '@id': `${EX}${id}`, '@type': type });
+      expect((await put('r1', 'Cell')).status).to.equal(201);
+      expect((await api.put('/v1/views/vr/p/nxv:cells', { '@type': 'ElasticSearchView', resourceTypes: [`${EX}Cell`] })).status).to.equal(201);
+      expect((await api.put('/v1/views/vr/p/nxv:graph2', { '@type': 'SparqlView', resourceTypes: [`${EX}Cell`] })).status).to.equal(201);
+      expect((await put('r2', 'Cell')).status).to.equal(201);
+      await server.stop();
+      server = await startServer({}, dir);
+      api = client(server.url);
+      expect((await put('r3', 'Cell')).status).to.equal(201);
+      const hits = await api.post('/v1/views/vr/p/nxv:cells/_search', { sort: [{ '@id.keyword': 'asc' }] });
+      expect(hits.status, hits.text).to.equal(200);
+      expect(hits.body.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal([`${EX}r1`, `${EX}r2`, `${EX}r3`]);
+      const rows = await api.post('/v1/views/vr/p/nxv:graph2/sparql', `SELECT ?s WHERE { ?s a <${EX}Cell> }`, { 'content-type': 'text/plain' });
+      expect(rows.body.results.bindings).to.have.length(3);
+    } finally {
+      await server.stop(true);
+    }
   });
 });
