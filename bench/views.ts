@@ -6,7 +6,7 @@ import { measure } from './harness.js';
  * `Cell`), then creates an Elasticsearch view and a SPARQL view selecting the cells: the time to
  * index what exists (until the first query answers: queries wait for the view's runner), then
  * `_search` and SPARQL latencies, one at a time and 4 at a time.
- * `node dist/bench/views.js [count]` (default 10,000).
+ * `node dist/bench/views.js [count] [queries]` (defaults 10,000 and 100).
  */
 const count = Number(process.argv[2] ?? 10_000);
 const EX = 'http://example.com/';

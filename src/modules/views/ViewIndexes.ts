@@ -73,7 +73,7 @@ export class ViewIndexes {
     // The states as of now, captured at once: changes after `position` are the runner's.
     const items: [Parameters<ViewIndex['apply']>[0], string, unknown][] = [];
     for (const [definition, states] of this.deps.states.all()) {
-      if (!definition.listed || definition.kind === 'views') continue;
+      if (!definition.listed) continue;
       for (const [itemKey, state] of states)
         if (definition.listed(state).project === view.project) items.push([definition, `${definition.kind} ${itemKey}`, state]);
     }

@@ -45,7 +45,13 @@ export class ViewQueries {
     const view = this.queried(project, idSegment, false);
     await this.authorize(view, caller);
     if (view.id === DEFAULT_ES_VIEW && view.value.fields.type === 'ElasticSearchView') return this.defaultSearch().query(project, body);
-    const members = isAggregate(view.value.fields.type) ? await this.members(view, caller) : [view];
+    if (!isAggregate(view.value.fields.type)) {
+      const index = await this.deps.indexes.ready(view.project, view.id);
+      const read = withKeywords(body, keywordPaths(view.value.fields.mapping));
+      return (await searchWithDocuments(read, index?.documents() ?? [], () => indexName(view), 1, this.deps.searchBudgetMillis)).response;
+    }
+    // An aggregate: its members' documents as one set, each hit naming its member's index.
+    const members = await this.members(view, caller);
     const docs: SearchDoc[] = [];
     const names = new Map<SearchDoc, string>();
     for (const member of members) {
@@ -54,12 +60,6 @@ export class ViewQueries {
           ? this.defaultSearch().documents(member.project)
           : ((await this.deps.indexes.ready(member.project, member.id))?.documents().docs ?? []);
       for (const doc of own) (docs.push(doc), names.set(doc, indexName(member)));
-    }
-    if (members.length === 1 && members[0] !== undefined && members[0].id !== DEFAULT_ES_VIEW) {
-      const only = members[0];
-      const index = await this.deps.indexes.ready(only.project, only.id);
-      const read = withKeywords(body, keywordPaths(only.value.fields.mapping));
-      if (index) return (await searchWithDocuments(read, index.documents(), () => indexName(only), 1, this.deps.searchBudgetMillis)).response;
     }
     return (await searchWithDocuments(body, docs, (d) => names.get(d) ?? '', members.length, this.deps.searchBudgetMillis)).response;
   }
