@@ -39,22 +39,23 @@ try {
   await call('PUT', '/v1/views/bench/views/nxv:cellgraph', JSON.stringify(sparqlView));
   await call('POST', '/v1/views/bench/views/nxv:cellgraph/sparql', sparql, 'text/plain');
   console.log(`SPARQL view: indexed in ${((performance.now() - started) / 1000).toFixed(2)} s`);
+  const runs = Number(process.argv[3] ?? 100);
   for (const concurrency of [1, 4]) {
     await measure(
       `_search (${concurrency} at a time)`,
-      300,
+      runs,
       concurrency,
       async () => void (await call('POST', '/v1/views/bench/views/nxv:cells/_search', query)),
     );
     await measure(
       `view SPARQL (${concurrency} at a time)`,
-      300,
+      runs,
       concurrency,
       async () => void (await call('POST', '/v1/views/bench/views/nxv:cellgraph/sparql', sparql, 'text/plain')),
     );
     await measure(
       `default SPARQL (${concurrency} at a time)`,
-      300,
+      runs,
       concurrency,
       async () => void (await call('POST', '/v1/views/bench/views/graph/sparql', sparql, 'text/plain')),
     );
