@@ -94,6 +94,8 @@ import type { StorageState } from './domain/storages/Storage.js';
 import type { FileState } from './domain/files/File.js';
 import { SearchService } from './search/SearchService.js';
 import { storeSearch } from './search/store/storeSearch.js';
+import { SearchedDocuments } from './search/SearchedDocuments.js';
+import type { ProjectRef } from './kernel/labels.js';
 import { noTextIndex } from './catalogue/textRanking.js';
 import { searchRoutes } from './http/routes/search.js';
 import { storageDefinition } from './domain/storages/storageDefinition.js';
@@ -358,7 +360,31 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     partMaxAgeMillis: httpLimits(config).requestTimeoutMillis,
   });
   await storagesFiles.sweepLeftovers();
+  const search =
+    textIndex &&
+    new SearchService(textIndex, () => kinds.projects.keys(), {
+      suites: config.searchSuites ?? {},
+      timeoutMillis: config.searchTimeoutMillis ?? 2_000,
+      turns: new CpuTurns(),
+      fetched: async (project, id) => {
+        const { state, compacted } = await resources.fetchCompacted(project, '_', id, {});
+        return resourceBody(state, compacted, addresses);
+      },
+      ...(config.searchFields !== undefined ? { fieldsFile: config.searchFields } : {}),
+      ...(searchOnStore ? { engine: searchOnStore.engine } : {}),
+    });
+  const defaultViewDocuments = textIndex && new SearchedDocuments(textIndex);
   const platform: Platform = {
+    feed,
+    permissions: () => (states.of(iam.permissions).get(PERMISSIONS_KEY) ?? iam.initial).permissions,
+    ...(search && defaultViewDocuments
+      ? {
+          defaultSearch: {
+            query: (project: ProjectRef, body: unknown) => search.query(body, { mode: 'limited', orgs: [], projects: [project] }),
+            documents: (project: ProjectRef) => defaultViewDocuments.of([project]).docs,
+          },
+        }
+      : {}),
     states,
     projects,
     lifecycle,
@@ -437,19 +463,9 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   });
   resourceRoutes(routes, router, { resources, queries, jsonld, addresses });
   schemaRoutes(routes, router, { schemas, queries: schemaQueries, jsonld, addresses });
-  if (textIndex)
+  if (textIndex && search)
     searchRoutes(routes, router, {
-      search: new SearchService(textIndex, () => kinds.projects.keys(), {
-        suites: config.searchSuites ?? {},
-        timeoutMillis: config.searchTimeoutMillis ?? 2_000,
-        turns: new CpuTurns(),
-        fetched: async (project, id) => {
-          const { state, compacted } = await resources.fetchCompacted(project, '_', id, {});
-          return resourceBody(state, compacted, addresses);
-        },
-        ...(config.searchFields !== undefined ? { fieldsFile: config.searchFields } : {}),
-        ...(searchOnStore ? { engine: searchOnStore.engine } : {}),
-      }),
+      search,
       checkProject: (ref) => void projects.fetch(ref),
       projections: async () => ({ head: await log.lastSeq(), runners: metricsProjections() }),
     });
@@ -474,7 +490,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   // Replicas share the users' tracker tokens through Redis.
   const sharedTokens = opened.redis && ((key: Buffer) => new RedisTokenStore(opened.redis!.connection, opened.redis!.keyOf('tracker-tokens'), key, logs));
   trackerRoutes(routes, router, { tracker: new TrackerService(trackerParts(config.tracker, config.dataDir, logs, sharedTokens)) });
-  sparqlRoutes(routes, router, { endpoint: new SparqlEndpoint(projects, sparqlDatasets) });
+  sparqlRoutes(routes, router, { endpoint: new SparqlEndpoint(projects, sparqlDatasets, wired.find((m) => m.sparqlViews)?.sparqlViews) });
   const realmStates = states.of(iam.realms);
   frontendRoutes(routes, router, {
     base: addresses.base,

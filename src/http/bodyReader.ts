@@ -96,7 +96,8 @@ const sparqlBody = (limit: number): RequestHandler[] =>
   wholeBody(limit, (raw, mediaType) => {
     const type = mediaType.toLowerCase();
     const text = raw.toString('utf8');
-    if (type === 'application/sparql-query') return { query: text };
+    // `text/plain`: how the Nexus sdk sends a view's query.
+    if (type === 'application/sparql-query' || type === 'text/plain') return { query: text };
     if (type === 'application/sparql-update') return { update: text };
     if (type === 'application/x-www-form-urlencoded') return { form: new URLSearchParams(text) };
     // Refused by the route, after authorization: a caller without permission learns nothing.

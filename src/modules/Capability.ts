@@ -5,6 +5,7 @@ import type { Projection } from '../projection/Projection.js';
 import type { Routes } from '../http/route.js';
 import type { Caller } from '../kernel/Caller.js';
 import type { ProjectRef } from '../kernel/labels.js';
+import type { SparqlViews } from '../sparqlEndpoint/SparqlEndpoint.js';
 
 /**
  * A capability (resolvers, archives, views...) as one module: what the generic machinery needs
@@ -30,6 +31,8 @@ export interface WiredCapability<Services> {
   routes(routes: Routes, router: Router): void;
   /** Runs right after a project is created (its default resolver, for instance). */
   projectCreated?(ref: ProjectRef, caller: Caller): Promise<void>;
+  /** SPARQL views other than a project's default one, queried through the project's SPARQL endpoint (views). */
+  sparqlViews?: SparqlViews;
   /** Releases what the module opened (connections), at shutdown. */
   close?(): Promise<void>;
 }

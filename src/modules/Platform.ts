@@ -13,6 +13,9 @@ import type { JsonObject } from '../kernel/json.js';
 import type { ProjectRef } from '../kernel/labels.js';
 import type { Log } from '../kernel/Log.js';
 import type { States } from '../projection/States.js';
+import type { ChangeFeed } from '../projection/ChangeFeed.js';
+import type { SearchResponse } from '../search/dsl/executeSearch.js';
+import type { SearchDoc } from '../search/dsl/fields.js';
 
 /** Resources and schemas as a module reads them: by `@id` in a project, rendered as their routes render them. */
 export interface ItemReader {
@@ -38,6 +41,12 @@ export interface Platform {
   storages: StorageService;
   files: FileService;
   log: Log;
+  /** The changes the states' fold hands on: projections a module creates at run time follow it (views). */
+  feed: ChangeFeed;
+  /** The permissions defined now (`/v1/permissions`). */
+  permissions(): readonly string[];
+  /** The search engine over a project's documents (a project's default Elasticsearch view); absent without a text index. */
+  defaultSearch?: { query(project: ProjectRef, body: unknown): Promise<SearchResponse>; documents(project: ProjectRef): readonly SearchDoc[] };
   /** The Redis server of the event log, when there is one: state shared by every replica. */
   redisUrl?: string;
   redisPrefix: string;

@@ -3,6 +3,7 @@ import type { CapabilityModule } from './Capability.js';
 import type { Platform } from './Platform.js';
 import { createResolversModule } from './resolvers/index.js';
 import { createArchivesModule } from './archives/index.js';
+import { createViewsModule } from './views/index.js';
 
 /**
  * Every capability module, registered once: a new capability is one line here. The composition
@@ -10,6 +11,9 @@ import { createArchivesModule } from './archives/index.js';
  */
 export const capabilities = (config: Config) => {
   const resolvers = createResolversModule();
-  const others: CapabilityModule<Platform, unknown>[] = [createArchivesModule({ ttlSeconds: config.archiveTtlSeconds ?? 18_000 })];
+  const others: CapabilityModule<Platform, unknown>[] = [
+    createArchivesModule({ ttlSeconds: config.archiveTtlSeconds ?? 18_000 }),
+    createViewsModule({ searchBudgetMillis: config.searchTimeoutMillis ?? 2_000 }),
+  ];
   return { resolvers, others, all: [resolvers, ...others] };
 };

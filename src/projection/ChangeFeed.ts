@@ -44,10 +44,14 @@ export class ChangeFeed {
     return this.changes.slice(low, end);
   }
 
-  /** A reader's position: changes every reader passed are released. */
-  reader(position: () => number, onPush: () => void): void {
+  /** A reader's position: changes every reader passed are released. Returns its removal (a runner stopped at run time). */
+  reader(position: () => number, onPush: () => void): () => void {
     this.readers.add(position);
     this.listeners.add(onPush);
+    return () => {
+      this.readers.delete(position);
+      this.listeners.delete(onPush);
+    };
   }
 
   /** Releases what every reader has applied (called by readers as they advance). */

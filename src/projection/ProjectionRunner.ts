@@ -43,6 +43,7 @@ export class ProjectionRunner implements Follower {
   private stopped = false;
   private wakeUp: (() => void) | undefined;
   private readonly waiters = new Set<{ seq: number; strict: boolean; done: () => void }>();
+  private readonly detach: () => void;
 
   constructor(
     readonly name: string,
@@ -50,7 +51,7 @@ export class ProjectionRunner implements Follower {
     private readonly feed: ChangeFeed,
     private readonly options: RunnerOptions,
   ) {
-    feed.reader(
+    this.detach = feed.reader(
       () => this.applied,
       () => this.kick(),
     );
@@ -100,8 +101,10 @@ export class ProjectionRunner implements Follower {
     this.advanceListeners.push(listener);
   }
 
+  /** Stops for good; the feed no longer keeps changes for it (runners created and dropped at run time: views). */
   stop(): void {
     this.stopped = true;
+    this.detach();
     this.wakeUp?.();
     for (const waiter of [...this.waiters]) waiter.done();
   }

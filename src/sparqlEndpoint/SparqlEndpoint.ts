@@ -1,9 +1,10 @@
 import { rejections } from '../domain/rejections.js';
 import type { ApiMapping, ProjectState } from '../domain/projects/Project.js';
 import { resolveId } from '../domain/projects/apiMappings.js';
+import type { Caller } from '../kernel/Caller.js';
 import type { ProjectRef } from '../kernel/labels.js';
 import { NXV } from '../kernel/vocabulary.js';
-import type { ProjectSparqlStore, QueryAnswer } from '../store/ProjectSparqlStore.js';
+import type { ProjectQuery, ProjectSparqlStore, QueryAnswer, QueryForm } from '../store/ProjectSparqlStore.js';
 import { answerTypes, QueryFailed } from '../store/ProjectSparqlStore.js';
 import { sparqlRejections } from './sparqlRejections.js';
 import { readUserQuery } from './userQuery.js';
@@ -23,6 +24,28 @@ export interface SparqlRequest {
 /** Picks the media type to answer in among those offered, from the request's `Accept`. */
 export type Chooser = (offered: string[]) => string | undefined;
 
+/** One dataset a view queries: the project's own (no `graphs`) or only these head graphs of it. */
+export interface ViewDataset {
+  project: ProjectRef;
+  graphs?: string[];
+}
+
+/**
+ * The views other than the project's default SPARQL view (the views module): the datasets a view
+ * queries, once the caller may query each; undefined when `viewId` names the default view.
+ */
+export interface SparqlViews {
+  datasets(project: ProjectRef, viewId: string, caller: Caller): Promise<ViewDataset[] | undefined>;
+}
+
+/** What answers from several datasets (an aggregate view) are merged in, by form: Delta concatenates its namespaces' answers. */
+const MERGEABLE: Record<QueryForm, string> = {
+  select: 'application/sparql-results+json',
+  ask: 'application/sparql-results+json',
+  construct: 'application/n-triples',
+  describe: 'application/n-triples',
+};
+
 /** `PREFIX` names SPARQL can spell. */
 const PREFIX_NAME = /^[A-Za-z][\w.-]*$/;
 
@@ -31,13 +54,16 @@ export class SparqlEndpoint {
   constructor(
     private readonly projects: { fetch(ref: ProjectRef): ProjectState },
     private readonly store: ProjectSparqlStore,
+    private readonly views?: SparqlViews,
   ) {}
 
-  async query(project: ProjectRef, viewId: string, request: SparqlRequest, choose: Chooser): Promise<QueryAnswer> {
-    this.view(project, viewId);
+  async query(project: ProjectRef, viewId: string, request: SparqlRequest, choose: Chooser, caller?: Caller): Promise<QueryAnswer> {
+    const datasets = caller && this.views ? await this.views.datasets(project, viewId, caller) : undefined;
+    if (!datasets) this.view(project, viewId);
     if (request.update) throw sparqlRejections.unsupportedOperation('SPARQL Update');
     if (request.query === undefined || request.query.trim() === '') throw sparqlRejections.missingQuery();
     const form = readUserQuery(request.query);
+    if (datasets && datasets.length !== 1) return this.merged(datasets, request.query, form, choose);
     const offered = [...answerTypes[form]];
     const chosen = choose([...offered, 'application/json']);
     if (chosen === undefined) throw rejections.notAcceptable(offered);
@@ -47,8 +73,29 @@ export class SparqlEndpoint {
       ...(request.defaultGraphs.length ? { defaultGraphs: request.defaultGraphs } : {}),
       ...(request.namedGraphs.length ? { namedGraphs: request.namedGraphs } : {}),
     };
+    const only = datasets?.[0];
+    if (only?.graphs) return this.ask({ project: only.project, query: request.query, form, mediaType, defaultGraphs: only.graphs, namedGraphs: only.graphs });
+    return this.ask({ project: only?.project ?? project, query: request.query, form, mediaType, ...graphs });
+  }
+
+  /** An aggregate view's answer: each member's, concatenated (rows, triples; ASK: any). */
+  private async merged(datasets: ViewDataset[], query: string, form: QueryForm, choose: Chooser): Promise<QueryAnswer> {
+    const mediaType = MERGEABLE[form];
+    if (choose([mediaType, 'application/json']) === undefined) throw rejections.notAcceptable([mediaType]);
+    const answers = await Promise.all(
+      datasets.map((d) => this.ask({ project: d.project, query, form, mediaType, ...(d.graphs ? { defaultGraphs: d.graphs, namedGraphs: d.graphs } : {}) })),
+    );
+    if (form === 'construct' || form === 'describe')
+      return { mediaType, body: [...new Set(answers.flatMap((a) => a.body.split('\n')).filter((l) => l.trim() !== ''))].map((l) => `${l}\n`).join('') };
+    const parsed = answers.map((a) => JSON.parse(a.body) as { head: { vars?: string[] }; boolean?: boolean; results?: { bindings: unknown[] } });
+    if (form === 'ask') return { mediaType, body: JSON.stringify({ head: {}, boolean: parsed.some((p) => p.boolean === true) }) };
+    const vars = [...new Set(parsed.flatMap((p) => p.head.vars ?? []))];
+    return { mediaType, body: JSON.stringify({ head: { vars }, results: { bindings: parsed.flatMap((p) => p.results?.bindings ?? []) } }) };
+  }
+
+  private async ask(query: ProjectQuery): Promise<QueryAnswer> {
     try {
-      return await this.store.query({ project, query: request.query, form, mediaType, ...graphs });
+      return await this.store.query(query);
     } catch (error) {
       if (!(error instanceof QueryFailed)) throw error;
       const reason = error.reason;
@@ -69,7 +116,7 @@ export class SparqlEndpoint {
 
   /** The prefixes the query page starts with: the project's own api mappings SPARQL can spell. */
   prefixes(project: ProjectRef, viewId: string): ApiMapping[] {
-    const state = this.view(project, viewId);
+    const state = this.projects.fetch(project);
     return state.apiMappings.filter((m) => PREFIX_NAME.test(m.prefix));
   }
 

@@ -119,10 +119,18 @@ for (const log of logs)
       const all = await global.until((e) => Number(e.id) === end);
       global.close();
       // Each project's default storage is created right after it (StorageCreated).
-      const withoutStorages = all.filter((e) => !e.event.startsWith('Storage') && !e.event.startsWith('Resolver'));
+      const withoutStorages = all.filter(
+        (e) =>
+          !e.event.startsWith('Storage') &&
+          !e.event.startsWith('Resolver') &&
+          !e.event.startsWith('ElasticSearchView') &&
+          !e.event.startsWith('BlazegraphView'),
+      );
       expect(all.filter((e) => e.event === 'StorageCreated')).to.have.length(3);
       // And its default resolver (ResolverCreated, Delta's `nxv:defaultInProject`).
       expect(all.filter((e) => e.event === 'ResolverCreated')).to.have.length(3);
+      // And its default views (Delta's `nxv:defaultElasticSearchIndex`, `nxv:defaultSparqlIndex`).
+      expect(all.filter((e) => e.event === 'ElasticSearchViewCreated' || e.event === 'BlazegraphViewCreated')).to.have.length(6);
       expect(withoutStorages.slice(0, 5).map((e) => e.event)).to.deep.equal([
         'OrganizationCreated',
         'OrganizationCreated',

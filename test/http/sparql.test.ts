@@ -83,6 +83,8 @@ for (const external of [false, true])
           graphOf('sq/p1', 'http://ex.org/c', 1),
           defaultStorageGraph('sq/p1'),
           `urn:registry:resolvers/sq/p1/${enc('https://bluebrain.github.io/nexus/vocabulary/defaultInProject')}/rev/1`,
+          `urn:registry:views/sq/p1/${enc('https://bluebrain.github.io/nexus/vocabulary/defaultElasticSearchIndex')}/rev/1`,
+          `urn:registry:views/sq/p1/${enc('https://bluebrain.github.io/nexus/vocabulary/defaultSparqlIndex')}/rev/1`,
         ].sort(),
       );
       expect(await names(`SELECT ?n FROM <${graphOf('sq/p1', A, 1)}> WHERE { ?s <${NAME}> ?n }`)).to.deep.equal(['first']);
@@ -127,7 +129,7 @@ for (const external of [false, true])
       expect(await names(`SELECT ?n WHERE { GRAPH ?g { ?s <${NAME}> ?n } }`, 'sq/p1', `&named-graph-uri=${enc(other)}`)).to.deep.equal([]);
       expect(await names(`SELECT ?n WHERE { ?s <${NAME}> ?n }`, 'sq/p2')).to.deep.equal(['secret']);
       const catalogue = await select(
-        'SELECT (COUNT(*) AS ?c) WHERE { GRAPH ?g { ?s ?p ?o } FILTER(!STRSTARTS(STR(?g), "urn:registry:resources/sq/p1/") && !STRSTARTS(STR(?g), "urn:registry:storages/sq/p1/") && !STRSTARTS(STR(?g), "urn:registry:resolvers/sq/p1/")) }',
+        'SELECT (COUNT(*) AS ?c) WHERE { GRAPH ?g { ?s ?p ?o } FILTER(!STRSTARTS(STR(?g), "urn:registry:resources/sq/p1/") && !STRSTARTS(STR(?g), "urn:registry:storages/sq/p1/") && !STRSTARTS(STR(?g), "urn:registry:resolvers/sq/p1/") && !STRSTARTS(STR(?g), "urn:registry:views/sq/p1/")) }',
       );
       expect(catalogue[0]!['c']).to.equal('0');
     });
@@ -189,7 +191,9 @@ for (const external of [false, true])
         const res = await api.get(`${endpoint('sq/p1', view)}?query=${enc(query)}`);
         expect(res.status, view).to.equal(200);
       }
-      expect((await api.post(endpoint(), query, { 'content-type': 'text/plain' })).body['@type']).to.equal('UnsupportedRequestContentTypeRejection');
+      // `text/plain` is read as the query (the Nexus sdk sends it so); other types are refused.
+      expect((await api.post(endpoint(), query, { 'content-type': 'text/plain' })).body.results.bindings[0].n.value).to.equal('second');
+      expect((await api.post(endpoint(), query, { 'content-type': 'application/xml' })).body['@type']).to.equal('UnsupportedRequestContentTypeRejection');
       expect((await api.get(`${endpoint('sq/p1', 'other')}?query=${enc(query)}`)).body['@type']).to.equal('ViewNotFound');
       const missing = await api.get(`${endpoint('sq/nope')}?query=${enc(query)}`);
       expect([missing.status, missing.body['@type']]).to.deep.equal([404, 'ProjectNotFound']);
@@ -279,8 +283,8 @@ describe('SPARQL endpoint: restarts', () => {
     });
     const expected = await answers();
     expect(expected.current).to.deep.equal([{ n: { type: 'literal', value: 'second' } }]);
-    // A's two revisions, B's two, and the default storage's one.
-    expect(expected.graphs[0].c.value).to.equal('6');
+    // A's two revisions, B's two, the default storage's, resolver's and views' one each.
+    expect(expected.graphs[0].c.value).to.equal('8');
     const dir = server.dataDir;
     for (const restart of ['snapshot', 'replay']) {
       await server.stop();

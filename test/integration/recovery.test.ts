@@ -51,10 +51,10 @@ describe('recovery says what it did (separate processes)', function () {
 
   it('discards a snapshot ahead of a cut journal, replays it, and later writes are shown', async () => {
     await seeded(3);
-    truncateSync(journal(), lineStart(7)); // org, project, its default storage and resolver, r1, r2 remain
+    truncateSync(journal(), lineStart(9)); // org, project, its default storage, resolver and two views, r1, r2 remain
     const server = start(env());
     await ready(server);
-    expect(server.output()).to.include('snapshot ignored: it records events up to 7 but the log ends at 6');
+    expect(server.output()).to.include('snapshot ignored: it records events up to 9 but the log ends at 8');
     expect(await status(server, 'r2')).to.equal(200);
     expect(await status(server, 'r3')).to.equal(404);
     expect((await put(resource(server.url, 'r4'), { 'http://x/n': 4 })).status).to.equal(201);
@@ -98,13 +98,13 @@ describe('recovery says what it did (separate processes)', function () {
 
   it('refuses to start on damage followed by sound records, names file, offset and event, and the repair command quarantines it', async () => {
     await seeded(3);
-    const damagedAt = lineStart(6); // r2 (after org, project, its default storage and resolver, r1)
+    const damagedAt = lineStart(8); // r2 (after org, project, its default storage, resolver and two views, r1)
     const text = readFileSync(journal());
     text[damagedAt + 30] ^= 0x01;
     writeFileSync(journal(), text);
     const refused = start(env());
     expect(await refused.exited).to.equal(2);
-    expect(refused.output()).to.include(`${journal()} is damaged at byte ${damagedAt}`).and.include('after event 5').and.include('npm run journal -- repair');
+    expect(refused.output()).to.include(`${journal()} is damaged at byte ${damagedAt}`).and.include('after event 7').and.include('npm run journal -- repair');
 
     const repair = spawnSync(process.execPath, [assetPath('dist', 'src', 'tools', 'journal.js'), 'repair'], {
       env: { ...embedded, ...env() },

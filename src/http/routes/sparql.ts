@@ -7,7 +7,7 @@ import { answerTypes } from '../../store/ProjectSparqlStore.js';
 import { rejections } from '../../domain/rejections.js';
 import { sparqlRejections } from '../../sparqlEndpoint/sparqlRejections.js';
 import { onProject, projectOf, segment } from '../route.js';
-import type { Guard, Routes } from '../route.js';
+import type { Context, Guard, Routes } from '../route.js';
 
 interface Deps {
   endpoint: SparqlEndpoint;
@@ -43,8 +43,14 @@ const protocolRequest = (req: Request): SparqlRequest => {
 /** The SPARQL 1.1 Protocol over a project's default SPARQL view (`graph`), and the query page for browsers. */
 export const sparqlRoutes = (routes: Routes, router: Router, deps: Deps): void => {
   const guard: Guard = { permission: 'resources/read', or: 'views/query', on: onProject };
-  const answer = async (req: Request, res: Response) => {
-    const result = await deps.endpoint.query(projectOf(req), segment(req, 'viewId'), protocolRequest(req), (offered) => req.accepts(offered) || undefined);
+  const answer = async (req: Request, res: Response, ctx: Context) => {
+    const result = await deps.endpoint.query(
+      projectOf(req),
+      segment(req, 'viewId'),
+      protocolRequest(req),
+      (offered) => req.accepts(offered) || undefined,
+      ctx.caller,
+    );
     res.vary('Accept').status(200).type(result.mediaType).send(result.body);
   };
   routes.add(router, '/v1/views/:org/:project/:viewId/sparql', {
@@ -52,8 +58,8 @@ export const sparqlRoutes = (routes: Routes, router: Router, deps: Deps): void =
       guard,
       body: 'none',
       costly: true,
-      handle: async (req, res) => {
-        if (req.accepts(NEGOTIATED) !== 'text/html') return answer(req, res);
+      handle: async (req, res, ctx) => {
+        if (req.accepts(NEGOTIATED) !== 'text/html') return answer(req, res, ctx);
         const project = projectOf(req);
         // The page's files sit at /v1/query-page/, four levels above this path.
         const page = queryPage(project, deps.endpoint.prefixes(project, segment(req, 'viewId')), '../../../../query-page');

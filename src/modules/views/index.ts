@@ -1,0 +1,61 @@
+import { KindQueries } from '../../catalogue/KindQueries.js';
+import type { Caller } from '../../kernel/Caller.js';
+import type { ProjectRef } from '../../kernel/labels.js';
+import type { CapabilityModule } from '../Capability.js';
+import type { Platform } from '../Platform.js';
+import type { ViewState } from './View.js';
+import { viewDefinition, viewKey } from './viewDefinition.js';
+import { ViewIndexes } from './ViewIndexes.js';
+import { ViewQueries } from './ViewQueries.js';
+import { viewRoutes } from './viewRoutes.js';
+import { viewStatuses } from './viewRejections.js';
+import { ViewService } from './ViewService.js';
+
+export interface ViewServices {
+  views: ViewService;
+  queries: ViewQueries;
+  indexes: ViewIndexes;
+}
+
+/**
+ * Views as one capability: their kind, streams, statuses, lifecycle, the indexes of user-defined
+ * views (a projection each, created at run time), `_search`, and the datasets the SPARQL endpoint
+ * queries for them. The default views of a project are created with it and answered by the
+ * project's search and SPARQL endpoint.
+ */
+export const createViewsModule = (options: { searchBudgetMillis: number }): CapabilityModule<Platform, ViewServices> => ({
+  name: 'views',
+  kinds: [viewDefinition],
+  streams: ['views'],
+  projections: [],
+  statuses: viewStatuses,
+  wire: (p) => {
+    const states = p.states.of(viewDefinition) as ReadonlyMap<string, ViewState>;
+    const views = new ViewService({ states, projects: p.projects, lifecycle: p.lifecycle, clock: p.clock, permissions: p.permissions });
+    const indexes = new ViewIndexes({
+      states: p.states,
+      feed: p.feed,
+      log: p.log,
+      views: () => states.values(),
+      documentOf: async (kind, listed, tag) => {
+        if (kind !== 'resources' && kind !== 'schemas') return undefined;
+        return p.items.body(kind, listed.project, listed.id, tag === undefined ? {} : { tag });
+      },
+    });
+    const queries = new ViewQueries({
+      views,
+      indexes,
+      acl: p.acl,
+      ...(p.defaultSearch ? { search: p.defaultSearch } : {}),
+      searchBudgetMillis: options.searchBudgetMillis,
+    });
+    const listing = new KindQueries('views', states, viewKey, p.listings, p.catalogue);
+    return {
+      services: { views, queries, indexes },
+      routes: (routes, router) => viewRoutes(routes, router, { views, queries, indexes, listing, projects: p.projects, addresses: p.addresses }),
+      projectCreated: (ref: ProjectRef, caller: Caller) => views.createDefaults(ref, caller),
+      sparqlViews: { datasets: (project, viewId, caller) => queries.datasets(project, viewId, caller) },
+      close: async () => indexes.close(),
+    };
+  },
+});
