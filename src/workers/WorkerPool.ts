@@ -20,6 +20,8 @@ interface Slot {
   tasks: Map<number, Sent>;
   /** Shape sets this worker has compiled: their text need not travel again. */
   shapes: Set<string>;
+  /** When the worker had loaded its modules (it says so with an empty message); none: still starting. */
+  readyAt?: number;
 }
 
 /** A shape set's key, when the task validates against one. */
@@ -30,7 +32,7 @@ const BATCH = 16;
 
 /**
  * CPU-heavy work off the event loop: a fixed number of worker threads, a queue, and a time budget
- * per task counted from when it was queued. A task over budget is refused with
+ * per task counted from when it was queued (or from when the worker taking it had started, if later). A task over budget is refused with
  * `ProcessingTimeExceeded` (nothing was written: writes run these steps before appending) and its
  * worker is terminated and replaced, so a catastrophic regular expression or a quadratic expansion
  * costs one worker for the budget, never the process. The workers also put the other cores to work.
@@ -83,7 +85,7 @@ export class WorkerPool implements Executor {
   }
 
   private dispatch(): void {
-    const idle = this.slots.filter((slot) => slot.tasks.size === 0);
+    const idle = this.slots.filter((slot) => slot.readyAt !== undefined && slot.tasks.size === 0);
     for (let i = 0; i < idle.length && this.queue.length; i++) {
       const share = Math.min(BATCH, Math.ceil(this.queue.length / (idle.length - i)));
       const batch: { id: number; op: OperationName; args: Record<string, unknown> }[] = [];
@@ -91,7 +93,9 @@ export class WorkerPool implements Executor {
       while (batch.length < share) {
         const task = this.queue.shift();
         if (!task) break;
-        const left = this.budgetMillis - (Date.now() - task.queuedAt);
+        // A worker's start (its modules, Oxigraph's WASM) is not the task's work: waiting for a worker
+        // still starting does not count, waiting behind other tasks does.
+        const left = this.budgetMillis - (Date.now() - Math.max(task.queuedAt, slot.readyAt!));
         if (left <= 0) {
           task.reject(rejections.processingTimeExceeded(this.budgetMillis));
           continue;
@@ -114,6 +118,7 @@ export class WorkerPool implements Executor {
   }
 
   private settle(slot: Slot, replies: Reply[]): void {
+    slot.readyAt ??= Date.now();
     for (const reply of replies) {
       const task = slot.tasks.get(reply.id);
       if (!task) continue;

@@ -19,3 +19,5 @@ const run = async ({ id, op, args }: { id: number; op: OperationName; args: unkn
 parentPort!.on('message', async (tasks: { id: number; op: OperationName; args: unknown }[]) => {
   for (const task of tasks) parentPort!.postMessage([await run(task)]);
 });
+// Loaded: the pool counts a task's budget from here at the earliest.
+parentPort!.postMessage([]);
