@@ -1,6 +1,6 @@
 import express from 'express';
 import type { IncomingMessage } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assetPath } from './assets.js';
 import type { Config } from './config/Config.js';
@@ -35,6 +35,8 @@ import { ReadBarrier } from './projection/ReadBarrier.js';
 import { consistentReads, readsFrom } from './http/consistentReads.js';
 import { ChangeFeed } from './projection/ChangeFeed.js';
 import { ProjectionRunner } from './projection/ProjectionRunner.js';
+import type { RunnerOptions } from './projection/ProjectionRunner.js';
+import { FileProjectionCheckpoints } from './projection/FileProjectionCheckpoints.js';
 import { OrgService } from './domain/orgs/OrgService.js';
 import { ProjectService } from './domain/projects/ProjectService.js';
 import { ResourceService } from './domain/resources/ResourceService.js';
@@ -199,7 +201,9 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   // Pruned events must not outlive a permanent deletion in the streams' memory.
   const forgetPruned: Projection = { apply: async (change) => void (change.next === undefined && streams.forget()) };
   // Full text (listings' `q`, the search API): its own file, indexed again from the log when missing.
-  const textIndex = config.textIndex === false ? undefined : TextIndex.open(join(config.dataDir, 'projection', 'text.sqlite'));
+  const textPath = join(config.dataDir, 'projection', 'text.sqlite');
+  const textFresh = !existsSync(textPath);
+  const textIndex = config.textIndex === false ? undefined : TextIndex.open(textPath);
   const textProjections: Projection[] = textIndex
     ? [
         new TextProjection(
@@ -217,30 +221,31 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   // Each projection runs on its own position from the changes the states' fold hands on: one that
   // is slow or failing holds up neither writes nor the others, and reads wait only for those they read.
   const feed = new ChangeFeed();
+  // Durable projections record their positions (the text index in the data directory, beside its
+  // file); the catalogue's indexes, the streams' memory and the embedded SPARQL replica live in
+  // memory and are rebuilt from the states at every start.
+  const checkpoints = new FileProjectionCheckpoints(join(config.dataDir, 'projection', 'checkpoints.json'));
   const runnerOptions = { maxAttempts: 5, backoffMillis: 100, log: logs };
-  const runner = (name: string, projection: Projection) => new ProjectionRunner(name, (change) => projection.apply(change), feed, runnerOptions);
+  const resumable: { runner: ProjectionRunner; projection: Projection }[] = [];
+  const runner = (name: string, projection: Projection, durable?: Pick<RunnerOptions, 'checkpoints' | 'flush' | 'fresh'>) => {
+    const made = new ProjectionRunner(name, (change) => projection.apply(change), feed, { ...runnerOptions, ...durable });
+    resumable.push({ runner: made, projection });
+    return made;
+  };
   const catalogueRunner = runner('catalogue', catalogueProjection);
-  const textRunners = textProjections.map((projection) => runner('text', projection));
+  const textRunners = textProjections.map((projection) => runner('text', projection, { checkpoints, fresh: textFresh, flush: () => textIndex?.commit() }));
   const sparqlRunner = runner('sparql', new SparqlReplicaProjection(sparqlDatasets));
-  const runners = [catalogueRunner, ...textRunners, runner('streams', forgetPruned), sparqlRunner];
-  const projector = new Projector(
-    log,
-    states,
-    revisions,
-    [catalogueProjection, ...textProjections, forgetPruned, new SparqlReplicaProjection(sparqlDatasets), ...modules.all.flatMap((m) => m.projections)],
-    feed,
-    new Snapshots(join(config.dataDir, 'projection', 'snapshot.json'), logs),
-    graphStore,
-    {
-      snapshotEvents: config.snapshotEvents,
-      snapshotMillis: config.snapshotMillis,
-      log: logs,
-      restored: (position) => {
-        feed.clear(position);
-        for (const r of runners) r.startAt(position);
-      },
+  const moduleRunners = modules.all.flatMap((m) => m.projections.map((projection) => runner(m.name, projection)));
+  const runners = [catalogueRunner, ...textRunners, runner('streams', forgetPruned), sparqlRunner, ...moduleRunners];
+  const projector = new Projector(log, states, revisions, feed, new Snapshots(join(config.dataDir, 'projection', 'snapshot.json'), logs), graphStore, {
+    snapshotEvents: config.snapshotEvents,
+    snapshotMillis: config.snapshotMillis,
+    log: logs,
+    restored: async (position, logEnd, restoredStates) => {
+      feed.clear(position);
+      for (const { runner: r, projection } of resumable) await r.resume(position, logEnd, async () => projection.restore?.(restoredStates));
     },
-  );
+  });
   const restored = await projector.restore();
   logs.info(`restored ${kinds.resources.size} resources, ${kinds.schemas.size} schemas up to event ${projector.position}`, {
     restoredMillis: restored,
