@@ -35,6 +35,8 @@ import { ReadBarrier } from './projection/ReadBarrier.js';
 import { consistentReads, readsFrom } from './http/consistentReads.js';
 import { ChangeFeed } from './projection/ChangeFeed.js';
 import { ProjectionRunner } from './projection/ProjectionRunner.js';
+import { StoreProjectionRunner } from './projection/StoreProjectionRunner.js';
+import { RedisWriterLease, soleWriter } from './store/StoreLease.js';
 import type { RunnerOptions } from './projection/ProjectionRunner.js';
 import { FileProjectionCheckpoints } from './projection/FileProjectionCheckpoints.js';
 import { OrgService } from './domain/orgs/OrgService.js';
@@ -164,7 +166,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const opened = await openLog(config, logs);
   const log = timedEventLog(opened.log, (seconds) => metrics.appends.observe(seconds));
   const logName = opened.name;
-  const { graphStore, datasets: sparqlDatasets } = openTripleStore(config, (line) => logs.warn(line));
+  const { graphStore, datasets: sparqlDatasets, recorded: storeRecorded } = openTripleStore(config, (line) => logs.warn(line));
   const catalogueIndex = new CatalogueIndex();
   const payloadSorts = new PayloadSortIndexes(graphStore, catalogueIndex);
   // JSON-LD and SHACL run in worker threads with a time budget: no request holds the event loop.
@@ -192,7 +194,8 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     ...modules.all.flatMap((m) => m.kinds),
   ]);
   const kinds = { orgs: states.of(orgDefinition), projects: states.of(projectDefinition), resources: states.of(resourceKind), schemas: states.of(schemaKind) };
-  const revisions = new RevisionProjection(graphStore, jsonld);
+  // A store shared by every replica is written by one of them, the lease holder (below): the fold only derives.
+  const revisions = new RevisionProjection(graphStore, jsonld, storeRecorded === undefined);
   const catalogueProjection = new CatalogueProjection(graphStore, catalogueIndex, payloadSorts, states.terms, addresses.subjects);
   const streams = new EventStreams(log, states, stateLookups(kinds.projects, kinds.resources, addresses), (seq) => projector.catchUp(seq), {
     keepAliveMillis: config.sseKeepAliveMillis ?? 20_000,
@@ -234,9 +237,37 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   };
   const catalogueRunner = runner('catalogue', catalogueProjection);
   const textRunners = textProjections.map((projection) => runner('text', projection, { checkpoints, fresh: textFresh, flush: () => textIndex?.commit() }));
-  const sparqlRunner = runner('sparql', new SparqlReplicaProjection(sparqlDatasets));
   const moduleRunners = modules.all.flatMap((m) => m.projections.map((projection) => runner(m.name, projection)));
-  const runners = [catalogueRunner, ...textRunners, runner('streams', forgetPruned), sparqlRunner, ...moduleRunners];
+  // The embedded SPARQL replica is this process's own, in memory; the external store is shared:
+  // exactly one replica writes its revision graphs and datasets, from the position recorded in it.
+  const sparqlReplica = new SparqlReplicaProjection(sparqlDatasets);
+  const storeRevisions = new RevisionProjection(graphStore, jsonld);
+  const leaseMillis = config.storeLeaseMillis ?? 10_000;
+  const storeRunner =
+    storeRecorded &&
+    new StoreProjectionRunner(
+      feed,
+      opened.redis
+        ? new RedisWriterLease(opened.redis.connection, opened.redis.keyOf('store-lease'), {
+            ttlMillis: leaseMillis,
+            marginMillis: Math.round(leaseMillis / 5),
+          })
+        : soleWriter(),
+      storeRecorded,
+      async (change) => {
+        const triples = await storeRevisions.write(change);
+        await sparqlReplica.apply(triples === undefined ? change : { ...change, triples });
+      },
+      { log: logs, renewMillis: Math.round(leaseMillis / 4), pollMillis: 20, batch: 200 },
+    );
+  const sparqlRunner = storeRunner ?? runner('sparql', sparqlReplica);
+  const runners = [
+    catalogueRunner,
+    ...textRunners,
+    runner('streams', forgetPruned),
+    ...(storeRunner ? [] : [sparqlRunner as ProjectionRunner]),
+    ...moduleRunners,
+  ];
   const projector = new Projector(log, states, revisions, feed, new Snapshots(join(config.dataDir, 'projection', 'snapshot.json'), logs), graphStore, {
     snapshotEvents: config.snapshotEvents,
     snapshotMillis: config.snapshotMillis,
@@ -244,6 +275,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     restored: async (position, logEnd, restoredStates) => {
       feed.clear(position);
       for (const { runner: r, projection } of resumable) await r.resume(position, logEnd, async () => projection.restore?.(restoredStates));
+      await storeRunner?.start(position);
     },
   });
   const restored = await projector.restore();
@@ -255,6 +287,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const metricsProjections = () => [
     { name: 'states', position: projector.position, failures: 0, quarantined: projector.quarantined },
     ...runners.map((r) => r.status()),
+    ...(storeRunner ? [storeRunner.status()] : []),
   ];
 
   // Replicas answer as one: every request waits until what it reads from reached the log head as of its arrival.
@@ -520,6 +553,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
       // The final snapshot needs no runner (they restart from the states), but let them finish what they hold.
       await Promise.race([Promise.all(runners.map((r) => r.settle(projector.position))), new Promise((r) => setTimeout(r, 2_000))]);
       for (const r of runners) r.stop();
+      await storeRunner?.stop();
       await log.close();
       projector.snapshot();
       await graphStore.close();

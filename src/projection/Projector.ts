@@ -82,7 +82,7 @@ export class Projector {
     const stored = snapshot?.states ?? {};
     const listedItems = this.states.definitions.filter((d) => d.listed).reduce((sum, d) => sum + (stored[d.kind]?.length ?? 0), 0);
     step('snapshot');
-    const restored = await this.store.restore(snapshot?.revisionBytes, listedItems * 1_500);
+    const restored = await this.store.restore(snapshot?.revisionBytes, listedItems * 1_500, snapshot?.seq);
     if (!restored.restored) {
       // The revision graphs it refers to did not all reach the disk, or cannot be read: rebuild everything from the log.
       this.logger.warn(`snapshot ignored: ${restored.reason}; replaying the whole log`);
