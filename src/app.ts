@@ -148,7 +148,13 @@ const openLog = async (config: Config, logs: Log): Promise<{ log: EventLog; name
 };
 
 /** The composition root: configuration → clients → services → routes, in plain code. */
-export const createRegistry = async (config: Config, clock: Clock = systemClock): Promise<Registry> => {
+/** What a tool running a registry without serving it watches (the store migration's progress bar). */
+export interface RegistryHooks {
+  /** Called before the log is replayed, with how far the external store is projected and where the log ends. */
+  storeProgress?: (progress: () => Promise<{ position: number; head: number }>) => void;
+}
+
+export const createRegistry = async (config: Config, clock: Clock = systemClock, hooks: RegistryHooks = {}): Promise<Registry> => {
   const addresses = new Addresses(config.baseUrl);
   const logger = createLogger(config.logLevel ?? 'info');
   const logs = pinoLog(logger);
@@ -276,6 +282,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
       feed.clear(position);
       for (const { runner: r, projection } of resumable) await r.resume(position, logEnd, async () => projection.restore?.(restoredStates));
       await storeRunner?.start(position);
+      if (storeRunner) hooks.storeProgress?.(async () => ({ position: storeRunner.position, head: await log.lastSeq() }));
     },
   });
   const restored = await projector.restore();
