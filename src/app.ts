@@ -535,7 +535,12 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   // compress, for a client that accepts no encoding and for writes, whose answers are metadata.
   app.use((req, res, next) => (req.headers['accept-encoding'] === undefined || METADATA_ANSWERS.has(req.method) ? next() : compress(req, res, next)));
   app.use(plainQuery);
-  app.use(consistentReads(barrier, readsFrom({ states: projector, catalogue: catalogueRunner, text: textRunners, sparql: sparqlRunner })));
+  app.use(
+    consistentReads(
+      barrier,
+      readsFrom({ states: projector, catalogue: catalogueRunner, text: textRunners, sparql: sparqlRunner, ...(storeRunner ? { store: storeRunner } : {}) }),
+    ),
+  );
   // `indexing=async`: the write is acknowledged once its state is readable; the projections follow.
   app.use((req, _res, next) => (req.query['indexing'] === 'async' ? requestIndexing.run('async', next) : next()));
   app.use(authenticate(access.authenticator));

@@ -48,9 +48,10 @@ export class StoreProjectionRunner implements Follower {
     private readonly step: (change: Change) => Promise<void>,
     private readonly options: StoreRunnerOptions,
   ) {
+    // Only the holder has work when the fold pushes; the others poll the store while readers wait.
     feed.reader(
       () => this.known,
-      () => this.wake?.(),
+      () => (this.holding ? this.wake?.() : undefined),
     );
   }
 
