@@ -23,8 +23,10 @@ export class FileProjectionCheckpoints implements ProjectionCheckpoints {
   set(name: string, position: number): Promise<void> {
     this.positions[name] = position;
     const text = JSON.stringify(this.positions);
-    this.writing = this.writing.then(() => this.write(text));
-    return this.writing;
+    // A failed write (a full disk) fails its caller only; the next one tries again.
+    const written = this.writing.catch(() => undefined).then(() => this.write(text));
+    this.writing = written;
+    return written;
   }
 
   private async write(text: string): Promise<void> {

@@ -45,6 +45,7 @@ const main = async (): Promise<void> => {
     await registry.close();
     unlock();
   }
+  bar.show(target!, target!);
   bar.end(target!);
 };
 
