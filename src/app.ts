@@ -564,6 +564,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
       await following;
       // The final snapshot needs no runner (they restart from the states), but let them finish what they hold.
       await Promise.race([Promise.all(runners.map((r) => r.settle(projector.position))), new Promise((r) => setTimeout(r, 2_000))]);
+      await Promise.all(runners.map((r) => r.recordNow()));
       for (const r of runners) r.stop();
       await storeRunner?.stop();
       await log.close();

@@ -4,6 +4,9 @@ import type { Change } from './Projection.js';
 import type { ProjectionCheckpoints } from './ProjectionCheckpoints.js';
 import type { Follower } from './ReadBarrier.js';
 
+/** Shortest interval between two records of a durable runner's position. */
+const RECORD_MILLIS = 1_000;
+
 /** What a runner reports (`/metrics`, the offset endpoint, `/v1/version`). */
 export interface RunnerStatus {
   name: string;
@@ -122,11 +125,35 @@ export class ProjectionRunner implements Follower {
 
   /** The durable runner's last recorded position. */
   private recorded = 0;
+  private recordedAt = 0;
+  private recordTimer: NodeJS.Timeout | undefined;
+
+  /**
+   * Records at most once per `RECORD_MILLIS`: each record commits the projection and fsyncs, and a
+   * replay applies changes one by one. A position recorded late only costs applying again.
+   */
+  private recordSoon(): void {
+    if (!this.options.checkpoints || this.recordTimer || this.stopped) return;
+    const wait = Math.max(0, this.recordedAt + RECORD_MILLIS - performance.now());
+    this.recordTimer = setTimeout(() => {
+      this.recordTimer = undefined;
+      if (!this.stopped) void this.record();
+    }, wait);
+    this.recordTimer.unref();
+  }
+
+  /** Records the position now (a clean shutdown: the restart then resumes from it). */
+  async recordNow(): Promise<void> {
+    clearTimeout(this.recordTimer);
+    this.recordTimer = undefined;
+    await this.record();
+  }
 
   private async record(): Promise<void> {
     const { checkpoints } = this.options;
     if (!checkpoints || this.recorded === this.applied) return;
     const position = this.applied;
+    this.recordedAt = performance.now();
     try {
       await this.options.flush?.();
       await checkpoints.set(this.name, position);
@@ -162,6 +189,7 @@ export class ProjectionRunner implements Follower {
 
   stop(): void {
     this.stopped = true;
+    clearTimeout(this.recordTimer);
     this.wakeUp?.();
     for (const waiter of [...this.waiters]) waiter.done();
   }
@@ -182,7 +210,7 @@ export class ProjectionRunner implements Follower {
           if (passed > this.applied && this.feed.after(this.applied, 1).length === 0) {
             this.applied = passed;
             this.notify();
-            await this.record();
+            this.recordSoon();
           }
           break;
         }
@@ -192,7 +220,7 @@ export class ProjectionRunner implements Follower {
           this.applied = change.logged.seq;
           this.notify();
         }
-        await this.record();
+        this.recordSoon();
         this.feed.release();
       }
     } finally {

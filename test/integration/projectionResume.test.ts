@@ -36,7 +36,7 @@ describe('projection runners resume from their checkpoints (separate processes)'
       _results: { projectionId: string; offset: { value?: number } }[];
     };
     const head = offsets._results.find((r) => r.projectionId.endsWith('textProjection'))!.offset.value!;
-    for (let i = 0; i < 200 && recorded() !== head; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 500 && recorded() !== head; i++) await new Promise((r) => setTimeout(r, 10));
     expect(recorded()).to.equal(head);
     // No snapshot was taken (20,000 events): the states are replayed from the start, the text index is not.
     server.child.kill('SIGKILL');

@@ -132,7 +132,7 @@ describe('projection runners resume from their recorded positions', () => {
     const first = new ProjectionRunner('text', async (c) => void applied.push(c.logged.seq), fed(0, 3), options(checkpoints));
     expect(await first.resume(0, 3, async () => undefined)).to.equal(0);
     await first.reach(3);
-    for (let i = 0; i < 100 && checkpoints.positions.get('text') !== 3; i++) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 300 && checkpoints.positions.get('text') !== 3; i++) await new Promise((r) => setTimeout(r, 10));
     first.stop();
     expect(checkpoints.positions.get('text')).to.equal(3);
     // A restart from an older snapshot (0): the fold pushes 1..5 again; the runner applies 4 and 5 only.
@@ -178,13 +178,13 @@ describe('projection runners resume from their recorded positions', () => {
     await failing.resume(0, 5, async () => undefined);
     await failing.settle(5);
     // Waiting on change 3, it recorded what it applied before it.
-    for (let i = 0; i < 100 && checkpoints.positions.get('store') !== 2; i++) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 300 && checkpoints.positions.get('store') !== 2; i++) await new Promise((r) => setTimeout(r, 10));
     expect(checkpoints.positions.get('store')).to.equal(2);
     failing.stop();
     const restarted = new ProjectionRunner('store', async (c) => void applied.push(c.logged.seq), fed(0, 5), options(checkpoints));
     expect(await restarted.resume(0, 5, async () => undefined)).to.equal(2);
     await restarted.reach(5);
-    for (let i = 0; i < 100 && checkpoints.positions.get('store') !== 5; i++) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 300 && checkpoints.positions.get('store') !== 5; i++) await new Promise((r) => setTimeout(r, 10));
     restarted.stop();
     expect(applied).to.deep.equal([1, 2, 3, 4, 5]);
     expect(checkpoints.positions.get('store')).to.equal(5);
