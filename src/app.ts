@@ -1,6 +1,6 @@
 import express from 'express';
 import type { IncomingMessage } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assetPath } from './assets.js';
 import type { Config } from './config/Config.js';
@@ -35,6 +35,10 @@ import { ReadBarrier } from './projection/ReadBarrier.js';
 import { consistentReads, readsFrom } from './http/consistentReads.js';
 import { ChangeFeed } from './projection/ChangeFeed.js';
 import { ProjectionRunner } from './projection/ProjectionRunner.js';
+import { StoreProjectionRunner } from './projection/StoreProjectionRunner.js';
+import { RedisWriterLease, soleWriter } from './store/StoreLease.js';
+import type { RunnerOptions } from './projection/ProjectionRunner.js';
+import { FileProjectionCheckpoints } from './projection/FileProjectionCheckpoints.js';
 import { OrgService } from './domain/orgs/OrgService.js';
 import { ProjectService } from './domain/projects/ProjectService.js';
 import { ResourceService } from './domain/resources/ResourceService.js';
@@ -149,7 +153,13 @@ const openLog = async (config: Config, logs: Log): Promise<{ log: EventLog; name
 };
 
 /** The composition root: configuration → clients → services → routes, in plain code. */
-export const createRegistry = async (config: Config, clock: Clock = systemClock): Promise<Registry> => {
+/** What a tool running a registry without serving it watches (the store migration's progress bar). */
+export interface RegistryHooks {
+  /** Called before the log is replayed, with how far the external store is projected and where the log ends. */
+  storeProgress?: (progress: () => Promise<{ position: number; head: number }>) => void;
+}
+
+export const createRegistry = async (config: Config, clock: Clock = systemClock, hooks: RegistryHooks = {}): Promise<Registry> => {
   const addresses = new Addresses(config.baseUrl);
   const logger = createLogger(config.logLevel ?? 'info');
   const logs = pinoLog(logger);
@@ -167,7 +177,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const opened = await openLog(config, logs);
   const log = timedEventLog(opened.log, (seconds) => metrics.appends.observe(seconds));
   const logName = opened.name;
-  const { graphStore, datasets: sparqlDatasets, name: storeName } = openTripleStore(config, (line) => logs.warn(line));
+  const { graphStore, datasets: sparqlDatasets, name: storeName, recorded: storeRecorded } = openTripleStore(config, (line) => logs.warn(line));
   const catalogueIndex = new CatalogueIndex();
   const payloadSorts = new PayloadSortIndexes(graphStore, catalogueIndex);
   // JSON-LD and SHACL run in worker threads with a time budget: no request holds the event loop.
@@ -196,7 +206,8 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
     ...modules.all.flatMap((m) => m.kinds),
   ]);
   const kinds = { orgs: states.of(orgDefinition), projects: states.of(projectDefinition), resources: states.of(resourceKind), schemas: states.of(schemaKind) };
-  const revisions = new RevisionProjection(graphStore, jsonld);
+  // A store shared by every replica is written by one of them, the lease holder (below): the fold only derives.
+  const revisions = new RevisionProjection(graphStore, jsonld, storeRecorded === undefined);
   const catalogueProjection = new CatalogueProjection(graphStore, catalogueIndex, payloadSorts, states.terms, addresses.subjects);
   const streams = new EventStreams(log, states, stateLookups(kinds.projects, kinds.resources, addresses), (seq) => projector.catchUp(seq), {
     keepAliveMillis: config.sseKeepAliveMillis ?? 20_000,
@@ -205,7 +216,9 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   // Pruned events must not outlive a permanent deletion in the streams' memory.
   const forgetPruned: Projection = { apply: async (change) => void (change.next === undefined && streams.forget()) };
   // Full text (listings' `q`, the search API): its own file, indexed again from the log when missing.
-  const textIndex = config.textIndex === false ? undefined : TextIndex.open(join(config.dataDir, 'projection', 'text.sqlite'));
+  const textPath = join(config.dataDir, 'projection', 'text.sqlite');
+  const textFresh = !existsSync(textPath);
+  const textIndex = config.textIndex === false ? undefined : TextIndex.open(textPath);
   const textProjections: Projection[] = textIndex
     ? [
         new TextProjection(
@@ -228,33 +241,64 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   // Each projection runs on its own position from the changes the states' fold hands on: one that
   // is slow or failing holds up neither writes nor the others, and reads wait only for those they read.
   const feed = new ChangeFeed();
+  // Durable projections record their positions (the text index in the data directory, beside its
+  // file); the catalogue's indexes, the streams' memory and the embedded SPARQL replica live in
+  // memory and are rebuilt from the states at every start.
+  const checkpoints = new FileProjectionCheckpoints(join(config.dataDir, 'projection', 'checkpoints.json'));
   const runnerOptions = { maxAttempts: 5, backoffMillis: 100, log: logs };
-  const runner = (name: string, projection: Projection) => new ProjectionRunner(name, (change) => projection.apply(change), feed, runnerOptions);
+  const resumable: { runner: ProjectionRunner; projection: Projection }[] = [];
+  const runner = (name: string, projection: Projection, durable?: Pick<RunnerOptions, 'checkpoints' | 'flush' | 'fresh'>) => {
+    const made = new ProjectionRunner(name, (change) => projection.apply(change), feed, { ...runnerOptions, ...durable });
+    resumable.push({ runner: made, projection });
+    return made;
+  };
   const catalogueRunner = runner('catalogue', catalogueProjection);
   const textRunners = [
-    ...textProjections.map((projection) => runner('text', projection)),
+    ...textProjections.map((projection) => runner('text', projection, { checkpoints, fresh: textFresh, flush: () => textIndex?.commit() })),
     ...(searchOnStore ? [runner('storeSearch', searchOnStore.projection)] : []),
   ];
-  const sparqlRunner = runner('sparql', new SparqlReplicaProjection(sparqlDatasets));
-  const runners = [catalogueRunner, ...textRunners, runner('streams', forgetPruned), sparqlRunner];
-  const projector = new Projector(
-    log,
-    states,
-    revisions,
-    [catalogueProjection, ...textProjections, forgetPruned, new SparqlReplicaProjection(sparqlDatasets), ...modules.all.flatMap((m) => m.projections)],
-    feed,
-    new Snapshots(join(config.dataDir, 'projection', 'snapshot.json'), logs),
-    graphStore,
-    {
-      snapshotEvents: config.snapshotEvents,
-      snapshotMillis: config.snapshotMillis,
-      log: logs,
-      restored: (position) => {
-        feed.clear(position);
-        for (const r of runners) r.startAt(position);
+  const moduleRunners = modules.all.flatMap((m) => m.projections.map((projection) => runner(m.name, projection)));
+  // The embedded SPARQL replica is this process's own, in memory; the external store is shared:
+  // exactly one replica writes its revision graphs and datasets, from the position recorded in it.
+  const sparqlReplica = new SparqlReplicaProjection(sparqlDatasets);
+  const storeRevisions = new RevisionProjection(graphStore, jsonld);
+  const leaseMillis = config.storeLeaseMillis ?? 10_000;
+  const storeRunner =
+    storeRecorded &&
+    new StoreProjectionRunner(
+      feed,
+      opened.redis
+        ? new RedisWriterLease(opened.redis.connection, opened.redis.keyOf('store-lease'), {
+            ttlMillis: leaseMillis,
+            marginMillis: Math.round(leaseMillis / 5),
+          })
+        : soleWriter(),
+      storeRecorded,
+      async (change) => {
+        const triples = await storeRevisions.write(change);
+        await sparqlReplica.apply(triples === undefined ? change : { ...change, triples });
       },
+      { log: logs, renewMillis: Math.round(leaseMillis / 4), pollMillis: 20, batch: 200 },
+    );
+  const sparqlRunner = storeRunner ?? runner('sparql', sparqlReplica);
+  const runners = [
+    catalogueRunner,
+    ...textRunners,
+    runner('streams', forgetPruned),
+    ...(storeRunner ? [] : [sparqlRunner as ProjectionRunner]),
+    ...moduleRunners,
+  ];
+  const projector = new Projector(log, states, revisions, feed, new Snapshots(join(config.dataDir, 'projection', 'snapshot.json'), logs), graphStore, {
+    snapshotEvents: config.snapshotEvents,
+    snapshotMillis: config.snapshotMillis,
+    log: logs,
+    restored: async (position, logEnd, restoredStates) => {
+      feed.clear(position);
+      for (const { runner: r, projection } of resumable) await r.resume(position, logEnd, async () => projection.restore?.(restoredStates));
+      await storeRunner?.start(position);
+      if (storeRunner) hooks.storeProgress?.(async () => ({ position: storeRunner.position, head: await log.lastSeq() }));
     },
-  );
+  });
   const restored = await projector.restore();
   logs.info(`restored ${kinds.resources.size} resources, ${kinds.schemas.size} schemas up to event ${projector.position}`, {
     restoredMillis: restored,
@@ -264,6 +308,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   const metricsProjections = () => [
     { name: 'states', position: projector.position, failures: 0, quarantined: projector.quarantined },
     ...runners.map((r) => r.status()),
+    ...(storeRunner ? [storeRunner.status()] : []),
   ];
 
   // Replicas answer as one: every request waits until what it reads from reached the log head as of its arrival.
@@ -528,7 +573,12 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
   // compress, for a client that accepts no encoding and for writes, whose answers are metadata.
   app.use((req, res, next) => (req.headers['accept-encoding'] === undefined || METADATA_ANSWERS.has(req.method) ? next() : compress(req, res, next)));
   app.use(plainQuery);
-  app.use(consistentReads(barrier, readsFrom({ states: projector, catalogue: catalogueRunner, text: textRunners, sparql: sparqlRunner })));
+  app.use(
+    consistentReads(
+      barrier,
+      readsFrom({ states: projector, catalogue: catalogueRunner, text: textRunners, sparql: sparqlRunner, ...(storeRunner ? { store: storeRunner } : {}) }),
+    ),
+  );
   // `indexing=async`: the write is acknowledged once its state is readable; the projections follow.
   app.use((req, _res, next) => (req.query['indexing'] === 'async' ? requestIndexing.run('async', next) : next()));
   app.use(authenticate(access.authenticator));
@@ -553,7 +603,9 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock)
       await following;
       // The final snapshot needs no runner (they restart from the states), but let them finish what they hold.
       await Promise.race([Promise.all(runners.map((r) => r.settle(projector.position))), new Promise((r) => setTimeout(r, 2_000))]);
+      await Promise.all(runners.map((r) => r.recordNow()));
       for (const r of runners) r.stop();
+      await storeRunner?.stop();
       await log.close();
       projector.snapshot();
       await graphStore.close();

@@ -29,6 +29,8 @@ export interface Config {
   redisWaitMillis?: number;
   /** Longest wait of a request for this replica to reach the log head as of its arrival (503 ProjectionsBehind past it). */
   readBarrierMillis?: number;
+  /** How long the external store's writer lease lasts unrenewed: a replica that dies is taken over after it. */
+  storeLeaseMillis?: number;
   /** Interval of the keep-alive comment on event streams, in ms (default 20 s; clients expect one at least every 30 s). */
   sseKeepAliveMillis?: number;
   /** Largest accepted JSON payload, in bytes. */
@@ -285,6 +287,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     redisWaitReplicas: integerSetting('REDIS_WAIT_REPLICAS', setting('REDIS_WAIT_REPLICAS', 'events.redis-wait-replicas'), 0, 0, 100),
     redisWaitMillis: integerSetting('REDIS_WAIT_MILLIS', setting('REDIS_WAIT_MILLIS', 'events.redis-wait-millis'), 1_000, 1, 60_000),
     readBarrierMillis: integerSetting('READ_BARRIER_MILLIS', setting('READ_BARRIER_MILLIS', 'events.read-barrier-millis'), 5_000, 10, 600_000),
+    storeLeaseMillis: integerSetting('STORE_LEASE_MILLIS', setting('STORE_LEASE_MILLIS', 'store.lease-millis'), 10_000, 300, 600_000),
     sseKeepAliveMillis: integerSetting('SSE_KEEPALIVE_MILLIS', setting('SSE_KEEPALIVE_MILLIS', 'events.keep-alive-millis'), 20_000, 10, 30_000),
     maxPayloadBytes: integerSetting('MAX_PAYLOAD_BYTES', setting('MAX_PAYLOAD_BYTES', 'http.max-payload-bytes'), 256 * 1024, 1024, 64 * 1024 * 1024),
     maxStoreQuads: integerSetting('MAX_STORE_QUADS', setting('MAX_STORE_QUADS', 'store.max-quads'), 8_000_000, 1000, 9_500_000),

@@ -23,6 +23,12 @@ export interface ReadModels {
   catalogue: Follower;
   text: readonly Follower[];
   sparql: Follower;
+  /**
+   * The external store, shared by every replica and projected by one of them: reads that query it
+   * (SPARQL, search, listings sorted by a payload property, which read the head revision graphs)
+   * wait for its recorded position. Absent with the embedded store.
+   */
+  store?: Follower;
 }
 
 /**
@@ -40,5 +46,6 @@ export const readsFrom =
     const search = path.startsWith('/v1/search') || path.includes('/_search') || path.includes('/search/') || req.query['q'] !== undefined;
     const read = req.method === 'GET' || req.method === 'HEAD' || sparql || search || path.startsWith('/v1/multi-fetch');
     if (!read) return [models.states];
-    return [models.states, models.catalogue, ...(search ? models.text : []), ...(sparql ? [models.sparql] : [])];
+    const store = models.store && (sparql || search || req.query['sort'] !== undefined) ? [models.store] : [];
+    return [models.states, models.catalogue, ...(search ? models.text : []), ...(sparql && models.sparql !== models.store ? [models.sparql] : []), ...store];
   };

@@ -1,7 +1,11 @@
 import type { Log } from '../kernel/Log.js';
 import type { ChangeFeed } from './ChangeFeed.js';
 import type { Change } from './Projection.js';
+import type { ProjectionCheckpoints } from './ProjectionCheckpoints.js';
 import type { Follower } from './ReadBarrier.js';
+
+/** Shortest interval between two records of a durable runner's position. */
+const RECORD_MILLIS = 1_000;
 
 /** What a runner reports (`/metrics`, the offset endpoint, `/v1/version`). */
 export interface RunnerStatus {
@@ -23,8 +27,16 @@ export interface RunnerOptions {
   /** First back-off after a failure; doubled per attempt, at most 30 s. */
   backoffMillis: number;
   log: Log;
-  /** Called with the position after each batch (a durable checkpoint, when the runner keeps one). */
-  checkpoint?: (position: number) => void;
+  /**
+   * Where the runner records its position after each batch (and before it waits on a failing
+   * change), when its projection is durable; none: the projection is in memory only and rebuilt
+   * from the states at every start.
+   */
+  checkpoints?: ProjectionCheckpoints;
+  /** The projection's storage was created empty at this start (a deleted index file): a recorded position describes what was lost. */
+  fresh?: boolean;
+  /** Makes what the projection applied durable before its position is recorded (a database commit). */
+  flush?: () => Promise<void> | void;
 }
 
 /**
@@ -75,7 +87,82 @@ export class ProjectionRunner implements Follower {
   /** Starts (again) from a position the runner's projection was restored to. */
   startAt(position: number): void {
     this.applied = position;
+    this.recorded = position;
     this.kick();
+  }
+
+  /**
+   * At start, once the states are restored at `snapshot` (the feed then holds every change after
+   * it). A durable runner whose recorded position is at or past the snapshot resumes from it and
+   * applies nothing twice. One with no position, or behind the snapshot (the changes up to the
+   * snapshot are no longer folded, so no feed holds them), has `rebuild` bring its projection to the
+   * states at the snapshot (the text index re-reads from the log the content it lacks), then starts
+   * there; so does one recorded past the log's end. A projection in memory only is always rebuilt:
+   * its position starts at the snapshot.
+   * Returns where the runner starts.
+   */
+  async resume(snapshot: number, logEnd: number, rebuild: () => Promise<void>): Promise<number> {
+    const recorded = this.options.fresh ? undefined : await this.options.checkpoints?.get(this.name);
+    // A position past the log's end describes events the log no longer has (a restored backup): rebuilt.
+    if (recorded !== undefined && recorded >= snapshot && recorded <= logEnd) {
+      this.options.log.info(`projection ${this.name}: resumes from its recorded position ${recorded} (snapshot at ${snapshot})`, {
+        projection: this.name,
+        resumed: recorded,
+      });
+      this.startAt(recorded);
+      return recorded;
+    }
+    await rebuild();
+    if (this.options.checkpoints) {
+      await this.options.flush?.();
+      await this.options.checkpoints.set(this.name, snapshot);
+      this.options.log.info(
+        `projection ${this.name}: ${recorded === undefined ? 'no recorded position' : `recorded position ${recorded} is outside the snapshot's ${snapshot} to the log's end ${logEnd}`}; rebuilt from the states at ${snapshot}`,
+      );
+    }
+    this.startAt(snapshot);
+    return snapshot;
+  }
+
+  /** The durable runner's last recorded position. */
+  private recorded = 0;
+  private recordedAt = 0;
+  private recordTimer: NodeJS.Timeout | undefined;
+
+  /**
+   * Records at most once per `RECORD_MILLIS`: each record commits the projection and fsyncs, and a
+   * replay applies changes one by one. A position recorded late only costs applying again.
+   */
+  private recordSoon(): void {
+    if (!this.options.checkpoints || this.recordTimer || this.stopped) return;
+    const wait = Math.max(0, this.recordedAt + RECORD_MILLIS - performance.now());
+    this.recordTimer = setTimeout(() => {
+      this.recordTimer = undefined;
+      if (!this.stopped) void this.record();
+    }, wait);
+    this.recordTimer.unref();
+  }
+
+  /** Records the position now (a clean shutdown: the restart then resumes from it). */
+  async recordNow(): Promise<void> {
+    clearTimeout(this.recordTimer);
+    this.recordTimer = undefined;
+    await this.record();
+  }
+
+  private async record(): Promise<void> {
+    const { checkpoints } = this.options;
+    if (!checkpoints || this.recorded === this.applied) return;
+    const position = this.applied;
+    this.recordedAt = performance.now();
+    try {
+      await this.options.flush?.();
+      await checkpoints.set(this.name, position);
+      this.recorded = position;
+    } catch (error) {
+      // An unrecorded position only costs applying again (every projection is idempotent) after a restart.
+      this.options.log.warn(`projection ${this.name}: cannot record its position ${position}: ${(error as Error).message}`);
+    }
   }
 
   /** Resolves once the runner applied `seq` (reads: they may not see less). */
@@ -105,6 +192,7 @@ export class ProjectionRunner implements Follower {
   stop(): void {
     this.stopped = true;
     this.detach();
+    clearTimeout(this.recordTimer);
     this.wakeUp?.();
     for (const waiter of [...this.waiters]) waiter.done();
   }
@@ -125,6 +213,7 @@ export class ProjectionRunner implements Follower {
           if (passed > this.applied && this.feed.after(this.applied, 1).length === 0) {
             this.applied = passed;
             this.notify();
+            this.recordSoon();
           }
           break;
         }
@@ -134,7 +223,7 @@ export class ProjectionRunner implements Follower {
           this.applied = change.logged.seq;
           this.notify();
         }
-        this.options.checkpoint?.(this.applied);
+        this.recordSoon();
         this.feed.release();
       }
     } finally {
@@ -165,6 +254,8 @@ export class ProjectionRunner implements Follower {
           this.failures = 0;
           return;
         }
+        // What was applied before the failing change is kept across a restart.
+        if (attempt === 1) await this.record();
         const wait = Math.min(this.options.backoffMillis * 2 ** (attempt - 1), 30_000);
         this.options.log.warn(`projection ${this.name}: event ${logged.seq} failed (attempt ${attempt}), retrying in ${wait} ms: ${this.lastError}`, {
           projection: this.name,

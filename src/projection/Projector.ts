@@ -3,7 +3,8 @@ import type { ProjectRef } from '../kernel/labels.js';
 import type { Log } from '../kernel/Log.js';
 import { consoleLog } from '../kernel/Log.js';
 import type { StoreCheckpoints } from '../store/GraphStore.js';
-import type { Change, Projection } from './Projection.js';
+import type { KindDefinition } from '../domain/KindDefinition.js';
+import type { Change } from './Projection.js';
 import type { ChangeFeed } from './ChangeFeed.js';
 import type { RevisionProjection } from './RevisionProjection.js';
 import type { Snapshot, Snapshots } from './Snapshots.js';
@@ -15,8 +16,12 @@ export interface ProjectorOptions {
   /** ...and at least this long after it. */
   snapshotMillis: number;
   log?: Log;
-  /** Called once the projections are restored from the states, with the position they stand at (their runners start there). */
-  restored?: (position: number) => void;
+  /**
+   * Called once the states are restored, with their position (the snapshot's; the replay after it
+   * feeds the runners) and the states: each runner resumes from its own position or rebuilds its
+   * projection from these states.
+   */
+  restored?: (position: number, logEnd: number, states: ReadonlyMap<KindDefinition, ReadonlyMap<string, unknown>>) => Promise<void>;
 }
 
 /**
@@ -37,8 +42,6 @@ export class Projector {
     private readonly states: States,
     /** Revision graphs are written with the states: the snapshot's checkpoint covers both. */
     private readonly revisions: RevisionProjection,
-    /** Projections run by their own runners from the feed; restored here at start. */
-    private readonly projections: readonly Projection[],
     /** Where the changes go for the runners. */
     private readonly feed: ChangeFeed,
     private readonly snapshots: Snapshots,
@@ -79,7 +82,7 @@ export class Projector {
     const stored = snapshot?.states ?? {};
     const listedItems = this.states.definitions.filter((d) => d.listed).reduce((sum, d) => sum + (stored[d.kind]?.length ?? 0), 0);
     step('snapshot');
-    const restored = await this.store.restore(snapshot?.revisionBytes, listedItems * 1_500);
+    const restored = await this.store.restore(snapshot?.revisionBytes, listedItems * 1_500, snapshot?.seq);
     if (!restored.restored) {
       // The revision graphs it refers to did not all reach the disk, or cannot be read: rebuild everything from the log.
       this.logger.warn(`snapshot ignored: ${restored.reason}; replaying the whole log`);
@@ -94,9 +97,8 @@ export class Projector {
       this.applied = snapshot.seq;
     }
     step('revisions');
-    for (const projection of this.projections) await projection.restore?.(this.states.all());
-    this.options.restored?.(this.applied);
-    step('catalogue');
+    await this.options.restored?.(this.applied, logEnd, this.states.all());
+    step('projections');
     await this.catchUp(await this.log.lastSeq());
     step('replay');
     return timings;

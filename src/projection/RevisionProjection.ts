@@ -12,12 +12,23 @@ export class RevisionProjection {
   constructor(
     private readonly store: GraphStore,
     private readonly jsonld: JsonLdProcessor,
+    /**
+     * False where another runner writes the store (a store shared by every replica, written by the
+     * lease holder): the states' fold only derives a content revision's triples for the projections
+     * after it, and hands none for a revision that copies the previous one (whose graph this
+     * replica may not see yet); the payload sort indexes then fall back to the store.
+     */
+    private readonly writes = true,
   ) {}
 
   /** Writes the revision graph a change makes; returns its N-Triples, which later projections are given. */
   async apply(change: Omit<Change, 'triples'>): Promise<string | undefined> {
     const { definition, previous, next, logged } = change;
     if (!definition.listed) return undefined;
+    if (!this.writes) {
+      const content = next === undefined ? undefined : definition.revision?.(previous, next, logged);
+      return content === undefined || content === 'unchanged' ? undefined : await this.jsonld.toNQuads(content.expanded);
+    }
     if (next === undefined) {
       if (previous === undefined) return undefined;
       const { project, id, rev } = definition.listed(previous);
@@ -30,6 +41,14 @@ export class RevisionProjection {
     return content === 'unchanged'
       ? await this.copy(definition.kind, project, id, definition.listed(previous!).rev, rev)
       : await this.put(definition.kind, project, id, rev, await this.jsonld.toNQuads(content.expanded));
+  }
+
+  /** Writes the revision graph of a change whose content triples were derived already (by the fold), else as `apply`. */
+  async write(change: Change): Promise<string | undefined> {
+    const { definition, next, triples } = change;
+    if (triples === undefined || next === undefined || !definition.listed) return this.apply(change);
+    const { project, id, rev } = definition.listed(next);
+    return this.put(definition.kind, project, id, rev, triples);
   }
 
   /** Writes one revision graph from N-Triples text; returns the text. */

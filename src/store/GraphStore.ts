@@ -67,6 +67,8 @@ export interface StoreCheckpoints {
    * At start: restores the revision graphs up to `mark` (none: starts empty and forgets any
    * persisted graph), with room for about `extraBytes` of derived text loaded after them. When
    * they cannot be restored, says why: the store is then empty, and the caller replays the whole log.
+   * `seq` is the snapshot's position: a store shared by every replica, projected on its own
+   * position, asks for the whole log when it is behind it (only then are the changes it lacks at hand).
    */
-  restore(mark: number | undefined, extraBytes: number): Promise<{ restored: true } | { restored: false; reason: string }>;
+  restore(mark: number | undefined, extraBytes: number, seq?: number): Promise<{ restored: true } | { restored: false; reason: string }>;
 }

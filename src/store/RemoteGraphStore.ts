@@ -8,7 +8,7 @@ import type { SparqlHttpClient } from './SparqlHttpClient.js';
 export interface RemoteStoreOptions {
   /** The graphs this store owns start with it; the server may hold others (Virtuoso's own graphs). */
   graphPrefix: string;
-  /** Graphs of derived content (the catalogue): emptied at every restore, the projections rebuild them. */
+  /** Graphs of derived content (the catalogue): every replica's catalogue projection writes them, idempotently. */
   derivedGraphs: readonly string[];
   /** Where the store records which content it holds (its generation) and the log position projected into it. */
   markerGraph: string;
@@ -27,15 +27,13 @@ const POSITION = 'urn:registry:position';
  * Update, graph reads and bulk loads by the Graph Store HTTP Protocol. Nothing is kept in the
  * process or the data directory.
  *
- * Checkpoints mean something else here: the server is durable at every write, so there is nothing
- * to flush. What a restart needs is to know that the store still holds what the snapshot says was
- * projected into it: on an empty start (`restore(undefined)`) the store empties its graphs and
- * records a new random *generation* in its marker graph; `checkpoint()` returns it, and the snapshot
- * keeps it. `restore(mark)` finds the same generation: the store holds at least everything up to the
- * snapshot (perhaps more, written after it), and replaying the log from the snapshot is safe because
- * every write is idempotent (a revision graph is written whole and only once, drops are silent, the
- * catalogue is derived and rebuilt). Another generation (the store was emptied, replaced, or another
- * deployment wrote it): the store is emptied and the whole log replayed.
+ * Checkpoints mean something else here: the server is durable at every write and shared by every
+ * replica, so there is nothing to flush and nothing to restore. The first start of a deployment
+ * records a random *generation* in the marker graph (`checkpoint()` returns it, snapshots keep it);
+ * later starts, with a snapshot or without, adopt it and never empty the store. The store is written
+ * by one replica at a time (the lease holder's `StoreProjectionRunner`) on its own position, and
+ * every write is idempotent (a revision graph is written whole and only once, drops are silent,
+ * heads are set to what a change says), so writing a change again is harmless.
  *
  * `recordPosition` / `recordedPosition` keep the log position projected into the store in the same
  * marker graph: the projection runner of a stateless replica resumes from there, with no snapshot
@@ -126,22 +124,29 @@ export class RemoteGraphStore implements GraphStore {
   /** Every write was acknowledged by the server, which keeps it: nothing to flush. */
   async persist(): Promise<void> {}
 
-  async restore(mark: number | undefined): Promise<{ restored: true } | { restored: false; reason: string }> {
+  /**
+   * The store is shared by every replica and projected on its own position (`recordPosition`), by
+   * one replica at a time: a start never empties it when it holds this registry's content, snapshot
+   * or not. Only a store holding no generation yet (a new deployment) is cleared and marked. When
+   * the store's position is behind the snapshot, the caller replays the whole log: the changes the
+   * store lacks are then at hand for whichever replica projects into it.
+   */
+  async restore(mark: number | undefined, _extraBytes = 0, seq?: number): Promise<{ restored: true } | { restored: false; reason: string }> {
     const held = await this.heldGeneration();
-    if (mark !== undefined && held === mark) {
-      this.generation = held;
-      await this.dropGraphs([...this.options.derivedGraphs]);
-      return { restored: true };
+    if (held === undefined) {
+      await this.empty();
+      return mark === undefined
+        ? { restored: true }
+        : { restored: false, reason: `the external store holds none of this registry's content (the snapshot names generation ${mark})` };
     }
-    await this.empty();
-    if (mark === undefined) return { restored: true };
-    return {
-      restored: false,
-      reason:
-        held === undefined
-          ? `the external store holds none of this registry's content (the snapshot names generation ${mark})`
-          : `the external store holds generation ${held}, the snapshot names ${mark} (it was emptied or another registry wrote it)`,
-    };
+    this.generation = held;
+    const position = (await this.recordedPosition()) ?? 0;
+    if (mark !== undefined && seq !== undefined && position < seq)
+      return {
+        restored: false,
+        reason: `the external store is projected up to event ${position}, behind the snapshot at ${seq}${held === mark ? '' : ` (it holds generation ${held}, the snapshot names ${mark})`}`,
+      };
+    return { restored: true };
   }
 
   /** Records that every event up to `seq` is projected into the store (an idempotent write: the last one wins). */

@@ -15,6 +15,8 @@ export interface TripleStore {
   datasets: ProjectSparqlStore;
   /** `embedded` or `external`, as `/v1/version` and the logs say. */
   name: 'embedded' | 'external';
+  /** The external store, shared by every replica: the position projected into it, recorded in it. */
+  recorded?: { get(): Promise<number | undefined>; set(position: number): Promise<void> };
 }
 
 /** Bound of one write or internal query to the external server, in ms. */
@@ -40,7 +42,8 @@ export const openTripleStore = (config: Config, warn: (line: string) => void): T
       maxResults,
       writesRevisions: false,
     });
-    return { graphStore, datasets, name: 'external' };
+    const recorded = { get: () => graphStore.recordedPosition(), set: (position: number) => graphStore.recordPosition(position) };
+    return { graphStore, datasets, name: 'external', recorded };
   }
   const graphStore = new OxigraphGraphStore({ revisionFile: join(config.dataDir, 'projection', 'revisions.nq'), maxQuads: config.maxStoreQuads });
   // The SPARQL endpoint's queries run in a worker holding a replica of every project's dataset,

@@ -68,7 +68,7 @@ describe('external store on Virtuoso: what the standard leaves to the server', (
     expect(await store.size()).to.equal(2);
   });
 
-  it('records the projected log position in the store, kept across a restore of its generation, forgotten on an empty start', async () => {
+  it('records the projected log position in the store, kept across restores: a start without a snapshot never empties the shared store', async () => {
     const open = () =>
       new RemoteGraphStore(client, { graphPrefix: 'urn:registry:', derivedGraphs: ['urn:registry:catalogue'], markerGraph: 'urn:registry:store' });
     let store = open();
@@ -82,8 +82,15 @@ describe('external store on Virtuoso: what the standard leaves to the server', (
     expect(await store.recordedPosition()).to.equal(42);
     // The marker is not content.
     expect(await store.size()).to.equal(0);
-    await store.restore(undefined);
-    expect(await store.recordedPosition()).to.equal(undefined);
+    await store.putGraph('urn:registry:resources/o/p1/kept/rev/1', '<urn:a> <urn:b> "c" .\n');
+    // Another replica starting on an empty data directory: the store keeps its content and position.
+    store = open();
+    expect(await store.restore(undefined)).to.deep.equal({ restored: true });
+    expect(await store.recordedPosition()).to.equal(42);
+    expect(await store.size()).to.equal(1);
+    // A snapshot past the store's position: the whole log is replayed, so that the changes it lacks are at hand.
+    expect(await open().restore(mark, 0, 50)).to.deep.include({ restored: false });
+    expect(await open().restore(mark, 0, 42)).to.deep.equal({ restored: true });
   });
 });
 

@@ -3,6 +3,7 @@ import type { Log } from '../../src/kernel/Log.js';
 import { ChangeFeed } from '../../src/projection/ChangeFeed.js';
 import type { Change } from '../../src/projection/Projection.js';
 import { ProjectionRunner } from '../../src/projection/ProjectionRunner.js';
+import type { ProjectionCheckpoints } from '../../src/projection/ProjectionCheckpoints.js';
 
 const change = (seq: number): Change =>
   ({
@@ -97,5 +98,95 @@ describe('projection runners on their own positions', () => {
     release();
     await downstream.reach(1);
     expect(seen).to.deep.equal([1]);
+  });
+});
+
+/** Checkpoints kept in memory: what a data directory or Redis keeps across the restart of a runner. */
+const memoryCheckpoints = (): ProjectionCheckpoints & { positions: Map<string, number> } => {
+  const positions = new Map<string, number>();
+  return { positions, get: async (name) => positions.get(name), set: async (name, position) => void positions.set(name, position) };
+};
+
+/** What the fold pushes at a (re)start: every change after the snapshot's position, up to `last`. */
+const fed = (from: number, last: number): ChangeFeed => {
+  const feed = new ChangeFeed();
+  feed.clear(from);
+  for (let seq = from + 1; seq <= last; seq++) {
+    feed.push(change(seq));
+    feed.advance(seq);
+  }
+  return feed;
+};
+
+describe('projection runners resume from their recorded positions', () => {
+  const options = (checkpoints?: ProjectionCheckpoints) => ({
+    maxAttempts: Infinity,
+    backoffMillis: 5,
+    log: quietLog([]),
+    ...(checkpoints ? { checkpoints } : {}),
+  });
+
+  it('records its position after a batch and, restarted, applies nothing it had applied', async () => {
+    const checkpoints = memoryCheckpoints();
+    const applied: number[] = [];
+    const first = new ProjectionRunner('text', async (c) => void applied.push(c.logged.seq), fed(0, 3), options(checkpoints));
+    expect(await first.resume(0, 3, async () => undefined)).to.equal(0);
+    await first.reach(3);
+    for (let i = 0; i < 300 && checkpoints.positions.get('text') !== 3; i++) await new Promise((r) => setTimeout(r, 10));
+    first.stop();
+    expect(checkpoints.positions.get('text')).to.equal(3);
+    // A restart from an older snapshot (0): the fold pushes 1..5 again; the runner applies 4 and 5 only.
+    let rebuilt = false;
+    const again = new ProjectionRunner('text', async (c) => void applied.push(c.logged.seq), fed(0, 5), options(checkpoints));
+    expect(await again.resume(0, 5, async () => void (rebuilt = true))).to.equal(3);
+    await again.reach(5);
+    again.stop();
+    expect(applied).to.deep.equal([1, 2, 3, 4, 5]);
+    expect(rebuilt).to.equal(false);
+  });
+
+  it('rebuilds from the states at the snapshot when its position is behind it or past the log, and when it keeps none', async () => {
+    const checkpoints = memoryCheckpoints();
+    checkpoints.positions.set('text', 2);
+    const rebuilds: string[] = [];
+    const behind = new ProjectionRunner('text', async () => undefined, fed(4, 6), options(checkpoints));
+    expect(await behind.resume(4, 6, async () => void rebuilds.push('behind'))).to.equal(4);
+    expect(checkpoints.positions.get('text')).to.equal(4);
+    behind.stop();
+    checkpoints.positions.set('text', 9);
+    const ahead = new ProjectionRunner('text', async () => undefined, fed(4, 6), options(checkpoints));
+    expect(await ahead.resume(4, 6, async () => void rebuilds.push('past the log'))).to.equal(4);
+    ahead.stop();
+    const inMemory = new ProjectionRunner('catalogue', async () => undefined, fed(4, 6), options());
+    expect(await inMemory.resume(4, 6, async () => void rebuilds.push('in memory'))).to.equal(4);
+    inMemory.stop();
+    expect(rebuilds).to.deep.equal(['behind', 'past the log', 'in memory']);
+  });
+
+  it('a failing runner, restarted, resumes from the change it stopped at', async () => {
+    const checkpoints = memoryCheckpoints();
+    const applied: number[] = [];
+    const failing = new ProjectionRunner(
+      'store',
+      async (c) => {
+        if (c.logged.seq === 3) throw new Error('store away');
+        applied.push(c.logged.seq);
+      },
+      fed(0, 5),
+      options(checkpoints),
+    );
+    await failing.resume(0, 5, async () => undefined);
+    await failing.settle(5);
+    // Waiting on change 3, it recorded what it applied before it.
+    for (let i = 0; i < 300 && checkpoints.positions.get('store') !== 2; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(checkpoints.positions.get('store')).to.equal(2);
+    failing.stop();
+    const restarted = new ProjectionRunner('store', async (c) => void applied.push(c.logged.seq), fed(0, 5), options(checkpoints));
+    expect(await restarted.resume(0, 5, async () => undefined)).to.equal(2);
+    await restarted.reach(5);
+    for (let i = 0; i < 300 && checkpoints.positions.get('store') !== 5; i++) await new Promise((r) => setTimeout(r, 10));
+    restarted.stop();
+    expect(applied).to.deep.equal([1, 2, 3, 4, 5]);
+    expect(checkpoints.positions.get('store')).to.equal(5);
   });
 });

@@ -15,8 +15,6 @@ interface Running {
   runner: ProjectionRunner;
   /** The index built from the states: changes after its position wait for it. */
   built: Promise<void>;
-  /** Log position the index was built at, and its checkpoint since (the last change it applied). */
-  checkpoint: number;
   indexingRev: number;
 }
 
@@ -80,7 +78,7 @@ export class ViewIndexes {
     const built = (async () => {
       for (const [definition, itemKey, state] of items) await index.apply(definition, itemKey, state, undefined);
     })();
-    const running: Running = { index, built, checkpoint: position, indexingRev, runner: undefined as unknown as ProjectionRunner };
+    const running: Running = { index, built, indexingRev, runner: undefined as unknown as ProjectionRunner };
     running.runner = new ProjectionRunner(
       `view ${view.project} ${view.id}`,
       async (change) => {
@@ -88,7 +86,7 @@ export class ViewIndexes {
         await index.applyChange(change);
       },
       this.deps.feed,
-      { ...this.options(), checkpoint: (at) => void (running.checkpoint = at) },
+      this.options(),
     );
     running.runner.startAt(position);
     this.running.set(key, running);

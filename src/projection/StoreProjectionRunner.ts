@@ -1,0 +1,172 @@
+import type { Log } from '../kernel/Log.js';
+import type { WriterLease } from '../store/StoreLease.js';
+import type { ChangeFeed } from './ChangeFeed.js';
+import type { Change } from './Projection.js';
+import type { Follower } from './ReadBarrier.js';
+
+/** The position projected into the shared store, recorded in the store itself. */
+export interface StorePosition {
+  get(): Promise<number | undefined>;
+  set(position: number): Promise<void>;
+}
+
+export interface StoreRunnerOptions {
+  log: Log;
+  /** How often the lease is renewed (the holder) or sought and the store's position read (the others). */
+  renewMillis: number;
+  /** How often a reader waiting for the store polls its recorded position. */
+  pollMillis: number;
+  /** Changes written between two checks of the lease in Redis. */
+  batch: number;
+}
+
+/**
+ * Projects into a store every replica shares (the external triple store): exactly one replica, the
+ * holder of the lease, writes it, in log order, from the position recorded in the store, and records
+ * its position after each batch. The others only read it: their position is the store's, and their
+ * readers wait for it. Every replica's feed keeps the changes after the store's position, so
+ * whichever replica takes the lease over (the holder died, mid-batch or not) has every change the
+ * store lacks. Writes are idempotent (a revision graph is written whole, once; heads are set to
+ * what a change says), so the changes the dead holder wrote after its last record are written again
+ * harmlessly, and none is lost.
+ */
+export class StoreProjectionRunner implements Follower {
+  readonly name = 'store';
+  private known = 0;
+  private holding = false;
+  private stopped = false;
+  private failures = 0;
+  private lastError: string | undefined;
+  private wake: (() => void) | undefined;
+  private running: Promise<void> | undefined;
+  private readonly waiters = new Set<{ seq: number; done: () => void }>();
+
+  constructor(
+    private readonly feed: ChangeFeed,
+    private readonly lease: WriterLease,
+    private readonly stored: StorePosition,
+    private readonly step: (change: Change) => Promise<void>,
+    private readonly options: StoreRunnerOptions,
+  ) {
+    // Only the holder has work when the fold pushes; the others poll the store while readers wait.
+    feed.reader(
+      () => this.known,
+      () => (this.holding ? this.wake?.() : undefined),
+    );
+  }
+
+  get position(): number {
+    return this.known;
+  }
+
+  /** Whether this replica is the one projecting into the store. */
+  get holder(): boolean {
+    return this.holding;
+  }
+
+  status(): { name: string; position: number; failures: number; quarantined: number; lastError?: string; holder: boolean } {
+    return {
+      name: this.name,
+      position: this.known,
+      failures: this.failures,
+      quarantined: 0,
+      holder: this.holding,
+      ...(this.lastError === undefined ? {} : { lastError: this.lastError }),
+    };
+  }
+
+  /** Starts at the store's position (the feed holds every change after `from`, where the states were restored). */
+  async start(from: number): Promise<void> {
+    this.known = (await this.stored.get()) ?? 0;
+    if (this.known < from)
+      // The restore replays the whole log when the store is behind the snapshot, so this is a store emptied meanwhile.
+      this.options.log.warn(`store projection: the store is at ${this.known}, behind this replica's start at ${from}; another replica must bring it up`);
+    this.running = this.loop(from);
+  }
+
+  reach(seq: number): Promise<void> {
+    if (this.known >= seq) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiter = { seq, done: () => (this.waiters.delete(waiter), resolve()) };
+      this.waiters.add(waiter);
+      this.wake?.();
+    });
+  }
+
+  /** Stops projecting and gives the lease up at once, so that another replica takes over without waiting for it to expire. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.running;
+    for (const waiter of [...this.waiters]) waiter.done();
+    if (this.holding) await this.lease.release().catch(() => undefined);
+    this.holding = false;
+  }
+
+  private async loop(from: number): Promise<void> {
+    while (!this.stopped) {
+      try {
+        if (this.holding && !(await this.lease.renew())) {
+          this.holding = false;
+          this.options.log.warn('store projection: the lease was lost; another replica projects into the store');
+        }
+        if (!this.holding && this.known >= from && (await this.lease.acquire()) !== undefined) {
+          // The position the previous holder recorded: what it wrote after it is written again.
+          this.known = (await this.stored.get()) ?? 0;
+          this.holding = true;
+          this.options.log.info(`store projection: this replica holds the lease (epoch ${this.lease.epoch}), projecting from event ${this.known}`, {
+            epoch: this.lease.epoch,
+            position: this.known,
+          });
+        }
+        if (this.holding) {
+          if (await this.project()) continue;
+        } else this.known = Math.max(this.known, (await this.stored.get()) ?? 0);
+        this.failures = 0;
+        this.lastError = undefined;
+      } catch (error) {
+        this.failures++;
+        this.lastError = (error as Error).message ?? String(error);
+        this.options.log.warn(`store projection: ${this.lastError} (attempt ${this.failures})`);
+      }
+      this.notify();
+      await this.pause(this.holding ? this.options.renewMillis : this.waiters.size ? this.options.pollMillis : this.options.renewMillis);
+    }
+  }
+
+  /** One batch under the lease; true when there may be more to write at once. */
+  private async project(): Promise<boolean> {
+    const batch = this.feed.after(this.known, this.options.batch);
+    let position = this.known;
+    if (!batch.length) {
+      if (this.feed.position > position && this.feed.after(position, 1).length === 0) position = this.feed.position;
+    }
+    for (const change of batch) {
+      // Between two renewals, never write past the lease's local deadline: another replica may own it by then.
+      if (!this.lease.valid()) break;
+      await this.step(change);
+      position = change.logged.seq;
+    }
+    if (position === this.known || !this.lease.valid()) return false;
+    await this.stored.set(position);
+    this.known = position;
+    this.notify();
+    this.feed.release();
+    return batch.length > 0;
+  }
+
+  private notify(): void {
+    for (const waiter of [...this.waiters]) if (waiter.seq <= this.known) waiter.done();
+  }
+
+  private pause(millis: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => ((this.wake = undefined), resolve()), millis);
+      this.wake = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+    });
+  }
+}
