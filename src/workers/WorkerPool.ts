@@ -47,6 +47,8 @@ export class WorkerPool implements Executor {
   private readonly queue: Task[] = [];
   private next = 0;
   private closed = false;
+  /** Tasks asked for and not yet answered. */
+  private outstanding = 0;
 
   constructor(
     private readonly size: number,
@@ -64,9 +66,29 @@ export class WorkerPool implements Executor {
   run<K extends OperationName>(op: K, args: Parameters<Operations[K]>[0]): ReturnType<Operations[K]> {
     return new Promise((resolve, reject) => {
       if (this.closed) return reject(new Error('the worker pool is closed'));
-      this.queue.push({ op, args: args as Record<string, unknown>, queuedAt: Date.now(), resolve, reject });
+      this.holding(1);
+      const done = () => this.holding(-1);
+      this.queue.push({
+        op,
+        args: args as Record<string, unknown>,
+        queuedAt: Date.now(),
+        resolve: (value) => (done(), resolve(value as never)),
+        reject: (error) => (done(), reject(error)),
+      });
       this.dispatch();
     }) as ReturnType<Operations[K]>;
+  }
+
+  /**
+   * Workers keep the process alive only while tasks are outstanding: an idle pool must not hold a
+   * shutdown, but a task waiting for a worker still starting (nothing else running, as at a restore)
+   * must not let the process end under it.
+   */
+  private holding(change: 1 | -1): void {
+    const before = this.outstanding;
+    this.outstanding += change;
+    if (before === 0 && this.outstanding > 0) for (const slot of this.slots) slot.worker.ref();
+    if (before > 0 && this.outstanding === 0) for (const slot of this.slots) slot.worker.unref();
   }
 
   async close(): Promise<void> {
@@ -80,7 +102,7 @@ export class WorkerPool implements Executor {
     const slot: Slot = { worker, tasks: new Map(), shapes: new Set() };
     worker.on('message', (replies: Reply[]) => this.settle(slot, replies));
     worker.on('error', (error) => this.fail(slot, error));
-    worker.unref();
+    if (this.outstanding === 0) worker.unref();
     return slot;
   }
 

@@ -10,6 +10,7 @@ import { RedisTokenStore } from '../../src/tracker/RedisTokenStore.js';
 import { consoleLog } from '../../src/kernel/Log.js';
 import { client } from '../support/client.js';
 import { storagesConfig, upload } from '../support/files.js';
+import { startRemoteDisk } from '../support/objectStores.js';
 import { dropPrefix, REDIS_URL, uniquePrefix } from '../support/redis.js';
 import { startServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
@@ -130,6 +131,39 @@ describe('what replicas share instead of keeping it per process', () => {
         renameSync(away, volume);
       }
       expect((await fetch(`${b.url}/v1/files/vol/p/f1`)).status).to.equal(200);
+    });
+  });
+
+  describe("a storage's own credentials, sealed with the password every replica shares", () => {
+    let own: Awaited<ReturnType<typeof startRemoteDisk>>;
+    let a: TestServer;
+    let b: TestServer;
+    before(async () => {
+      own = await startRemoteDisk('own-secret-token', ['shelf']);
+      const { config } = storagesConfig({
+        'plugins.storage.storages.remote-disk.enabled': 'true',
+        'plugins.storage.storages.remote-disk.allowed-endpoints': JSON.stringify([own.endpoint]),
+      });
+      a = await startServer({ redisUrl: REDIS_URL, redisPrefix: prefix, storages: config });
+      b = await startServer({ redisUrl: REDIS_URL, redisPrefix: prefix, storages: config });
+      expect((await client(a.url).put('/v1/orgs/sealed', {})).status).to.equal(201);
+      expect((await client(a.url).put('/v1/projects/sealed/p', {})).status).to.equal(201);
+    });
+    after(async () => {
+      await a.stop(true);
+      await b.stop(true);
+      await own.stop();
+    });
+
+    it('are opened by a replica other than the one that sealed them: a file written through one is read through the other', async () => {
+      const storage = { '@type': 'RemoteDiskStorage', default: false, endpoint: own.endpoint, folder: 'shelf', credentials: 'own-secret-token' };
+      const created = await client(a.url).put('/v1/storages/sealed/p/remote', storage);
+      expect(created.status, created.text).to.equal(201);
+      const written = await upload(`${b.url}/v1/files/sealed/p/f1?storage=remote`, 'PUT', 'sealed bytes', 'f.txt', 'text/plain');
+      expect(written.status, JSON.stringify(written.body)).to.equal(201);
+      expect([...own.files.values()].map((bytes) => bytes.toString())).to.deep.equal(['sealed bytes']);
+      const read = await fetch(`${a.url}/v1/files/sealed/p/f1`);
+      expect([read.status, await read.text()]).to.deep.equal([200, 'sealed bytes']);
     });
   });
 });
