@@ -17,6 +17,7 @@ import type { StorageDefaults } from './storagePayload.js';
 import { payloadSecret, storageFields, withoutSecrets } from './storagePayload.js';
 import { storageRejections } from './storageRejections.js';
 import { storageExpanded } from './storageExpanded.js';
+import { itemId } from '../itemId.js';
 
 /** Encrypts secrets at rest (the storages' `secretKey` and `credentials`). */
 export interface SecretBox {
@@ -145,17 +146,7 @@ export class StorageService {
   }
 
   private idOf(project: ProjectState, segment: string | undefined, source: JsonObject): string {
-    const resolve = (value: string) => {
-      const iri = resolveId(value, project);
-      if (iri === undefined) throw rejections.invalidResourceId(value);
-      return iri;
-    };
-    const pathId = segment === undefined ? undefined : resolve(segment);
-    const raw = source['@id'];
-    if (raw !== undefined && typeof raw !== 'string') throw rejections.malformedContent("'@id' must be a string.");
-    const payloadId = raw === undefined ? undefined : resolve(raw);
-    if (pathId !== undefined && payloadId !== undefined && pathId !== payloadId) throw rejections.unexpectedId(pathId, payloadId);
-    return pathId ?? payloadId ?? `${project.base}${this.deps.clock.uuid()}`;
+    return itemId(project, segment, source, rejections.invalidResourceId, () => this.deps.clock.uuid());
   }
 
   private current(ref: ProjectRef, id: string): StorageState {

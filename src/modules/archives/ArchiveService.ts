@@ -19,6 +19,7 @@ import { archiveEntries, fitsTar } from './Archive.js';
 import type { ArchiveMember } from './archiveWriters.js';
 import { archiveRejections } from './archiveRejections.js';
 import type { ArchiveStore } from './ArchiveStore.js';
+import { itemId } from '../../domain/itemId.js';
 
 export interface ArchiveDeps {
   store: ArchiveStore;
@@ -187,17 +188,8 @@ export class ArchiveService {
   }
 
   private idOf(project: ProjectState, segment: string | undefined, payload: unknown): string {
-    const raw = payload && typeof payload === 'object' && !Array.isArray(payload) ? (payload as JsonObject)['@id'] : undefined;
-    if (raw !== undefined && typeof raw !== 'string') throw archiveRejections.decodingFailed("'@id' must be a string.");
-    const resolve = (value: string) => {
-      const iri = resolveId(value, project);
-      if (iri === undefined) throw archiveRejections.invalidArchiveId(value);
-      return iri;
-    };
-    const pathId = segment === undefined ? undefined : resolve(segment);
-    const payloadId = raw === undefined ? undefined : resolve(raw);
-    if (pathId !== undefined && payloadId !== undefined && pathId !== payloadId) throw rejections.unexpectedId(pathId, payloadId);
-    return pathId ?? payloadId ?? `${project.base}${this.deps.clock.uuid()}`;
+    const source = payload && typeof payload === 'object' && !Array.isArray(payload) ? (payload as JsonObject) : {};
+    return itemId(project, segment, source, archiveRejections.invalidArchiveId, () => this.deps.clock.uuid(), archiveRejections.decodingFailed);
   }
 }
 

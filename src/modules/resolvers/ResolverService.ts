@@ -14,6 +14,7 @@ import type { ResolverCommand, ResolverFields, ResolverState } from './Resolver.
 import { DEFAULT_RESOLVER, resolverDefinition, resolverKey } from './resolverDefinition.js';
 import { resolverFields } from './resolverPayload.js';
 import { resolverRejections } from './resolverRejections.js';
+import { itemId } from '../../domain/itemId.js';
 
 export interface ResolverDeps {
   states: ReadonlyMap<string, ResolverState>;
@@ -102,17 +103,7 @@ export class ResolverService {
   }
 
   private idOf(project: ProjectState, segment: string | undefined, source: JsonObject): string {
-    const resolve = (value: string) =>
-      resolveId(value, project) ??
-      (() => {
-        throw resolverRejections.invalidResolverId(value);
-      })();
-    const pathId = segment === undefined ? undefined : resolve(segment);
-    const raw = source['@id'];
-    if (raw !== undefined && typeof raw !== 'string') throw rejections.malformedContent("'@id' must be a string.");
-    const payloadId = raw === undefined ? undefined : resolve(raw);
-    if (pathId !== undefined && payloadId !== undefined && pathId !== payloadId) throw rejections.unexpectedId(pathId, payloadId);
-    return pathId ?? payloadId ?? `${project.base}${this.deps.clock.uuid()}`;
+    return itemId(project, segment, source, resolverRejections.invalidResolverId, () => this.deps.clock.uuid());
   }
 
   private current(ref: ProjectRef, id: string): ResolverState {

@@ -15,6 +15,7 @@ import { DEFAULT_ES_VIEW, DEFAULT_SPARQL_VIEW, isDefaultView, viewDefinition, vi
 import { checkMapping } from './viewMapping.js';
 import { viewFields } from './viewPayload.js';
 import { viewRejections } from './viewRejections.js';
+import { itemId } from '../../domain/itemId.js';
 
 export interface ViewDeps {
   states: ReadonlyMap<string, ViewState>;
@@ -139,17 +140,7 @@ export class ViewService {
   }
 
   private idOf(project: ProjectState, segment: string | undefined, source: JsonObject): string {
-    const resolve = (value: string) =>
-      resolveId(value, project) ??
-      (() => {
-        throw viewRejections.invalidViewId(value);
-      })();
-    const pathId = segment === undefined ? undefined : resolve(segment);
-    const raw = source['@id'];
-    if (raw !== undefined && typeof raw !== 'string') throw rejections.malformedContent("'@id' must be a string.");
-    const payloadId = raw === undefined ? undefined : resolve(raw);
-    if (pathId !== undefined && payloadId !== undefined && pathId !== payloadId) throw rejections.unexpectedId(pathId, payloadId);
-    return pathId ?? payloadId ?? `${project.base}${this.deps.clock.uuid()}`;
+    return itemId(project, segment, source, viewRejections.invalidViewId, () => this.deps.clock.uuid());
   }
 
   private current(ref: ProjectRef, id: string): ViewState {
