@@ -405,12 +405,14 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     partMaxAgeMillis: httpLimits(config).requestTimeoutMillis,
   });
   await storagesFiles.sweepLeftovers();
+  // One set of turns for every search, the views' included: they take their slices in turn.
+  const searchTurns = new CpuTurns();
   const search =
     textIndex &&
     new SearchService(textIndex, () => kinds.projects.keys(), {
       suites: config.searchSuites ?? {},
       timeoutMillis: config.searchTimeoutMillis ?? 2_000,
-      turns: new CpuTurns(),
+      turns: searchTurns,
       fetched: async (project, id) => {
         const { state, compacted } = await resources.fetchCompacted(project, '_', id, {});
         return resourceBody(state, compacted, addresses);
@@ -420,6 +422,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     });
   const defaultViewDocuments = textIndex && new SearchedDocuments(textIndex);
   const platform: Platform = {
+    turns: searchTurns,
     feed,
     permissions: () => (states.of(iam.permissions).get(PERMISSIONS_KEY) ?? iam.initial).permissions,
     ...(search && defaultViewDocuments

@@ -16,6 +16,7 @@ import type { States } from '../projection/States.js';
 import type { ChangeFeed } from '../projection/ChangeFeed.js';
 import type { SearchResponse } from '../search/dsl/executeSearch.js';
 import type { SearchDoc } from '../search/dsl/fields.js';
+import type { CpuTurns } from '../workers/CpuTurns.js';
 
 /** Resources and schemas as a module reads them: by `@id` in a project, rendered as their routes render them. */
 export interface ItemReader {
@@ -43,6 +44,8 @@ export interface Platform {
   log: Log;
   /** The changes the states' fold hands on: projections a module creates at run time follow it (views). */
   feed: ChangeFeed;
+  /** The event loop's turns that searches and other costly work share (one slice at a time). */
+  turns: CpuTurns;
   /** The permissions defined now (`/v1/permissions`). */
   permissions(): readonly string[];
   /** The search engine over a project's documents (a project's default Elasticsearch view); absent without a text index. */

@@ -6,6 +6,7 @@ import type { ProjectRef } from '../../kernel/labels.js';
 import { Rejection } from '../../kernel/Rejection.js';
 import { searchWithDocuments } from '../../search/dsl/executeSearch.js';
 import type { SearchResponse } from '../../search/dsl/executeSearch.js';
+import type { CpuTurns } from '../../workers/CpuTurns.js';
 import type { SearchDoc } from '../../search/dsl/fields.js';
 import type { ViewDataset } from '../../sparqlEndpoint/SparqlEndpoint.js';
 import type { ViewState } from './View.js';
@@ -38,6 +39,8 @@ export class ViewQueries {
       acl: AclCheck;
       search?: DefaultSearch;
       searchBudgetMillis: number;
+      /** Searches run in slices, in turn with every other search, so that other requests are answered meanwhile. */
+      turns: CpuTurns;
     },
   ) {}
 
@@ -48,7 +51,8 @@ export class ViewQueries {
     if (!isAggregate(view.value.fields.type)) {
       const index = await this.deps.indexes.ready(view.project, view.id);
       const read = withKeywords(body, keywordPaths(view.value.fields.mapping));
-      return (await searchWithDocuments(read, index?.documents() ?? [], () => indexName(view), 1, this.deps.searchBudgetMillis)).response;
+      const documents = index?.documents() ?? [];
+      return (await this.deps.turns.run((turn) => searchWithDocuments(read, documents, () => indexName(view), 1, this.deps.searchBudgetMillis, turn))).response;
     }
     // An aggregate: its members' documents as one set, each hit naming its member's index.
     const members = await this.members(view, caller);
@@ -61,7 +65,8 @@ export class ViewQueries {
           : ((await this.deps.indexes.ready(member.project, member.id))?.documents().docs ?? []);
       for (const doc of own) (docs.push(doc), names.set(doc, indexName(member)));
     }
-    return (await searchWithDocuments(body, docs, (d) => names.get(d) ?? '', members.length, this.deps.searchBudgetMillis)).response;
+    return (await this.deps.turns.run((turn) => searchWithDocuments(body, docs, (d) => names.get(d) ?? '', members.length, this.deps.searchBudgetMillis, turn)))
+      .response;
   }
 
   /** The SPARQL datasets of a view; undefined for the project's default SPARQL view (the project's endpoint answers). */

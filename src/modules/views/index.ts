@@ -48,6 +48,7 @@ export const createViewsModule = (options: { searchBudgetMillis: number }): Capa
       acl: p.acl,
       ...(p.defaultSearch ? { search: p.defaultSearch } : {}),
       searchBudgetMillis: options.searchBudgetMillis,
+      turns: p.turns,
     });
     const listing = new KindQueries('views', states, viewKey, p.listings, p.catalogue);
     return {
