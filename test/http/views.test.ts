@@ -104,6 +104,8 @@ describe('views (Delta 1.10 views API)', function () {
     await expectRejected(api.get(`/v1/views/${p}/nxv:v?rev=9`), 404, 'RevisionNotFound');
     await expectRejected(api.put(`/v1/views/${p}/x`, { '@type': 'Nope' }), 400, 'DecodingFailed');
     await expectRejected(api.put(`/v1/views/${p}/x`, esView({ includeDeprecated: 'yes' })), 400, 'DecodingFailed');
+    // A CURIE whose suffix no IRI may hold: refused before the append, never a revision graph the store refuses.
+    await expectRejected(api.put(`/v1/views/${p}/x`, esView({ resourceTypes: ['nxv:a<b'] })), 400, 'DecodingFailed');
     await expectRejected(api.put(`/v1/views/${p}/x`, esView({ pipeline: [{ name: 'filterDeprecated' }] })), 400, 'DecodingFailed');
     await expectRejected(api.put(`/v1/views/${p}/x`, esView({ permission: 'not/defined' })), 400, 'PermissionIsNotDefined');
     await expectRejected(api.put(`/v1/views/${p}/x`, esView({ mapping: { dynamic: false, properties: {} } })), 400, 'InvalidElasticSearchIndexPayload');

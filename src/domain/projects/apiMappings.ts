@@ -29,6 +29,16 @@ export const expandMapping = (value: string, mappings: ApiMapping[]): string | u
 };
 
 /**
+ * A term of a payload naming an IRI (a type, a schema): an alias or CURIE of the project's mappings,
+ * an absolute IRI, else a term of the project's vocab. `undefined` when the result is not a usable IRI
+ * (a CURIE's suffix too: what the revision graph holds must be spelled in N-Triples).
+ */
+export const expandTerm = (value: string, project: Pick<ProjectState, 'apiMappings' | 'base' | 'vocab'>): string | undefined => {
+  const candidate = expandMapping(value, effectiveMappings(project)) ?? (isIri(value) ? value : project.vocab + value);
+  return isIri(candidate) ? candidate : undefined;
+};
+
+/**
  * An `{id}` segment (already percent-decoded) as an IRI: an alias or CURIE of the project's
  * mappings, else an absolute IRI, else a value relative to the project base. `undefined` when the
  * result is not a usable IRI.

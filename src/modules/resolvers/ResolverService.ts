@@ -6,7 +6,7 @@ import type { Lifecycle } from '../../domain/Lifecycle.js';
 import { rejections } from '../../domain/rejections.js';
 import type { ProjectService } from '../../domain/projects/ProjectService.js';
 import type { ProjectState } from '../../domain/projects/Project.js';
-import { effectiveMappings, expandMapping, isIri, resolveId } from '../../domain/projects/apiMappings.js';
+import { expandTerm, resolveId } from '../../domain/projects/apiMappings.js';
 import type { Selector } from '../../domain/resources/ResourceService.js';
 import { atRevision } from '../../domain/versioned.js';
 import { identityKey } from '../../auth/Identity.js';
@@ -81,10 +81,7 @@ export class ResolverService {
 
   /** The payload's checks beyond its shape: unique priority, identities the caller holds (Delta's `validateResolverValue`). */
   private checked(project: ProjectState, id: string, source: JsonObject, caller: Caller): ResolverFields {
-    const fields = resolverFields(
-      source,
-      (value) => expandMapping(value, effectiveMappings(project)) ?? (isIri(value) ? value : isIri(project.vocab + value) ? project.vocab + value : undefined),
-    );
+    const fields = resolverFields(source, (value) => expandTerm(value, project));
     const ref = `${project.org}/${project.label}`;
     const taken = this.active(ref).find((s) => s.id !== id && s.value.fields.priority === fields.priority);
     if (taken) throw resolverRejections.priorityAlreadyExists(ref, taken.id, fields.priority);

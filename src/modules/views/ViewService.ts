@@ -6,7 +6,7 @@ import type { Lifecycle } from '../../domain/Lifecycle.js';
 import { rejections } from '../../domain/rejections.js';
 import type { ProjectService } from '../../domain/projects/ProjectService.js';
 import type { ProjectState } from '../../domain/projects/Project.js';
-import { effectiveMappings, expandMapping, isIri, resolveId } from '../../domain/projects/apiMappings.js';
+import { expandTerm, resolveId } from '../../domain/projects/apiMappings.js';
 import type { Selector } from '../../domain/resources/ResourceService.js';
 import { atRevision } from '../../domain/versioned.js';
 import type { ViewCommand, ViewFields, ViewState } from './View.js';
@@ -104,10 +104,7 @@ export class ViewService {
   }
 
   private checked(project: ProjectState, source: JsonObject): ViewFields {
-    const fields = viewFields(
-      source,
-      (value) => expandMapping(value, effectiveMappings(project)) ?? (isIri(value) ? value : isIri(project.vocab + value) ? project.vocab + value : undefined),
-    );
+    const fields = viewFields(source, (value) => expandTerm(value, project));
     if (fields.filters && !this.deps.permissions().includes(fields.filters.permission)) throw viewRejections.permissionIsNotDefined(fields.filters.permission);
     checkMapping(fields.mapping);
     if (fields.views) {
