@@ -444,8 +444,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     storages: storagesFiles.storages,
     files: storagesFiles.files,
     log: logs,
-    redisPrefix: config.redisPrefix ?? 'registry',
-    ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
+    ...(opened.redis ? { redis: opened.redis } : {}),
     items: {
       find: (project, id) => {
         const schema = kinds.schemas.get(schemaKey(project, id));

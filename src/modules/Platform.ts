@@ -17,6 +17,7 @@ import type { ChangeFeed } from '../projection/ChangeFeed.js';
 import type { SearchResponse } from '../search/dsl/executeSearch.js';
 import type { SearchDoc } from '../search/dsl/fields.js';
 import type { CpuTurns } from '../workers/CpuTurns.js';
+import type { Redis } from 'ioredis';
 
 /** Resources and schemas as a module reads them: by `@id` in a project, rendered as their routes render them. */
 export interface ItemReader {
@@ -50,7 +51,6 @@ export interface Platform {
   permissions(): readonly string[];
   /** The search engine over a project's documents (a project's default Elasticsearch view); absent without a text index. */
   defaultSearch?: { query(project: ProjectRef, body: unknown): Promise<SearchResponse>; documents(project: ProjectRef): readonly SearchDoc[] };
-  /** The Redis server of the event log, when there is one: state shared by every replica. */
-  redisUrl?: string;
-  redisPrefix: string;
+  /** The event log's Redis, when there is one: where state every replica shares is kept (keys under the log's hash tag). */
+  redis?: { readonly connection: Redis; keyOf(name: string): string };
 }

@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { expect } from 'chai';
 import type { ArchiveRecord } from '../../src/modules/archives/Archive.js';
 import type { ArchiveStore } from '../../src/modules/archives/ArchiveStore.js';
@@ -48,11 +49,13 @@ contract('memory', (now) => {
 
 contract('redis', (now) => {
   const prefix = uniquePrefix('archives');
-  const store = new RedisArchiveStore(REDIS_URL, prefix, now);
+  const redis = new Redis(REDIS_URL);
+  const store = new RedisArchiveStore(redis, `${prefix}:archives`, now);
   return {
     store,
     stop: async () => {
       await store.close();
+      redis.disconnect();
       await dropPrefix(prefix);
     },
   };

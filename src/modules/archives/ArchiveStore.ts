@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { ArchiveRecord } from './Archive.js';
 
 /**
@@ -47,15 +47,13 @@ export class MemoryArchiveStore implements ArchiveStore {
 
 /** Archives in Redis, shared by every replica; Redis expires them. */
 export class RedisArchiveStore implements ArchiveStore {
-  private readonly redis: Redis;
-
   constructor(
-    url: string,
-    private readonly prefix: string,
+    /** The event log's command connection: archives live beside the log, on the Redis every replica shares (Sentinel included). */
+    private readonly redis: Redis,
+    /** Where the records are kept: `{key}:{project}/{id}`. */
+    private readonly keyPrefix: string,
     private readonly now: () => number = Date.now,
-  ) {
-    this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
-  }
+  ) {}
 
   async create(key: string, record: ArchiveRecord): Promise<boolean> {
     const ttl = Math.max(1, Date.parse(record.expiresAt) - this.now());
@@ -67,11 +65,10 @@ export class RedisArchiveStore implements ArchiveStore {
     return raw === null ? undefined : (JSON.parse(raw) as ArchiveRecord);
   }
 
-  async close(): Promise<void> {
-    this.redis.disconnect();
-  }
+  /** The connection is the log's, closed with it. */
+  async close(): Promise<void> {}
 
   private key(key: string): string {
-    return `${this.prefix}:archives:${key}`;
+    return `${this.keyPrefix}:${key}`;
   }
 }

@@ -21,7 +21,7 @@ export const createArchivesModule = (settings: ArchiveSettings): CapabilityModul
   projections: [],
   statuses: archiveStatuses,
   wire: (p) => {
-    const store = p.redisUrl ? new RedisArchiveStore(p.redisUrl, p.redisPrefix) : new MemoryArchiveStore();
+    const store = p.redis ? new RedisArchiveStore(p.redis.connection, p.redis.keyOf('archives')) : new MemoryArchiveStore();
     const archives = new ArchiveService({
       store,
       projects: p.projects,
