@@ -10,9 +10,8 @@ import { MultiFetch } from './domain/resources/MultiFetch.js';
 import { multiFetchRoutes } from './http/routes/multiFetch.js';
 import { annotatedSource, resourceBody, resourceMetadata } from './http/render/resources.js';
 import { annotatedSchema, schemaBody, schemaMetadata } from './http/render/schemas.js';
-import cors from 'cors';
-import compression from 'compression';
-import { constants as zlibConstants } from 'node:zlib';
+import { corsHeaders } from './http/corsHeaders.js';
+import { compressedAnswers } from './http/compressedAnswers.js';
 import { Metrics } from './http/metrics.js';
 import { operationsRoutes } from './http/routes/operations.js';
 import { timedEventLog } from './events/timedEventLog.js';
@@ -78,6 +77,7 @@ import { Snapshots } from './projection/Snapshots.js';
 import { States } from './projection/States.js';
 import { projectItemKeys } from './projection/projectItemKeys.js';
 import { openTripleStore } from './store/openTripleStore.js';
+import { itemReader } from './modules/itemReader.js';
 import { RevisionProjection } from './projection/RevisionProjection.js';
 import type { Projection } from './projection/Projection.js';
 import { CatalogueProjection } from './catalogue/CatalogueProjection.js';
@@ -445,23 +445,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     files: storagesFiles.files,
     log: logs,
     ...(opened.redis ? { redis: opened.redis } : {}),
-    items: {
-      find: (project, id) => {
-        const schema = kinds.schemas.get(schemaKey(project, id));
-        if (schema) return { kind: 'schemas', state: schema };
-        const resource = kinds.resources.get(resourceKey(project, id));
-        return resource && { kind: 'resources', state: resource };
-      },
-      body: async (kind, project, id, selector) => {
-        const { state, compacted } = await (kind === 'schemas' ? schemas : resources).fetchCompacted(project, '_', id, selector);
-        return kind === 'schemas' ? schemaBody(state, compacted, addresses) : resourceBody(state, compacted, addresses);
-      },
-      source: async (kind, project, id, selector, annotate) => {
-        const { state, content } = await (kind === 'schemas' ? schemas : resources).fetch(project, '_', id, selector);
-        if (!annotate) return content.source;
-        return kind === 'schemas' ? annotatedSchema(state, content.source, addresses) : annotatedSource(state, content.source, addresses);
-      },
-    },
+    items: itemReader({ resourceStates: kinds.resources, schemaStates: kinds.schemas, resources, schemas, addresses }),
   };
   // Resolvers first: the core's schema resolution consults them.
   const resolvers = modules.resolvers.wire(platform);
@@ -549,31 +533,8 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   });
   app.use(requestLogging(logger));
   if ((config.metrics ?? 'permission') !== 'off') app.use(metrics.middleware());
-  // Browsers: any origin by default (credentials travel in the Authorization header, never cookies).
-  // Only requests from a browser (with an Origin) need the CORS headers.
-  const corsHeaders = cors({
-    origin: config.corsOrigins === undefined || config.corsOrigins === '*' ? '*' : config.corsOrigins.split(',').map((o) => o.trim()),
-    methods: ['GET', 'HEAD', 'PUT', 'POST', 'PATCH', 'DELETE'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'Last-Event-Id', 'If-None-Match', 'If-Match', 'If-Modified-Since', 'X-Request-Id'],
-    exposedHeaders: ['Location', 'ETag', 'Last-Modified', 'Last-Event-Id', 'X-Request-Id', 'Allow'],
-    maxAge: 600,
-  });
-  app.use((req, res, next) => (req.headers.origin === undefined ? next() : corsHeaders(req, res, next)));
-  // Large JSON answers compressed (gzip or br as the client accepts); event streams never buffered.
-  // Brotli at its default quality (11) costs more than the rest of a request: a fast level keeps most of the gain.
-  const compress = compression({
-    // From 1 KiB (a page of a listing is 10-20 KiB of JSON): below, the gain is under a packet.
-    threshold: 1024,
-    brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
-    // Never event streams, nor file downloads: their byte ranges address the stored bytes.
-    filter: (req, res) =>
-      !String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream') &&
-      res.getHeader('Accept-Ranges') === undefined &&
-      compression.filter(req, res),
-  });
-  // The middleware wraps every response (its headers, Vary, each write): skipped where it could never
-  // compress, for a client that accepts no encoding and for writes, whose answers are metadata.
-  app.use((req, res, next) => (req.headers['accept-encoding'] === undefined || METADATA_ANSWERS.has(req.method) ? next() : compress(req, res, next)));
+  app.use(corsHeaders(config.corsOrigins));
+  app.use(compressedAnswers());
   app.use(plainQuery);
   app.use(
     consistentReads(
@@ -618,9 +579,6 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     },
   };
 };
-
-/** Methods whose answers are an item's metadata or an error, never large enough to compress. */
-const METADATA_ANSWERS = new Set(['PUT', 'PATCH', 'DELETE']);
 
 /** A file upload: `POST` or `PUT` of a multipart body under `/v1/files/`. */
 const isUpload = (req: IncomingMessage): boolean =>
