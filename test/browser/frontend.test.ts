@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium, requireChromium } from '../support/browser.js';
 import type { Browser, Page } from 'playwright-core';
 import { MINIMUM_PERMISSIONS } from '../../src/auth/permissions.js';
 import { startServer } from '../support/server.js';
@@ -11,8 +11,7 @@ import { call, enc } from '../support/client.js';
 import { storagesConfig, multipart } from '../support/files.js';
 import { EX, schemaPayload } from '../support/schemas.js';
 
-/** Debian's chromium (`.ci/run` installs it); the screenshots go to `test-output/`. */
-const CHROMIUM = '/usr/bin/chromium';
+/** The screenshots go to `test-output/`. */
 const OUTPUT = join(new URL('../../..', import.meta.url).pathname, 'test-output');
 const ADA = 'http://ex.org/ada';
 const GRACE = 'http://ex.org/grace';
@@ -33,7 +32,7 @@ describe('the built-in frontend in a real browser', function () {
   };
 
   before(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
+    requireChromium();
     provider = await OidcIssuer.start();
     server = await startServer({ storages: storagesConfig().config, frontend: { enableRedirects: true, realm: 'r1', clientId: 'registry-web' } });
     const anonymous = (method: string, path: string, body: unknown) => call(server.url, method, path, body);
@@ -83,18 +82,7 @@ describe('the built-in frontend in a real browser', function () {
     );
     provider.loginAs = { sub: 'alice', preferred_username: 'alice' };
     mkdirSync(OUTPUT, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

@@ -1,14 +1,13 @@
 import { expect } from 'chai';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium, requireChromium } from '../support/browser.js';
 import type { Browser } from 'playwright-core';
 import { serve } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 import { client, enc } from '../support/client.js';
 
-/** Debian's chromium (`.ci/run` installs it); the screenshot goes to `test-output/`. */
-const CHROMIUM = '/usr/bin/chromium';
+/** The screenshot goes to `test-output/`. */
 const OUTPUT = join(new URL('../../..', import.meta.url).pathname, 'test-output');
 
 describe('SPARQL query page in a real browser', function () {
@@ -19,7 +18,7 @@ describe('SPARQL query page in a real browser', function () {
   serve((s, a) => ((server = s), (api = a)));
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
+    requireChromium();
     await api.put('/v1/orgs/web', {});
     await api.put('/v1/projects/web/p', { apiMappings: [{ prefix: 'schema', namespace: 'http://schema.org/' }] });
     for (const [id, name] of [
@@ -27,18 +26,7 @@ describe('SPARQL query page in a real browser', function () {
       ['http://ex.org/grace', 'Grace'],
     ])
       await api.put(`/v1/resources/web/p/_/${enc(id!)}`, { '@context': { '@vocab': 'http://schema.org/' }, name });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   });
   after(() => browser?.close());
 
