@@ -10,12 +10,17 @@ import { rmSync } from 'node:fs';
 
 const EVENTS = 3_000;
 
-/** Opens N streams from the start and reads them; prints the bytes received when told to stop. */
+/**
+ * Opens N streams from the start and reads them; says "under way" once they received `threshold`
+ * bytes together, prints what they received so far on SIGUSR2, and the bytes received when told to stop.
+ */
 const CLIENTS = `
-const [url, n] = process.argv.slice(1);
+const [url, n, threshold] = process.argv.slice(1);
 let bytes = 0;
+let said = false;
 for (let i = 0; i < Number(n); i++)
-  fetch(url + '/v1/events').then(async (res) => { const r = res.body.getReader(); for (;;) { const { done, value } = await r.read(); if (done) break; bytes += value.length; } }).catch(() => {});
+  fetch(url + '/v1/events').then(async (res) => { const r = res.body.getReader(); for (;;) { const { done, value } = await r.read(); if (done) break; bytes += value.length; if (!said && bytes > Number(threshold)) { said = true; console.log('under way'); } } }).catch(() => {});
+process.on('SIGUSR2', () => console.log('at ' + bytes));
 process.on('SIGTERM', () => { console.log(bytes); process.exit(0); });
 `;
 const STREAMS = 200;
@@ -65,17 +70,31 @@ describe('event-stream replays share the event loop', function () {
     // What one whole replay sends (events with their framing), read once before the load.
     const whole = await oneReplayBytes(server.url);
     // The streams' clients run in a process of their own, so their reading competes with the server only.
-    const clients = spawn(process.execPath, ['--input-type=module', '-e', CLIENTS, server.url, String(STREAMS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const underWay = STREAMS * 100_000;
+    const clients = spawn(process.execPath, ['--input-type=module', '-e', CLIENTS, server.url, String(STREAMS), String(underWay)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let report = '';
-    clients.stdout!.on('data', (d) => (report += d));
-    await new Promise((r) => setTimeout(r, 300));
-    for (let i = 0; i < 10; i++) expect((await fetch(`${server.url}/v1/version`)).status).to.equal(200);
+    // The probes go as soon as the replays are under way, not after a guess of how long that takes.
+    const started = new Promise<void>((resolve) => clients.stdout!.on('data', (d) => ((report += d), report.includes('under way') && resolve())));
+    await started;
+    // The first probe's answer is noted against what the streams had received by then.
+    expect((await fetch(`${server.url}/v1/version`)).status).to.equal(200);
+    const atFirstProbe = new Promise<number>((resolve) =>
+      clients.stdout!.on('data', () => {
+        const at = /at (\d+)/.exec(report);
+        if (at) resolve(Number(at[1]));
+      }),
+    );
+    clients.kill('SIGUSR2');
+    const receivedByFirstProbe = await atFirstProbe;
+    for (let i = 1; i < 10; i++) expect((await fetch(`${server.url}/v1/version`)).status).to.equal(200);
     clients.kill('SIGTERM');
     await new Promise((r) => clients.once('exit', r));
-    // Liveness by ordering (speed figures are the bench's): the probes were answered while the
-    // replays were under way, begun and not yet done. Each event carries 800 bytes of text.
-    const received = Number(report.trim() || 0);
-    expect(received, 'bytes the streams received meanwhile').to.be.greaterThan(STREAMS * 100_000);
-    expect(received, 'the replays were not over when the probes were answered').to.be.lessThan(STREAMS * whole);
+    // Liveness by ordering (speed figures are the bench's): a probe was answered while the replays
+    // were under way, begun and not yet done. Each event carries 800 bytes of text.
+    const received = Number(report.trim().split('\n').pop() || 0);
+    expect(received, 'bytes the streams received meanwhile').to.be.greaterThan(underWay);
+    expect(receivedByFirstProbe, 'the replays were not over when the first probe was answered').to.be.lessThan(STREAMS * whole);
   });
 });
