@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, readFileSync, readdirSync, existsSync, rmSync, writeFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-// js-yaml comes with mocha (a devDependency); the compose file is YAML and worth parsing for real.
+// The compose file is YAML and worth parsing for real (js-yaml, a devDependency).
 import { load } from 'js-yaml';
 import { assetPath } from '../../src/assets.js';
 import { loadConfig } from '../../src/config/Config.js';
