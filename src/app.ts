@@ -56,6 +56,7 @@ import { pinnedRevisionTriples } from './shacl/pinnedRevisionTriples.js';
 import { schemaRoutes } from './http/routes/schemas.js';
 import type { EventLog } from './events/EventLog.js';
 import { JournalEventLog } from './events/JournalEventLog.js';
+import { redisTargetOf } from './events/redisTarget.js';
 import { RedisEventLog } from './events/RedisEventLog.js';
 import { EventStreams } from './events/sse/EventStreams.js';
 import { stateLookups } from './events/sse/stateLookups.js';
@@ -135,18 +136,9 @@ export interface Registry {
 }
 
 const openLog = async (config: Config, logs: Log): Promise<{ log: EventLog; name: string; redis?: RedisEventLog }> => {
-  if (config.redisUrl || config.redisSentinels) {
-    const redis = await RedisEventLog.open(
-      {
-        ...(config.redisUrl ? { url: config.redisUrl } : {}),
-        ...(config.redisSentinels ? { sentinels: config.redisSentinels, name: config.redisSentinelName! } : {}),
-        waitReplicas: config.redisWaitReplicas ?? 0,
-        waitMillis: config.redisWaitMillis ?? 1_000,
-      },
-      config.redisPrefix ?? 'registry',
-      undefined,
-      logs,
-    );
+  const target = redisTargetOf(config);
+  if (target) {
+    const redis = await RedisEventLog.open(target, config.redisPrefix ?? 'registry', undefined, logs);
     return { log: redis, name: 'redis', redis };
   }
   return { log: await JournalEventLog.open(join(config.dataDir, 'journal', 'events.log'), logs), name: 'journal' };

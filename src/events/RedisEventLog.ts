@@ -4,7 +4,7 @@ import type { Log } from '../kernel/Log.js';
 import { consoleLog } from '../kernel/Log.js';
 import type { EventDraft, EventLog, LogEvent } from './EventLog.js';
 import { EventLogUnavailable, RevisionConflict } from './EventLog.js';
-import { APPEND_SCRIPT, PRUNE_SCRIPT } from './redisScripts.js';
+import { ADVANCE_SCRIPT, APPEND_SCRIPT, COPY_SCRIPT, PRUNE_SCRIPT } from './redisScripts.js';
 
 type StreamEntry = [id: string, fields: string[]];
 
@@ -21,6 +21,8 @@ interface Scripted {
     payload: string,
   ): Promise<[number, number]>;
   registryPrune(seqs: string, stream: string, revs: string, key: string, beforeSeq: number): Promise<number>;
+  registryCopy(revs: string, seq: string, stream: string, seqs: string, key: string, at: number, rev: number, payload: string): Promise<number>;
+  registryAdvance(seq: string, to: number): Promise<number>;
 }
 
 /** Where the log's Redis is: a URL, or Sentinel (the URL then gives only credentials and database). */
@@ -78,6 +80,8 @@ export class RedisEventLog implements EventLog {
     this.keys = logKeys(prefix);
     redis.defineCommand('registryAppend', { lua: APPEND_SCRIPT, numberOfKeys: 4 });
     redis.defineCommand('registryPrune', { lua: PRUNE_SCRIPT, numberOfKeys: 3 });
+    redis.defineCommand('registryCopy', { lua: COPY_SCRIPT, numberOfKeys: 4 });
+    redis.defineCommand('registryAdvance', { lua: ADVANCE_SCRIPT, numberOfKeys: 1 });
   }
 
   /**
@@ -238,6 +242,32 @@ export class RedisEventLog implements EventLog {
     } finally {
       this.following = false;
     }
+  }
+
+  /**
+   * Copies events of another log at their own positions, in one round trip (`npm run migrate-log`).
+   * Returns how many were past the head and appended; the others were there already.
+   */
+  async copy(events: readonly LogEvent[]): Promise<number> {
+    const { keys } = this;
+    const scripted = this.redis.pipeline() as unknown as Scripted & { exec(): Promise<[Error | null, unknown][] | null> };
+    for (const { seq, ...draft } of events)
+      scripted.registryCopy(keys.revs, keys.seq, keys.stream, keys.seqs, draft.key, seq, draft.rev, JSON.stringify(draft));
+    const results = (await reachable(scripted.exec())) ?? [];
+    let copied = 0;
+    for (const [error, result] of results) {
+      if (error) throw new EventLogUnavailable(`copying into the event log's Redis failed: ${error.message}`);
+      copied += Number(result);
+    }
+    if (events.length) this.bump(events[events.length - 1]!.seq);
+    return copied;
+  }
+
+  /** Moves the head to `seq` when behind it: the next append takes `seq + 1`. */
+  async advanceTo(seq: number): Promise<number> {
+    const head = Number(await reachable(this.scripted.registryAdvance(this.keys.seq, seq)));
+    this.bump(head);
+    return head;
   }
 
   async prune(key: string, beforeSeq: number): Promise<void> {

@@ -48,3 +48,29 @@ else
 end
 return deleted
 `;
+
+/**
+ * KEYS: revs, seq, stream, seqs. ARGV: key, seq, rev, payload.
+ * Appends an event of another log at its own position (a journal moved onto Redis): positions only
+ * increase, and the item's revision becomes the event's. Returns 1, or 0 when `seq` is not past the head.
+ */
+export const COPY_SCRIPT = `
+local seq = tonumber(ARGV[2])
+if tonumber(redis.call('GET', KEYS[2]) or '0') >= seq then return 0 end
+redis.call('SET', KEYS[2], seq)
+redis.call('XADD', KEYS[3], seq .. '-0', 'e', ARGV[4])
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+local seqs = redis.call('HGET', KEYS[4], ARGV[1])
+if seqs then
+  redis.call('HSET', KEYS[4], ARGV[1], seqs .. ',' .. seq)
+else
+  redis.call('HSET', KEYS[4], ARGV[1], tostring(seq))
+end
+return 1
+`;
+
+/** KEYS: seq. ARGV: seq. Moves the head to `seq` when it is behind (positions of pruned events at the end of a copied log). */
+export const ADVANCE_SCRIPT = `
+if tonumber(redis.call('GET', KEYS[1]) or '0') < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end
+return tonumber(redis.call('GET', KEYS[1]))
+`;

@@ -4,7 +4,15 @@ export interface ProgressBar {
 }
 
 /** On a terminal, one line rewritten in place; elsewhere (a log file, CI), a line per tenth of the way. */
-export const progressBar = (tty: boolean, write: (text: string) => void, width = 30): ProgressBar => {
+/** What the lines call the work and its outcome. */
+export interface ProgressWording {
+  name: string;
+  done: string;
+}
+
+const storeMigration: ProgressWording = { name: 'store migration', done: 'projected into the external store' };
+
+export const progressBar = (tty: boolean, write: (text: string) => void, width = 30, wording = storeMigration): ProgressBar => {
   const started = performance.now();
   let lastTenth = -1;
   const rate = (position: number) => Math.round(position / Math.max(0.001, (performance.now() - started) / 1000));
@@ -19,12 +27,10 @@ export const progressBar = (tty: boolean, write: (text: string) => void, width =
       const tenth = Math.floor(fraction * 10);
       if (tenth === lastTenth) return;
       lastTenth = tenth;
-      write(`store migration: ${tenth * 10}% (${position}/${total} events)\n`);
+      write(`${wording.name}: ${tenth * 10}% (${position}/${total} events)\n`);
     },
     end(total) {
-      write(
-        `${tty ? '\n' : ''}store migration: done, ${total} events projected into the external store in ${Math.round(performance.now() - started) / 1000} s\n`,
-      );
+      write(`${tty ? '\n' : ''}${wording.name}: done, ${total} events ${wording.done} in ${Math.round(performance.now() - started) / 1000} s\n`);
     },
   };
 };
