@@ -175,6 +175,17 @@ describe('resolvers (Delta 1.10 resolvers API)', function () {
     expect(invalid.body['@type']).to.equal('InvalidResource');
   });
 
+  it('tags where @bbp/nexus-sdk 1.3 posts the tag: on the resolver itself', async () => {
+    const p = await freshProject(api);
+    expect((await api.put(`/v1/resolvers/${p}/nxv:t`, cross([p], 9))).status).to.equal(201);
+    const tagged = await api.post(`/v1/resolvers/${p}/nxv:t?rev=1`, { tag: 'v1', rev: 1 });
+    expect(tagged.status, tagged.text).to.equal(201);
+    expect(tagged.body._rev).to.equal(2);
+    expect((await api.get(`/v1/resolvers/${p}/nxv:t/tags`)).body.tags).to.deep.equal([{ rev: 1, tag: 'v1' }]);
+    const stale = await api.post(`/v1/resolvers/${p}/nxv:t?rev=1`, { tag: 'v2', rev: 1 });
+    expect([stale.status, stale.body['@type']]).to.deep.equal([409, 'IncorrectRev']);
+  });
+
   it('resolves a JSON-LD context kept in another project through the resolvers, pinned to its project and revision', async () => {
     const shared = await freshProject(api);
     const p = await freshProject(api);
