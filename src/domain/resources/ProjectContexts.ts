@@ -5,7 +5,6 @@ import type { ContextSource, ResolvedContext } from '../../jsonld/ContextResolve
 import type { ResourceState } from './Resource.js';
 import type { RemoteContextRef } from './ResourceEvent.js';
 import type { ResolveElsewhere } from './ResolveElsewhere.js';
-import type { ResourceStates } from './ResourceService.js';
 import type { RevisionReader } from './RevisionReader.js';
 
 type ProjectContextRef = Extract<RemoteContextRef, { type: 'ProjectContextRef' }>;
@@ -18,7 +17,7 @@ type ProjectContextRef = Extract<RemoteContextRef, { type: 'ProjectContextRef' }
  */
 export class ProjectContexts {
   constructor(
-    private readonly states: ResourceStates,
+    private readonly states: { get(key: string): ResourceState | undefined },
     private readonly reader: RevisionReader,
     private readonly elsewhere: ResolveElsewhere,
   ) {}
