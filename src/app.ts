@@ -116,6 +116,8 @@ import { frontendRoutes } from './frontend/frontendRoutes.js';
 import { htmlRedirect } from './frontend/htmlRedirect.js';
 import type { Platform } from './modules/Platform.js';
 import { ResolvingSchemas } from './modules/resolvers/ResolvingSchemas.js';
+import { resolveElsewhere } from './modules/resolvers/resolveElsewhere.js';
+import { ProjectContexts } from './domain/resources/ProjectContexts.js';
 
 export interface Registry {
   app: express.Express;
@@ -339,8 +341,10 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   const reader = new RevisionReader(log);
   // Schemas and their imports are read back from the pinned revisions in the log.
   const revisionTriples = pinnedRevisionTriples(kinds, reader, jsonld);
-  const imports = new SchemaImports(kinds.schemas, kinds.resources, revisionTriples);
-  // A schema of another project is found through the project's resolvers (wired with the modules below).
+  // Schemas, imports and contexts of other projects are found through the project's resolvers (wired with the modules below).
+  const elsewhere = resolveElsewhere(() => resolvers.services.resolution);
+  const imports = new SchemaImports(kinds.schemas, kinds.resources, revisionTriples, elsewhere);
+  const contexts = new ProjectContexts(kinds.resources, reader, elsewhere);
   const shacl = new ResolvingSchemas(new ShaclSchemas(kinds.schemas, reader, revisionTriples, imports, executor), () => resolvers.services.resolution);
   const storable = storableRevision(jsonld, graphStore);
   // An id is unique in a project across kinds; the default storage's id is reserved.
@@ -358,6 +362,8 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     capacity,
     { storable, takenElsewhere: taken(kinds.schemas, schemaKey) },
     resourceKind,
+    RESOURCE_KIND,
+    contexts,
   );
   const schemas = new ResourceService(
     kinds.schemas,
@@ -372,7 +378,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     { storable, takenElsewhere: taken(kinds.resources, resourceKey) },
     schemaKind,
     SCHEMA_KIND,
-    kinds.resources,
+    contexts,
   );
 
   const catalogue = new CatalogueQueries(graphStore, catalogueIndex, payloadSorts);

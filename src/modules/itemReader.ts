@@ -14,10 +14,10 @@ export const itemReader = (deps: {
   schemas: ResourceService;
   addresses: Addresses;
 }): ItemReader => ({
-  find: (project, id) => {
-    const schema = deps.schemaStates.get(schemaKey(project, id));
+  find: (project, id, kind) => {
+    const schema = kind === 'resources' ? undefined : deps.schemaStates.get(schemaKey(project, id));
     if (schema) return { kind: 'schemas', state: schema };
-    const resource = deps.resourceStates.get(resourceKey(project, id));
+    const resource = kind === 'schemas' ? undefined : deps.resourceStates.get(resourceKey(project, id));
     return resource && { kind: 'resources', state: resource };
   },
   body: async (kind, project, id, selector) => {

@@ -1,7 +1,9 @@
 import { Parser } from 'n3';
+import type { Caller } from '../kernel/Caller.js';
 import type { ProjectRef } from '../kernel/labels.js';
 import { rejections } from '../domain/rejections.js';
 import type { ImportRef } from '../domain/resources/ResourceEvent.js';
+import type { ResolveElsewhere } from '../domain/resources/ResolveElsewhere.js';
 import type { ResourceStates } from '../domain/resources/ResourceService.js';
 import { resourceKey, schemaKey } from '../kernel/logKeys.js';
 
@@ -21,18 +23,22 @@ export const importsIn = (triples: string): string[] => {
 
 /**
  * Resolves a schema's `owl:imports` from its project: schemas first, else resources holding
- * ontology triples. Transitive (through the current revision of each import) and cycle-safe
- * (an IRI is visited once, the importing schema included).
+ * ontology triples; what the project does not hold is looked for, schemas first again, through the
+ * project's resolvers with the caller's access checked (Delta's `SchemaImports`; deprecated
+ * items are not found there). Transitive (through the current revision of each import, every one
+ * looked for from the importing schema's project) and cycle-safe (an IRI is visited once, the
+ * importing schema included).
  */
 export class SchemaImports {
   constructor(
     private readonly schemas: ResourceStates,
     private readonly resources: ResourceStates,
     private readonly triples: RevisionTriples,
+    private readonly elsewhere: ResolveElsewhere,
   ) {}
 
   /** Every import reached from `own` (the schema's triples), pinned to its current revision, with all their triples. */
-  async resolve(project: ProjectRef, schemaId: string, own: string): Promise<{ imports: ImportRef[]; triples: string }> {
+  async resolve(project: ProjectRef, schemaId: string, own: string, caller?: Caller): Promise<{ imports: ImportRef[]; triples: string }> {
     const seen = new Set([schemaId]);
     const imports: ImportRef[] = [];
     const texts: string[] = [];
@@ -40,11 +46,11 @@ export class SchemaImports {
     for (let iri = queue.shift(); iri !== undefined; iri = queue.shift()) {
       if (seen.has(iri)) continue;
       seen.add(iri);
-      const found = this.find(project, iri);
+      const found = this.find(project, iri) ?? (await this.resolved(project, iri, caller));
       if (!found) throw rejections.invalidSchemaResolution(schemaId, iri, 'missing');
       if (found.state.deprecated) throw rejections.invalidSchemaResolution(schemaId, iri, 'deprecated');
-      const text = await this.triples(found.kind, project, iri, found.state.rev);
-      imports.push({ kind: found.kind, id: iri, project, rev: found.state.rev });
+      const text = await this.triples(found.kind, found.project, iri, found.state.rev);
+      imports.push({ kind: found.kind, id: iri, project: found.project, rev: found.state.rev });
       texts.push(text);
       queue.push(...importsIn(text));
     }
@@ -59,8 +65,16 @@ export class SchemaImports {
 
   private find(project: ProjectRef, iri: string) {
     const schema = this.schemas.get(schemaKey(project, iri));
-    if (schema) return { kind: 'schemas' as const, state: schema };
+    if (schema) return { kind: 'schemas' as const, project, state: schema };
     const resource = this.resources.get(resourceKey(project, iri));
-    return resource && { kind: 'resources' as const, state: resource };
+    return resource && { kind: 'resources' as const, project, state: resource };
+  }
+
+  private async resolved(project: ProjectRef, iri: string, caller: Caller | undefined) {
+    for (const kind of ['schemas', 'resources'] as const) {
+      const found = await this.elsewhere({ project, id: iri, kind, caller, excludeDeprecated: true });
+      if (found) return { kind, ...found };
+    }
+    return undefined;
   }
 }

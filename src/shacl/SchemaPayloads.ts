@@ -1,3 +1,4 @@
+import type { Caller } from '../kernel/Caller.js';
 import type { ProjectRef } from '../kernel/labels.js';
 import { rejections } from '../domain/rejections.js';
 import type { ImportRef, JsonObject } from '../domain/resources/ResourceEvent.js';
@@ -21,14 +22,15 @@ export class SchemaPayloads implements SchemaResolver {
     private readonly executor: Executor,
   ) {}
 
-  async resolve(project: ProjectRef, schemaIri: string): Promise<ResolvedSchema> {
+  /** `caller`: whose access the resolvers check for imports kept in other projects. */
+  async resolve(project: ProjectRef, schemaIri: string, caller?: Caller): Promise<ResolvedSchema> {
     if (schemaBase(schemaIri) !== SHACL_SCHEMA) throw rejections.schemaNotFound(schemaIri, project);
     return {
       iri: SHACL_SCHEMA,
       project,
-      report: async (id, expanded) => (await this.check(project, id, expanded)).report,
+      report: async (id, expanded) => (await this.check(project, id, expanded, caller)).report,
       validate: async (id, expanded) => {
-        const { report, imports } = await this.check(project, id, expanded);
+        const { report, imports } = await this.check(project, id, expanded, caller);
         if (!report.conforms) throw rejections.invalidSchema(id, report.json);
         return { imports };
       },
@@ -39,9 +41,14 @@ export class SchemaPayloads implements SchemaResolver {
     return schemaBase(schemaIri);
   }
 
-  private async check(project: ProjectRef, id: string, expanded: JsonObject[]): Promise<{ report: ValidationReport; imports: ImportRef[] }> {
+  private async check(
+    project: ProjectRef,
+    id: string,
+    expanded: JsonObject[],
+    caller: Caller | undefined,
+  ): Promise<{ report: ValidationReport; imports: ImportRef[] }> {
     const own = await this.jsonld.toNQuads(expanded);
-    const { imports, triples } = await this.imports.resolve(project, id, own);
+    const { imports, triples } = await this.imports.resolve(project, id, own, caller);
     return { report: await this.executor.run('validate', { shapes: SHACL_SHACL, data: { ntriples: own + triples } }), imports };
   }
 }

@@ -3,7 +3,7 @@ import { serve } from '../support/server.js';
 import type { client } from '../support/client.js';
 import { enc } from '../support/client.js';
 import { openStream } from '../support/sse.js';
-import { EX, freshProject, schemaPayload } from '../support/schemas.js';
+import { EX, freshProject, schemaPayload, thing, unique } from '../support/schemas.js';
 
 const NXV = 'https://bluebrain.github.io/nexus/vocabulary/';
 const DEFAULT = `${NXV}defaultInProject`;
@@ -173,5 +173,99 @@ describe('resolvers (Delta 1.10 resolvers API)', function () {
     const invalid = await api.post(`/v1/resources/${p}/${enc(schemaId)}`, { '@context': { '@vocab': EX }, '@type': 'Person' });
     expect(invalid.status).to.equal(400);
     expect(invalid.body['@type']).to.equal('InvalidResource');
+  });
+
+  it('tags where @bbp/nexus-sdk 1.3 posts the tag: on the resolver itself', async () => {
+    const p = await freshProject(api);
+    expect((await api.put(`/v1/resolvers/${p}/nxv:t`, cross([p], 9))).status).to.equal(201);
+    const tagged = await api.post(`/v1/resolvers/${p}/nxv:t?rev=1`, { tag: 'v1', rev: 1 });
+    expect(tagged.status, tagged.text).to.equal(201);
+    expect(tagged.body._rev).to.equal(2);
+    expect((await api.get(`/v1/resolvers/${p}/nxv:t/tags`)).body.tags).to.deep.equal([{ rev: 1, tag: 'v1' }]);
+    const stale = await api.post(`/v1/resolvers/${p}/nxv:t?rev=1`, { tag: 'v2', rev: 1 });
+    expect([stale.status, stale.body['@type']]).to.deep.equal([409, 'IncorrectRev']);
+  });
+
+  it('resolves a JSON-LD context kept in another project through the resolvers, pinned to its project and revision', async () => {
+    const shared = await freshProject(api);
+    const p = await freshProject(api);
+    const ctx = `${EX}${unique('ctx')}`;
+    expect((await api.post(`/v1/resources/${shared}`, { '@context': { '@vocab': EX, nick: `${EX}nickname` }, '@id': ctx })).status).to.equal(201);
+    const uses = (id: string) => ({ '@context': ctx, '@id': `${EX}${id}`, '@type': 'Person', nick: 'A' });
+    const refused = await api.post(`/v1/resources/${p}`, uses('u1'));
+    expect(refused.status, refused.text).to.equal(400);
+    expect(refused.body['@type']).to.equal('InvalidJsonLdFormat');
+    expect(refused.body.reason).to.contain(ctx);
+    expect((await api.get(`/v1/resources/${p}/_/${enc(`${EX}u1`)}`)).status).to.equal(404);
+    // A resolver whose resourceTypes the context does not carry finds nothing either.
+    expect((await api.put(`/v1/resolvers/${p}/nxv:shared`, cross([shared], 20, { resourceTypes: [`${EX}Other`] }))).status).to.equal(201);
+    expect((await api.post(`/v1/resources/${p}`, uses('u1'))).body['@type']).to.equal('InvalidJsonLdFormat');
+    expect((await api.get(`/v1/resources/${p}`)).body._total).to.equal(0);
+
+    expect((await api.put(`/v1/resolvers/${p}/nxv:shared?rev=1`, cross([shared], 20))).status).to.equal(200);
+    const created = await api.post(`/v1/resources/${p}`, uses('u1'));
+    expect(created.status, created.text).to.equal(201);
+    const pinned = (rev: number) => [{ '@type': 'ProjectContextRef', iri: ctx, resource: { id: ctx, project: shared, rev } }];
+    const u1 = `/v1/resources/${p}/_/${enc(`${EX}u1`)}`;
+    expect((await api.get(`${u1}/remote-contexts`)).body.remoteContexts).to.deep.equal(pinned(1));
+    const expanded = async (path: string) => (await api.get(path, { accept: 'application/n-triples' })).text;
+    expect(await expanded(u1)).to.contain(`<${EX}u1> <${EX}nickname> "A"`);
+
+    // The context changes in its project: what was written reads as it was expanded; a new write takes the new revision.
+    const changed = await api.put(`/v1/resources/${shared}/_/${enc(ctx)}?rev=1`, { '@context': { '@vocab': EX, nick: `${EX}alias` }, '@id': ctx });
+    expect(changed.status, changed.text).to.equal(200);
+    const fetched = await api.get(u1);
+    expect(fetched.body).to.include({ nick: 'A', '@type': 'Person' });
+    expect(fetched.body['@context']).to.deep.equal([ctx, 'https://bluebrain.github.io/nexus/contexts/metadata.json']);
+    expect(await expanded(u1)).to.contain(`<${EX}nickname>`);
+    expect((await api.post(`/v1/resources/${p}`, uses('u2'))).status).to.equal(201);
+    expect((await api.get(`/v1/resources/${p}/_/${enc(`${EX}u2`)}/remote-contexts`)).body.remoteContexts).to.deep.equal(pinned(2));
+    expect(await expanded(`/v1/resources/${p}/_/${enc(`${EX}u2`)}`)).to.contain(`<${EX}u2> <${EX}alias> "A"`);
+    // As in Delta, a deprecated context still resolves.
+    expect((await api.delete(`/v1/resources/${shared}/_/${enc(ctx)}?rev=2`)).status).to.equal(200);
+    expect((await api.post(`/v1/resources/${p}`, uses('u3'))).status).to.equal(201);
+  });
+
+  it('resolves owl:imports kept in another project through the resolvers', async () => {
+    const shared = await freshProject(api);
+    const p = await freshProject(api);
+    const [base, top, gone] = ['base', 'top', 'gone'].map((n) => `${EX}${unique(n)}`) as [string, string, string];
+    const ontology = `${EX}${unique('onto')}`;
+    const nameShape = {
+      '@context': { sh: 'http://www.w3.org/ns/shacl#', ex: EX },
+      '@id': ontology,
+      '@type': 'sh:NodeShape',
+      'sh:targetClass': { '@id': 'ex:Person' },
+      'sh:property': { 'sh:path': { '@id': 'ex:name' }, 'sh:minCount': 1 },
+    };
+    expect((await api.post(`/v1/resources/${shared}`, nameShape)).status).to.equal(201);
+    expect(
+      (await api.post(`/v1/schemas/${shared}`, schemaPayload(base, 'Person', { age: { datatype: 'xsd:integer', minCount: 1 } }, [ontology]))).status,
+    ).to.equal(201);
+    const importing = schemaPayload(top, 'Person', {}, [base]);
+    const missing = await api.post(`/v1/schemas/${p}`, importing);
+    expect(missing.status, missing.text).to.equal(400);
+    expect(missing.body['@type']).to.equal('InvalidSchemaResolution');
+    expect(missing.body.reason).to.contain(base).and.to.contain('resolvers');
+    expect((await api.get(`/v1/schemas/${p}/${enc(top)}`)).status).to.equal(404);
+
+    expect((await api.put(`/v1/resolvers/${p}/nxv:shared`, cross([shared], 20))).status).to.equal(201);
+    const created = await api.post(`/v1/schemas/${p}`, importing);
+    expect(created.status, created.text).to.equal(201);
+    const against = `/v1/resources/${p}/${enc(top)}`;
+    // Both the imported schema's shape and the ontology it imports in turn apply.
+    expect((await api.post(against, thing('Person', { name: 'Ann', age: 3 }))).status).to.equal(201);
+    const noAge = await api.post(against, thing('Person', { name: 'Ann' }));
+    expect(noAge.body['@type']).to.equal('InvalidResource');
+    expect(JSON.stringify(noAge.body.details)).to.contain(`${EX}age`);
+    expect((await api.post(against, thing('Person', { age: 3 }))).body['@type']).to.equal('InvalidResource');
+
+    // A deprecated schema of the other project is not found through the resolvers (Delta excludes it).
+    expect((await api.post(`/v1/schemas/${shared}`, schemaPayload(gone, 'Person', {}))).status).to.equal(201);
+    expect((await api.delete(`/v1/schemas/${shared}/${enc(gone)}?rev=1`)).status).to.equal(200);
+    const deprecated = await api.post(`/v1/schemas/${p}`, schemaPayload(`${EX}${unique('s')}`, 'Person', {}, [gone]));
+    expect(deprecated.status).to.equal(400);
+    expect(deprecated.body['@type']).to.equal('InvalidSchemaResolution');
+    expect(deprecated.body.reason).to.contain(gone);
   });
 });

@@ -61,7 +61,12 @@ describe('SHACL validation', () => {
       [`schemas/o/p/${EX}old`, state(`${EX}old`, 3, true)],
     ]);
     const resources = new Map([[`resources/o/p/${EX}onto`, state(`${EX}onto`, 4)]]);
-    const imports = new SchemaImports(schemas, resources, async (_kind, _project, id) => graphs.get(id) ?? '');
+    const imports = new SchemaImports(
+      schemas,
+      resources,
+      async (_kind, _project, id) => graphs.get(id) ?? '',
+      async () => undefined,
+    );
 
     it('finds owl:imports in N-Triples', () => {
       expect(importsIn(graphs.get(`${EX}b`)!)).to.deep.equal([`${EX}c`]);

@@ -9,12 +9,10 @@ import type { ProjectService } from '../projects/ProjectService.js';
 import type { ProjectState } from '../projects/Project.js';
 import { resolveId } from '../projects/apiMappings.js';
 import type { ExpandOptions, Expansion, JsonLdProcessor } from '../../jsonld/JsonLdProcessor.js';
-import type { ContextSource } from '../../jsonld/ContextResolver.js';
-import { resourceKey } from '../../kernel/logKeys.js';
+import type { ProjectContexts } from './ProjectContexts.js';
 import type { ItemKind } from './ItemKind.js';
-import { RESOURCE_KIND } from './ItemKind.js';
 import type { ResourceCommand, ResourceState } from './Resource.js';
-import type { JsonObject, RemoteContextRef, ResourceEvent } from './ResourceEvent.js';
+import type { JsonObject, ResourceEvent } from './ResourceEvent.js';
 import { isContentEvent } from './ResourceEvent.js';
 import type { Revision, RevisionReader } from './RevisionReader.js';
 import type { Pins, SchemaResolver, ValidationReport } from './SchemaResolver.js';
@@ -45,7 +43,7 @@ export interface WriteGuards {
 /**
  * Orchestrates the resource operations: resolves project, ids and schema, expands JSON-LD, evaluates
  * the command against the current state and writes the event; reads revisions back from the log.
- * Schemas share this lifecycle: `kind` names what differs, `contextStates` where project contexts live.
+ * Schemas share this lifecycle: `kind` names what differs; `contexts` finds the contexts kept as resources.
  */
 export class ResourceService {
   private readonly compacted = new Lru<number, JsonObject>(20_000);
@@ -62,8 +60,8 @@ export class ResourceService {
     private readonly capacity: CapacityGuard,
     private readonly guards: WriteGuards,
     private readonly definition: CommandDefinition<ResourceState, ResourceCommand, ResourceEvent>,
-    private readonly kind: ItemKind = RESOURCE_KIND,
-    private readonly contextStates: ResourceStates = states,
+    private readonly kind: ItemKind,
+    private readonly contexts: ProjectContexts,
   ) {}
 
   /** Create (POST, or PUT without `rev`). `idSegment` is absent for POST. */
@@ -71,7 +69,7 @@ export class ResourceService {
     const project = this.projects.active(ref);
     const source = checkSource(payload);
     const pathId = idSegment === undefined ? undefined : this.id(project, idSegment);
-    const expansion = await this.expand(project, source, pathId);
+    const expansion = await this.expand(project, source, pathId, caller);
     const schema = await this.schemas.resolve(ref, this.schemaIri(project, schemaSegment), caller);
     const pins = await schema.validate(expansion.id, expansion.expanded);
     if (this.guards.takenElsewhere(ref, expansion.id)) throw rejections.alreadyExists(expansion.id, ref);
@@ -92,7 +90,7 @@ export class ResourceService {
     const source = checkSource(payload);
     const id = this.id(project, idSegment);
     const state = this.current(ref, id);
-    const expansion = await this.expand(project, source, id);
+    const expansion = await this.expand(project, source, id, caller);
     const schema = await this.schemaForUpdate(project, schemaSegment, state, caller);
     const pins = await schema.validate(id, expansion.expanded);
     return this.run(
@@ -115,7 +113,7 @@ export class ResourceService {
     const state = this.current(ref, id);
     if (state.deprecated) throw rejections.isDeprecated(id);
     const { content } = await this.reader.at(state, state.rev);
-    const expansion = await this.expand(project, content.source, id);
+    const expansion = await this.expand(project, content.source, id, caller);
     const schema = await this.schemaForUpdate(project, schemaSegment, state, caller);
     const pins = await schema.validate(id, expansion.expanded);
     return this.run(state, { type: 'Refresh', ...this.target(ref, id, caller), ...this.content(content.source, expansion, schema.iri, schema.project, pins) });
@@ -209,7 +207,7 @@ export class ResourceService {
       revision.content.expanded,
       context,
       revision.content.remoteContexts,
-      (pinned) => this.pinnedContext(pinned),
+      (pinned) => this.contexts.pinned(pinned),
       project.base,
     );
     this.compacted.set(seq, compacted);
@@ -221,33 +219,12 @@ export class ResourceService {
     return this.located(ref, schemaSegment, idSegment, true).state;
   }
 
-  private async pinnedContext(ref: Extract<RemoteContextRef, { type: 'ProjectContextRef' }>): Promise<unknown> {
-    const state = this.contextStates.get(resourceKey(ref.resource.project, ref.resource.id));
-    if (!state) return undefined;
-    const { content } = await this.reader.at(state, Math.min(ref.resource.rev, state.rev));
-    return { '@context': content.source['@context'] };
-  }
-
-  /** Contexts that are resources of the same project, pinned to their current revision. */
-  private projectContexts(ref: ProjectRef): ContextSource {
-    return async (iri) => {
-      const state = this.contextStates.get(resourceKey(ref, iri));
-      if (!state) return undefined;
-      const { content } = await this.reader.at(state, state.rev);
-      if (!('@context' in content.source)) return undefined;
-      return {
-        document: { '@context': content.source['@context'] },
-        ref: { type: 'ProjectContextRef', iri, resource: { id: state.id, project: ref, rev: state.rev } },
-      };
-    };
-  }
-
-  private async expand(project: ProjectState, source: JsonObject, pathId: string | undefined): Promise<Expansion> {
+  private async expand(project: ProjectState, source: JsonObject, pathId: string | undefined, caller: Caller): Promise<Expansion> {
     const options: ExpandOptions = {
       base: project.base,
       vocab: project.vocab,
       generateId: () => `${project.base}${this.clock.uuid()}`,
-      contexts: this.projectContexts(`${project.org}/${project.label}`),
+      contexts: this.contexts.source(`${project.org}/${project.label}`, caller),
       injected: this.kind.contexts,
       withTriples: true,
       ...(pathId === undefined ? {} : { pathId }),

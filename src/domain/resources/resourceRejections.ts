@@ -28,7 +28,7 @@ export const resourceRejections = {
   invalidSchemaResolution: (id: string, importIri: string, why: 'missing' | 'deprecated') =>
     new Rejection(
       'InvalidSchemaResolution',
-      `Schema '${id}' imports '${importIri}', which ${why === 'missing' ? 'is neither a schema nor a resource of the project' : 'is deprecated'}.`,
+      `Schema '${id}' imports '${importIri}', which ${why === 'missing' ? 'is neither a schema nor a resource of the project, nor found through its resolvers' : 'is deprecated'}.`,
       { imports: [importIri] },
     ),
   unexpectedId: (id: string, payloadId: string) => new Rejection('UnexpectedId', `Id '${id}' does not match the payload id '${payloadId}'.`),

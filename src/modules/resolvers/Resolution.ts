@@ -15,8 +15,14 @@ export interface Resolved {
   state: ResourceState;
 }
 
-/** Finds an item by `@id` in one project (schemas first, as Delta's resource resolution tries them). */
-export type ItemLookup = (project: ProjectRef, id: string) => Resolved | undefined;
+/** Finds an item by `@id` in one project: of the kind named, else schemas first (as Delta's resource resolution tries them). */
+export type ItemLookup = (project: ProjectRef, id: string, kind?: Resolved['kind']) => Resolved | undefined;
+
+/** What a resolution looks for: any item (the `_` route) or one kind, deprecated ones excluded or not. */
+export interface ResolutionScope {
+  kind?: Resolved['kind'];
+  excludeDeprecated?: boolean;
+}
 
 interface Cause {
   '@type': string;
@@ -60,10 +66,10 @@ export class Resolution {
   ) {}
 
   /** Through every active resolver of the project. */
-  async resolve(project: ProjectRef, id: string, selector: Selector, caller: Caller | undefined): Promise<ResolutionOutcome> {
+  async resolve(project: ProjectRef, id: string, selector: Selector, caller: Caller | undefined, scope: ResolutionScope = {}): Promise<ResolutionOutcome> {
     const history: ResolverReport[] = [];
     for (const resolver of this.resolvers.active(project)) {
-      const { report, found } = await this.through(resolver, project, id, selector, caller);
+      const { report, found } = await this.through(resolver, project, id, selector, caller, scope);
       history.push(report);
       if (found) return { found, history };
     }
@@ -77,16 +83,16 @@ export class Resolution {
       const reason = `Resolver '${resolver.id}' is deprecated.`;
       return { history: [{ resolverId: resolver.id, success: false, rejections: [{ project, cause: cause('ResolverIsDeprecated', reason) }] }] };
     }
-    const { report, found } = await this.through(resolver, project, id, selector, caller);
+    const { report, found } = await this.through(resolver, project, id, selector, caller, {});
     return { history: [report], ...(found ? { found } : {}) };
   }
 
-  private async through(resolver: ResolverState, project: ProjectRef, id: string, selector: Selector, caller: Caller | undefined) {
+  private async through(resolver: ResolverState, project: ProjectRef, id: string, selector: Selector, caller: Caller | undefined, scope: ResolutionScope) {
     const f = resolver.value.fields;
     const rejections: ResolverReport['rejections'] = [];
     const targets = f.type === 'InProject' ? [project] : (f.projects ?? []);
     for (const target of targets) {
-      const refused = await this.attempt(resolver, target, id, selector, caller);
+      const refused = await this.attempt(resolver, target, id, selector, caller, scope);
       if (!isCause(refused)) return { report: { resolverId: resolver.id, success: true, resourceProject: target, rejections }, found: refused };
       rejections.push({ project: target, cause: refused });
     }
@@ -94,7 +100,14 @@ export class Resolution {
     return { report: failed, found: undefined };
   }
 
-  private async attempt(resolver: ResolverState, target: ProjectRef, id: string, selector: Selector, caller: Caller | undefined): Promise<Resolved | Cause> {
+  private async attempt(
+    resolver: ResolverState,
+    target: ProjectRef,
+    id: string,
+    selector: Selector,
+    caller: Caller | undefined,
+    scope: ResolutionScope,
+  ): Promise<Resolved | Cause> {
     const f = resolver.value.fields;
     if (f.type === 'CrossProject') {
       const resolution = f.identityResolution;
@@ -110,14 +123,14 @@ export class Resolution {
       if (!allowed)
         return cause('ProjectAccessDenied', `The supplied authentication is not authorized to access the project '${target}' using resolution ${how}`);
     }
-    const found = this.lookup(target, id);
+    const found = this.lookup(target, id, scope.kind);
     if (!found) return cause('ResourceNotFound', `The resource was not found in project '${target}'.`);
     if (selector.rev !== undefined && (selector.rev < 1 || selector.rev > found.state.rev))
       return cause('RevisionNotFound', `Revision requested '${selector.rev}' not found.`, { provided: selector.rev });
     if (selector.tag !== undefined && found.state.tags[selector.tag] === undefined) return cause('TagNotFound', `Tag requested '${selector.tag}' not found.`);
     if (f.type === 'CrossProject' && f.resourceTypes?.length && !f.resourceTypes.some((t) => found.state.types.includes(t)))
       return cause('ResourceTypesDenied', `None of the provided types '${found.state.types.join(',')}' matched the resolver authorized types`);
-    if (found.state.deprecated) return cause('ResourceIsDeprecated', `The resource is deprecated in project '${target}'.`);
+    if (found.state.deprecated && scope.excludeDeprecated !== false) return cause('ResourceIsDeprecated', `The resource is deprecated in project '${target}'.`);
     return found;
   }
 }

@@ -23,9 +23,8 @@ export class ResolvingSchemas implements SchemaResolver {
     } catch (error) {
       if (!(error instanceof Rejection) || error.type !== 'ResourceNotFound') throw error;
       const ref = parseSchemaRef(schemaIri);
-      const outcome = await this.resolution().resolve(project, ref.iri, {}, caller);
-      const found = outcome.found;
-      if (!found || found.kind !== 'schemas' || found.project === project) throw error;
+      const { found } = await this.resolution().resolve(project, ref.iri, {}, caller, { kind: 'schemas' });
+      if (!found || found.project === project) throw error;
       return this.local.resolve(found.project, schemaIri, caller);
     }
   }

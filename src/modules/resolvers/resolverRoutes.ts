@@ -59,6 +59,12 @@ export const resolverRoutes = (routes: Routes, router: Router, { resolvers, reso
       written(res, 201)(await resolvers.create(projectOf(req), undefined, req.body, ctx.caller));
     }),
   });
+  const tag: Handler = async (req, res, ctx) => {
+    indexing(req.query);
+    const rev = requiredRev(req.query);
+    const body = tagBody(req.body);
+    written(res, 201)(await resolvers.tag(projectOf(req), id(req), rev, body.tag, body.rev, ctx.caller));
+  };
   routes.add(router, S, {
     get: read('Fetch a resolver (?rev or ?tag)', (req, res) =>
       send(res, resolverBody(resolvers.fetch(projectOf(req), id(req), selector(req.query)), addresses)),
@@ -76,18 +82,15 @@ export const resolverRoutes = (routes: Routes, router: Router, { resolvers, reso
       },
       'none',
     ),
+    // @bbp/nexus-sdk 1.3 (`Resolver.tag`) posts the tag to the resolver itself rather than to `/tags`.
+    post: write('Tag a revision of a resolver (?rev), where @bbp/nexus-sdk 1.3 sends it', tag),
   });
   routes.add(router, `${S}/source`, {
     get: read('The resolver payload as sent', (req, res) => send(res, resolvers.fetch(projectOf(req), id(req), selector(req.query)).value.source)),
   });
   routes.add(router, `${S}/tags`, {
     get: read('Tags of a resolver', (req, res) => send(res, tagsBody(resolvers.fetch(projectOf(req), id(req), selector(req.query)).tags))),
-    post: write('Tag a revision of a resolver (?rev)', async (req, res, ctx) => {
-      indexing(req.query);
-      const rev = requiredRev(req.query);
-      const body = tagBody(req.body);
-      written(res, 201)(await resolvers.tag(projectOf(req), id(req), rev, body.tag, body.rev, ctx.caller));
-    }),
+    post: write('Tag a revision of a resolver (?rev)', tag),
   });
 
   /** The resolved item, its source, or the report of the attempt (`showReport=true`). */

@@ -59,6 +59,12 @@ export const viewRoutes = (routes: Routes, router: Router, { views, queries, ind
       written(res, 201)(await views.create(projectOf(req), undefined, req.body, ctx.caller));
     }),
   });
+  const tag: Handler = async (req, res, ctx) => {
+    indexing(req.query);
+    const rev = requiredRev(req.query);
+    const body = tagBody(req.body);
+    written(res, 201)(await views.tag(projectOf(req), id(req), rev, body.tag, body.rev, ctx.caller));
+  };
   routes.add(router, S, {
     get: read('Fetch a view (?rev or ?tag)', (req, res) => send(res, viewBody(views.fetch(projectOf(req), id(req), selector(req.query)), addresses))),
     put: write('Create a view with this id, or update it (?rev)', async (req, res, ctx) => {
@@ -74,6 +80,8 @@ export const viewRoutes = (routes: Routes, router: Router, { views, queries, ind
       },
       'none',
     ),
+    // @bbp/nexus-sdk 1.3 (`View.tag`) posts the tag to the view itself rather than to `/tags`.
+    post: write('Tag a revision of a view (?rev), where @bbp/nexus-sdk 1.3 sends it', tag),
   });
   routes.add(router, `${S}/undeprecate`, {
     put: write(
@@ -90,12 +98,7 @@ export const viewRoutes = (routes: Routes, router: Router, { views, queries, ind
   });
   routes.add(router, `${S}/tags`, {
     get: read('Tags of a view', (req, res) => send(res, tagsBody(views.fetch(projectOf(req), id(req), selector(req.query)).tags))),
-    post: write('Tag a revision of a view (?rev)', async (req, res, ctx) => {
-      indexing(req.query);
-      const rev = requiredRev(req.query);
-      const body = tagBody(req.body);
-      written(res, 201)(await views.tag(projectOf(req), id(req), rev, body.tag, body.rev, ctx.caller));
-    }),
+    post: write('Tag a revision of a view (?rev)', tag),
   });
   routes.add(router, `${S}/_search`, {
     post: {
