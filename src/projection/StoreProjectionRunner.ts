@@ -10,14 +10,28 @@ export interface StorePosition {
   set(position: number): Promise<void>;
 }
 
+/** Positions recorded by name where every replica hears them as they are recorded (`RedisProjectionCheckpoints`). */
+export interface WatchedCheckpoints {
+  get(name: string): Promise<number | undefined>;
+  set(name: string, position: number): Promise<void>;
+  /** Calls `heard` with every position recorded for `name` from now on; resolves, once listening, to its stop. */
+  watch(name: string, heard: (position: number) => void): Promise<() => Promise<void>>;
+}
+
 export interface StoreRunnerOptions {
   log: Log;
   /** How often the lease is renewed (the holder) or sought and the store's position read (the others). */
   renewMillis: number;
-  /** How often a reader waiting for the store polls its recorded position. */
+  /** How often a reader waiting for the store reads its position again (a backstop when it is announced). */
   pollMillis: number;
   /** Changes written between two checks of the lease in Redis. */
   batch: number;
+  /**
+   * Where the holder announces each position it recorded in the store, under the name `as()` gives
+   * (read once the store is restored: it names the store's generation, so an emptied store is never
+   * taken for a full one). The others hear it there instead of querying the store.
+   */
+  announce?: { checkpoints: WatchedCheckpoints; as: () => string };
 }
 
 /**
@@ -29,6 +43,10 @@ export interface StoreRunnerOptions {
  * store lacks. Writes are idempotent (a revision graph is written whole, once; heads are set to
  * what a change says), so the changes the dead holder wrote after its last record are written again
  * harmlessly, and none is lost.
+ *
+ * The store's record is the truth a new holder resumes from. The others learn the position from
+ * the holder's announcement in Redis as it is made (`announce`), and read it there again now and
+ * then in case one was missed: they send the store no query to follow it.
  */
 export class StoreProjectionRunner implements Follower {
   readonly name = 'store';
@@ -39,6 +57,7 @@ export class StoreProjectionRunner implements Follower {
   private lastError: string | undefined;
   private wake: (() => void) | undefined;
   private running: Promise<void> | undefined;
+  private unwatch: (() => Promise<void>) | undefined;
   private readonly waiters = new Set<{ seq: number; done: () => void }>();
 
   constructor(
@@ -78,6 +97,8 @@ export class StoreProjectionRunner implements Follower {
   /** Starts at the store's position (the feed holds every change after `from`, where the states were restored). */
   async start(from: number): Promise<void> {
     this.known = (await this.stored.get()) ?? 0;
+    const announce = this.options.announce;
+    if (announce) this.unwatch = await announce.checkpoints.watch(announce.as(), (position) => this.heard(position));
     if (this.known < from)
       // The restore replays the whole log when the store is behind the snapshot, so this is a store emptied meanwhile.
       this.options.log.warn(`store projection: the store is at ${this.known}, behind this replica's start at ${from}; another replica must bring it up`);
@@ -99,6 +120,7 @@ export class StoreProjectionRunner implements Follower {
     this.wake?.();
     await this.running;
     for (const waiter of [...this.waiters]) waiter.done();
+    await this.unwatch?.();
     if (this.holding) await this.lease.release().catch(() => undefined);
     this.holding = false;
   }
@@ -121,7 +143,7 @@ export class StoreProjectionRunner implements Follower {
         }
         if (this.holding) {
           if (await this.project()) continue;
-        } else this.known = Math.max(this.known, (await this.stored.get()) ?? 0);
+        } else this.known = Math.max(this.known, await this.announced());
         this.failures = 0;
         this.lastError = undefined;
       } catch (error) {
@@ -152,7 +174,23 @@ export class StoreProjectionRunner implements Follower {
     this.known = position;
     this.notify();
     this.feed.release();
+    const announce = this.options.announce;
+    await announce?.checkpoints.set(announce.as(), position);
     return batch.length > 0;
+  }
+
+  /** The store's position as the holder announced it; the store's own record while nothing was announced. */
+  private async announced(): Promise<number> {
+    const announce = this.options.announce;
+    const position = announce && (await announce.checkpoints.get(announce.as()));
+    return position ?? (await this.stored.get()) ?? 0;
+  }
+
+  /** An announcement: the holder's own are its record already. */
+  private heard(position: number): void {
+    if (this.holding || position <= this.known) return;
+    this.known = position;
+    this.notify();
   }
 
   private notify(): void {
