@@ -56,6 +56,8 @@ export class StoreProjectionRunner implements Follower {
   private failures = 0;
   private lastError: string | undefined;
   private wake: (() => void) | undefined;
+  /** A wake-up asked for while the loop was busy: its next pause ends at once. */
+  private woken = false;
   private running: Promise<void> | undefined;
   private unwatch: (() => Promise<void>) | undefined;
   private readonly waiters = new Set<{ seq: number; done: () => void }>();
@@ -70,7 +72,7 @@ export class StoreProjectionRunner implements Follower {
     // Only the holder has work when the fold pushes; the others poll the store while readers wait.
     feed.reader(
       () => this.known,
-      () => (this.holding ? this.wake?.() : undefined),
+      () => (this.holding ? this.wakeUp() : undefined),
     );
   }
 
@@ -110,14 +112,14 @@ export class StoreProjectionRunner implements Follower {
     return new Promise((resolve) => {
       const waiter = { seq, done: () => (this.waiters.delete(waiter), resolve()) };
       this.waiters.add(waiter);
-      this.wake?.();
+      this.wakeUp();
     });
   }
 
   /** Stops projecting and gives the lease up at once, so that another replica takes over without waiting for it to expire. */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.wake?.();
+    this.wakeUp();
     await this.running;
     for (const waiter of [...this.waiters]) waiter.done();
     await this.unwatch?.();
@@ -197,7 +199,16 @@ export class StoreProjectionRunner implements Follower {
     for (const waiter of [...this.waiters]) if (waiter.seq <= this.known) waiter.done();
   }
 
+  private wakeUp(): void {
+    if (this.wake) this.wake();
+    else this.woken = true;
+  }
+
   private pause(millis: number): Promise<void> {
+    if (this.stopped || this.woken) {
+      this.woken = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       const timer = setTimeout(() => ((this.wake = undefined), resolve()), millis);
       this.wake = () => {
