@@ -141,6 +141,8 @@ describe('the lease holder alone writes the external store, the catalogue graph 
     expect(catalogueWrites(other)).to.have.length(0);
     expect(catalogueWrites(holder)).to.have.length(changes);
     expect(other.proxy.writes()).to.deep.equal([]);
+    // It heard how far the store is from the holder (Redis), without asking the store.
+    expect(other.proxy.requests.filter((r) => r.query.includes('urn:registry:position'))).to.deep.equal([]);
 
     // The other replica restarted on its data directory, then on an empty one: it writes nothing and answers as before.
     for (const fresh of [false, true]) {

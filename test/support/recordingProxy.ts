@@ -11,6 +11,8 @@ export interface Recorded {
   write: boolean;
   /** The update's text (empty for a graph upload). */
   update: string;
+  /** The query's text, for a query. */
+  query: string;
 }
 
 export interface RecordingProxy {
@@ -38,7 +40,10 @@ export const recordingProxy = async (target: SparqlServer): Promise<RecordingPro
       const type = req.headers['content-type'] ?? '';
       const update = type.startsWith('application/sparql-update') ? body.toString('utf8') : '';
       const gspWrite = req.url!.includes('graph-crud') && req.method !== 'GET' && req.method !== 'HEAD';
-      requests.push({ method: req.method!, path: req.url!, write: update !== '' || gspWrite, update });
+      const form = type.startsWith('application/x-www-form-urlencoded')
+        ? new URLSearchParams(body.toString('utf8'))
+        : new URL(req.url!, 'http://x').searchParams;
+      requests.push({ method: req.method!, path: req.url!, write: update !== '' || gspWrite, update, query: form.get('query') ?? '' });
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(req.headers))
         if (typeof value === 'string' && !['host', 'connection', 'content-length', 'transfer-encoding'].includes(name)) headers[name] = value;
