@@ -69,7 +69,7 @@ export class StoreProjectionRunner implements Follower {
     private readonly step: (change: Change) => Promise<void>,
     private readonly options: StoreRunnerOptions,
   ) {
-    // Only the holder has work when the fold pushes; the others poll the store while readers wait.
+    // Only the holder has work when the fold pushes; the others hear its announcements.
     feed.reader(
       () => this.known,
       () => (this.holding ? this.wakeUp() : undefined),
@@ -138,6 +138,8 @@ export class StoreProjectionRunner implements Follower {
           // The position the previous holder recorded: what it wrote after it is written again.
           this.known = (await this.stored.get()) ?? 0;
           this.holding = true;
+          // Announced at once: a replica starting while the store is idle need not ask the store.
+          await this.options.announce?.checkpoints.set(this.options.announce.as(), this.known);
           this.options.log.info(`store projection: this replica holds the lease (epoch ${this.lease.epoch}), projecting from event ${this.known}`, {
             epoch: this.lease.epoch,
             position: this.known,
