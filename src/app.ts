@@ -38,6 +38,7 @@ import { StoreProjectionRunner } from './projection/StoreProjectionRunner.js';
 import { RedisWriterLease, soleWriter } from './store/StoreLease.js';
 import type { RunnerOptions } from './projection/ProjectionRunner.js';
 import { FileProjectionCheckpoints } from './projection/FileProjectionCheckpoints.js';
+import { RedisProjectionCheckpoints } from './projection/RedisProjectionCheckpoints.js';
 import { OrgService } from './domain/orgs/OrgService.js';
 import { ProjectService } from './domain/projects/ProjectService.js';
 import { ResourceService } from './domain/resources/ResourceService.js';
@@ -202,7 +203,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   const kinds = { orgs: states.of(orgDefinition), projects: states.of(projectDefinition), resources: states.of(resourceKind), schemas: states.of(schemaKind) };
   // A store shared by every replica is written by one of them, the lease holder (below): the fold only derives.
   const revisions = new RevisionProjection(graphStore, jsonld, storeRecorded === undefined);
-  const catalogueProjection = new CatalogueProjection(graphStore, catalogueIndex, payloadSorts, states.terms, addresses.subjects);
+  const catalogueProjection = new CatalogueProjection(graphStore, catalogueIndex, payloadSorts, states.terms, addresses.subjects, storeRecorded === undefined);
   const streams = new EventStreams(log, states, stateLookups(kinds.projects, kinds.resources, addresses), (seq) => projector.catchUp(seq), {
     keepAliveMillis: config.sseKeepAliveMillis ?? 20_000,
     log: logs,
@@ -268,11 +269,27 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
           })
         : soleWriter(),
       storeRecorded,
+      // The catalogue entry names the head graph: written after it.
       async (change) => {
         const triples = await storeRevisions.write(change);
         await sparqlReplica.apply(triples === undefined ? change : { ...change, triples });
+        await catalogueProjection.write(change);
       },
-      { log: logs, renewMillis: Math.round(leaseMillis / 4), pollMillis: 20, batch: 200 },
+      {
+        log: logs,
+        renewMillis: Math.round(leaseMillis / 4),
+        // The others hear the holder's position in Redis as it is recorded; reading it again is a backstop.
+        pollMillis: 250,
+        batch: 200,
+        ...(opened.redis
+          ? {
+              announce: {
+                checkpoints: new RedisProjectionCheckpoints(opened.redis.connection, opened.redis.keyOf('checkpoints')),
+                as: () => `store:${graphStore.checkpoint(false)}`,
+              },
+            }
+          : {}),
+      },
     );
   const sparqlRunner = storeRunner ?? runner('sparql', sparqlReplica);
   const runners = [

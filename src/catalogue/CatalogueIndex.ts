@@ -208,6 +208,11 @@ export class CatalogueIndex {
     for (const kept of this.totals.values()) kept.total += (next && kept.selects(next) ? 1 : 0) - (previous && kept.selects(previous) ? 1 : 0);
   }
 
+  /** Every item of a kind in a project. */
+  *itemsOf(kind: string, project: string): Generator<CatalogueItem> {
+    for (const e of this.lists.get(`${kind} ${project}`) ?? []) yield e.item;
+  }
+
   /** The projects in the listing's scope that hold items of its kind. */
   projects(f: ListingFilter): string[] {
     return this.scope(f).map((list) => list[0]!.item.project);

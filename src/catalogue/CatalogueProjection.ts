@@ -4,7 +4,7 @@ import type { Change, Projection } from '../projection/Projection.js';
 import type { GraphStore } from '../store/GraphStore.js';
 import { CATALOGUE, revisionGraph } from '../store/graphNames.js';
 import type { CatalogueItem } from './catalogue.js';
-import { catalogueQuads, catalogueTriples, removeCatalogueUpdate } from './catalogue.js';
+import { catalogueQuads, catalogueTriples, removeCatalogueUpdate, replaceCatalogueUpdate } from './catalogue.js';
 import type { CatalogueIndex } from './CatalogueIndex.js';
 import type { PayloadSortIndexes } from './PayloadSortIndexes.js';
 import type { TermDictionary } from './TermDictionary.js';
@@ -13,6 +13,11 @@ import type { TermDictionary } from './TermDictionary.js';
  * The catalogue of current states of every listable item: a graph of the store (the SPARQL truth
  * listings fall back on), the in-memory index of the default order, the payload sort indexes and
  * the field names payloads use.
+ *
+ * In a store shared by every replica (the external one) the graph is durable content like the
+ * revision graphs: only the lease holder writes it (`write`, in its batches, in log order, at the
+ * position it records), and every replica keeps its own in-memory indexes. A replica that writes
+ * its catalogue graph itself would write it N times per change and reload it whole at each start.
  */
 export class CatalogueProjection implements Projection {
   constructor(
@@ -22,6 +27,8 @@ export class CatalogueProjection implements Projection {
     private readonly terms: TermDictionary,
     /** Address prefix of subjects in the catalogue (`{base_url}/v1/`). */
     private readonly subjectBase: string,
+    /** False where the store is shared by every replica: the lease holder writes the graph (`write`). */
+    private readonly writesGraph = true,
   ) {}
 
   async apply({ definition, previous, next, logged, triples }: Change): Promise<void> {
@@ -42,14 +49,16 @@ export class CatalogueProjection implements Projection {
   /** Records an item's current state; `triples` are those of its new head revision, when it has one. */
   async set(item: CatalogueItem, replace: boolean, triples?: string): Promise<void> {
     if (triples !== undefined) this.sorts.revision(item.head, triples);
-    if (replace) await this.store.update(removeCatalogueUpdate(item.kind, item.project, item.id));
-    await this.store.load(catalogueQuads(item));
+    if (this.writesGraph) {
+      if (replace) await this.store.update(removeCatalogueUpdate(item.kind, item.project, item.id));
+      await this.store.load(catalogueQuads(item));
+    }
     this.index.set(item);
     this.sorts.current(item);
   }
 
   async drop(kind: string, project: ProjectRef, id: string): Promise<void> {
-    await this.store.update(removeCatalogueUpdate(kind, project, id));
+    if (this.writesGraph) await this.store.update(removeCatalogueUpdate(kind, project, id));
     this.index.remove(kind, project, id);
     this.sorts.dropped(kind, project, id);
   }
@@ -66,6 +75,7 @@ export class CatalogueProjection implements Projection {
   async load(items: CatalogueItem[]): Promise<void> {
     this.index.load(items);
     this.sorts.clear();
+    if (!this.writesGraph) return;
     // Loaded as bytes: encoding concatenated strings for WASM took a fifth of a restart.
     let batch: string[] = [];
     let size = 0;
@@ -80,6 +90,21 @@ export class CatalogueProjection implements Projection {
       }
     }
     await this.store.loadGraph(CATALOGUE, Buffer.from(batch.join('')));
+  }
+
+  /**
+   * The catalogue graph's part of a change, for the writer of a shared store: one update that
+   * removes the item's entry and writes its current one (or only removes it), so writing a change
+   * again, in a replay after a takeover, leaves what writing it once did.
+   */
+  async write({ definition, previous, next }: Change): Promise<void> {
+    if (!definition.listed) return;
+    const state = next ?? previous;
+    if (state === undefined) return;
+    const listed = definition.listed(state);
+    await this.store.update(
+      next === undefined ? removeCatalogueUpdate(definition.kind, listed.project, listed.id) : replaceCatalogueUpdate(this.item(definition.kind, listed)),
+    );
   }
 
   private item(kind: string, r: Listed): CatalogueItem {

@@ -142,9 +142,24 @@ export class PayloadSortIndexes {
     try {
       const rows = await this.store.select(sortValuesQuery(index.kind, index.project, index.predicate));
       index.fill(rows.map((row) => ({ node: row['item']!.value, head: row['head']!.value, value: sortValueOfBinding(row['raw']) })));
+      if (this.behind(index)) this.forget(index);
     } catch {
       this.forget(index);
     }
+  }
+
+  /**
+   * Whether the index was filled from a store behind this replica's catalogue: a store written by
+   * another process (the external store's lease holder) may not hold yet a change the catalogue
+   * applied before the index existed, which the index would then never follow. The listing falls
+   * back to SPARQL this time; a store ahead of the catalogue is followed as the catalogue catches up.
+   */
+  private behind(index: PayloadSortIndex): boolean {
+    for (const item of this.catalogue.itemsOf(index.kind, index.project)) {
+      const head = index.head(itemNode(item.kind, item.project, item.id));
+      if (head === undefined || revisionOf(head) < item.rev) return true;
+    }
+    return false;
   }
 
   private forget(index: PayloadSortIndex): void {
@@ -157,5 +172,8 @@ export class PayloadSortIndexes {
     return [...this.cache.values()].filter((index) => index.kind === kind && index.project === project);
   }
 }
+
+/** The revision a head graph holds (`{item node}/rev/{rev}`). */
+const revisionOf = (graph: string): number => Number(graph.slice(graph.lastIndexOf('/') + 1));
 
 const cacheKey = (kind: string, project: string, predicate: string) => `${kind} ${project} ${predicate}`;

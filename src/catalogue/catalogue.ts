@@ -52,3 +52,7 @@ export const removeCatalogueUpdate = (kind: string, project: ProjectRef, id: str
   const s = iri(itemNode(kind, project, id));
   return `DELETE WHERE { GRAPH ${G} { ${s} ${nxv('link')} ?l . ?l ?lp ?lo } } ;\nDELETE WHERE { GRAPH ${G} { ${s} ?p ?o } }`;
 };
+
+/** The item's entry replaced by its current one, in one update (idempotent). */
+export const replaceCatalogueUpdate = (item: CatalogueItem): string =>
+  `${removeCatalogueUpdate(item.kind, item.project, item.id)} ;\nINSERT DATA { GRAPH ${G} {\n${catalogueTriples(item)}} }`;

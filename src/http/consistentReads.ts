@@ -24,9 +24,10 @@ export interface ReadModels {
   text: readonly Follower[];
   sparql: Follower;
   /**
-   * The external store, shared by every replica and projected by one of them: reads that query it
-   * (SPARQL, search, listings sorted by a payload property, which read the head revision graphs)
-   * wait for its recorded position. Absent with the embedded store.
+   * The external store, shared by every replica and projected by one of them (its revision graphs,
+   * datasets and catalogue graph): reads that query it (SPARQL, search, listings in another order
+   * than the default, aggregations, links) wait for its recorded position. Absent with the
+   * embedded store.
    */
   store?: Follower;
 }
@@ -46,6 +47,7 @@ export const readsFrom =
     const search = path.startsWith('/v1/search') || path.includes('/_search') || path.includes('/search/') || req.query['q'] !== undefined;
     const read = req.method === 'GET' || req.method === 'HEAD' || sparql || search || path.startsWith('/v1/multi-fetch');
     if (!read) return [models.states];
-    const store = models.store && (sparql || search || req.query['sort'] !== undefined) ? [models.store] : [];
+    const catalogueGraph = req.query['sort'] !== undefined || req.query['aggregations'] !== undefined || /\/(incoming|outgoing)$/.test(path);
+    const store = models.store && (sparql || search || catalogueGraph) ? [models.store] : [];
     return [models.states, models.catalogue, ...(search ? models.text : []), ...(sparql && models.sparql !== models.store ? [models.sparql] : []), ...store];
   };

@@ -10,14 +10,28 @@ export interface StorePosition {
   set(position: number): Promise<void>;
 }
 
+/** Positions recorded by name where every replica hears them as they are recorded (`RedisProjectionCheckpoints`). */
+export interface WatchedCheckpoints {
+  get(name: string): Promise<number | undefined>;
+  set(name: string, position: number): Promise<void>;
+  /** Calls `heard` with every position recorded for `name` from now on; resolves, once listening, to its stop. */
+  watch(name: string, heard: (position: number) => void): Promise<() => Promise<void>>;
+}
+
 export interface StoreRunnerOptions {
   log: Log;
   /** How often the lease is renewed (the holder) or sought and the store's position read (the others). */
   renewMillis: number;
-  /** How often a reader waiting for the store polls its recorded position. */
+  /** How often a reader waiting for the store reads its position again (a backstop when it is announced). */
   pollMillis: number;
   /** Changes written between two checks of the lease in Redis. */
   batch: number;
+  /**
+   * Where the holder announces each position it recorded in the store, under the name `as()` gives
+   * (read once the store is restored: it names the store's generation, so an emptied store is never
+   * taken for a full one). The others hear it there instead of querying the store.
+   */
+  announce?: { checkpoints: WatchedCheckpoints; as: () => string };
 }
 
 /**
@@ -29,6 +43,10 @@ export interface StoreRunnerOptions {
  * store lacks. Writes are idempotent (a revision graph is written whole, once; heads are set to
  * what a change says), so the changes the dead holder wrote after its last record are written again
  * harmlessly, and none is lost.
+ *
+ * The store's record is the truth a new holder resumes from. The others learn the position from
+ * the holder's announcement in Redis as it is made (`announce`), and read it there again now and
+ * then in case one was missed: they send the store no query to follow it.
  */
 export class StoreProjectionRunner implements Follower {
   readonly name = 'store';
@@ -38,7 +56,10 @@ export class StoreProjectionRunner implements Follower {
   private failures = 0;
   private lastError: string | undefined;
   private wake: (() => void) | undefined;
+  /** A wake-up asked for while the loop was busy: its next pause ends at once. */
+  private woken = false;
   private running: Promise<void> | undefined;
+  private unwatch: (() => Promise<void>) | undefined;
   private readonly waiters = new Set<{ seq: number; done: () => void }>();
 
   constructor(
@@ -48,10 +69,10 @@ export class StoreProjectionRunner implements Follower {
     private readonly step: (change: Change) => Promise<void>,
     private readonly options: StoreRunnerOptions,
   ) {
-    // Only the holder has work when the fold pushes; the others poll the store while readers wait.
+    // Only the holder has work when the fold pushes; the others hear its announcements.
     feed.reader(
       () => this.known,
-      () => (this.holding ? this.wake?.() : undefined),
+      () => (this.holding ? this.wakeUp() : undefined),
     );
   }
 
@@ -78,6 +99,8 @@ export class StoreProjectionRunner implements Follower {
   /** Starts at the store's position (the feed holds every change after `from`, where the states were restored). */
   async start(from: number): Promise<void> {
     this.known = (await this.stored.get()) ?? 0;
+    const announce = this.options.announce;
+    if (announce) this.unwatch = await announce.checkpoints.watch(announce.as(), (position) => this.heard(position));
     if (this.known < from)
       // The restore replays the whole log when the store is behind the snapshot, so this is a store emptied meanwhile.
       this.options.log.warn(`store projection: the store is at ${this.known}, behind this replica's start at ${from}; another replica must bring it up`);
@@ -89,16 +112,17 @@ export class StoreProjectionRunner implements Follower {
     return new Promise((resolve) => {
       const waiter = { seq, done: () => (this.waiters.delete(waiter), resolve()) };
       this.waiters.add(waiter);
-      this.wake?.();
+      this.wakeUp();
     });
   }
 
   /** Stops projecting and gives the lease up at once, so that another replica takes over without waiting for it to expire. */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.wake?.();
+    this.wakeUp();
     await this.running;
     for (const waiter of [...this.waiters]) waiter.done();
+    await this.unwatch?.();
     if (this.holding) await this.lease.release().catch(() => undefined);
     this.holding = false;
   }
@@ -114,6 +138,8 @@ export class StoreProjectionRunner implements Follower {
           // The position the previous holder recorded: what it wrote after it is written again.
           this.known = (await this.stored.get()) ?? 0;
           this.holding = true;
+          // Announced at once: a replica starting while the store is idle need not ask the store.
+          await this.options.announce?.checkpoints.set(this.options.announce.as(), this.known);
           this.options.log.info(`store projection: this replica holds the lease (epoch ${this.lease.epoch}), projecting from event ${this.known}`, {
             epoch: this.lease.epoch,
             position: this.known,
@@ -121,7 +147,7 @@ export class StoreProjectionRunner implements Follower {
         }
         if (this.holding) {
           if (await this.project()) continue;
-        } else this.known = Math.max(this.known, (await this.stored.get()) ?? 0);
+        } else this.known = Math.max(this.known, await this.announced());
         this.failures = 0;
         this.lastError = undefined;
       } catch (error) {
@@ -152,14 +178,39 @@ export class StoreProjectionRunner implements Follower {
     this.known = position;
     this.notify();
     this.feed.release();
+    const announce = this.options.announce;
+    await announce?.checkpoints.set(announce.as(), position);
     return batch.length > 0;
+  }
+
+  /** The store's position as the holder announced it; the store's own record while nothing was announced. */
+  private async announced(): Promise<number> {
+    const announce = this.options.announce;
+    const position = announce && (await announce.checkpoints.get(announce.as()));
+    return position ?? (await this.stored.get()) ?? 0;
+  }
+
+  /** An announcement: the holder's own are its record already. */
+  private heard(position: number): void {
+    if (this.holding || position <= this.known) return;
+    this.known = position;
+    this.notify();
   }
 
   private notify(): void {
     for (const waiter of [...this.waiters]) if (waiter.seq <= this.known) waiter.done();
   }
 
+  private wakeUp(): void {
+    if (this.wake) this.wake();
+    else this.woken = true;
+  }
+
   private pause(millis: number): Promise<void> {
+    if (this.stopped || this.woken) {
+      this.woken = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       const timer = setTimeout(() => ((this.wake = undefined), resolve()), millis);
       this.wake = () => {

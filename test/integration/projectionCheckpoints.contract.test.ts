@@ -87,3 +87,40 @@ describe('file checkpoints on disk', () => {
     expect(await new FileProjectionCheckpoints(join(where, 'checkpoints.json')).get('text')).to.equal(2);
   });
 });
+
+describe('Redis checkpoints heard by every process', () => {
+  let watcher: Redis;
+  let recorder: Redis;
+  const where = `test-checkpoints-watch-${process.pid}-${Date.now()}`;
+  beforeEach(() => {
+    watcher = new Redis(REDIS_URL);
+    recorder = new Redis(REDIS_URL);
+  });
+  afterEach(async () => {
+    await recorder.del(where);
+    watcher.disconnect();
+    recorder.disconnect();
+  });
+
+  it('calls a watcher with each position another process records under its name, in order, and stops when asked', async () => {
+    const heard: number[] = [];
+    let third: () => void = () => undefined;
+    const reachedThird = new Promise<void>((resolve) => (third = resolve));
+    const stop = await new RedisProjectionCheckpoints(watcher, where).watch('store:1', (position) => {
+      heard.push(position);
+      if (heard.length === 3) third();
+    });
+    const other = new RedisProjectionCheckpoints(recorder, where);
+    await other.set('store:1', 4);
+    await other.set('store:2', 99);
+    await other.set('store:1', 5);
+    await other.set('store:1', 6);
+    await reachedThird;
+    expect(heard).to.deep.equal([4, 5, 6]);
+    await stop();
+    await other.set('store:1', 7);
+    // Read back through the watcher's own connection: the record above is done, its message would have arrived first.
+    expect(await new RedisProjectionCheckpoints(watcher, where).get('store:1')).to.equal(7);
+    expect(heard).to.deep.equal([4, 5, 6]);
+  });
+});

@@ -1,0 +1,108 @@
+import { expect } from 'chai';
+import type { Log } from '../../src/kernel/Log.js';
+import { ChangeFeed } from '../../src/projection/ChangeFeed.js';
+import type { Change } from '../../src/projection/Projection.js';
+import { StoreProjectionRunner } from '../../src/projection/StoreProjectionRunner.js';
+import type { StorePosition, WatchedCheckpoints } from '../../src/projection/StoreProjectionRunner.js';
+import type { WriterLease } from '../../src/store/StoreLease.js';
+
+const change = (seq: number): Change =>
+  ({
+    definition: { kind: 'orgs' },
+    logged: { seq, key: `k${seq}`, kind: 'orgs', rev: 1, event: { type: 'T', instant: '' } },
+    previous: undefined,
+    next: {},
+  }) as never;
+
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Log;
+
+const lease = (held: boolean): WriterLease => ({
+  acquire: async () => (held ? 1 : undefined),
+  renew: async () => held,
+  valid: () => held,
+  epoch: held ? 1 : undefined,
+  release: async () => undefined,
+});
+
+/** Checkpoints every runner of the test hears, as replicas hear Redis. */
+const announcements = (): WatchedCheckpoints => {
+  const positions = new Map<string, number>();
+  const listeners = new Set<{ name: string; heard: (position: number) => void }>();
+  return {
+    get: async (name) => positions.get(name),
+    set: async (name, position) => {
+      positions.set(name, position);
+      for (const l of listeners) if (l.name === name) l.heard(position);
+    },
+    watch: async (name, heard) => {
+      const listener = { name, heard };
+      listeners.add(listener);
+      return async () => void listeners.delete(listener);
+    },
+  };
+};
+
+describe('the projection into a store every replica shares', () => {
+  it("records each batch in the store and announces it; another replica's waiting reader is released by the announcement, with no query to the store", async () => {
+    let recorded = 0;
+    /** What each replica read of the store's record. */
+    const reads: Record<'holder' | 'other', number[]> = { holder: [], other: [] };
+    const store = (who: keyof typeof reads): StorePosition => ({
+      get: async () => (reads[who].push(recorded), recorded),
+      set: async (position) => void (recorded = position),
+    });
+    const announced = announcements();
+    const written: number[] = [];
+    // Pauses far longer than the test: only a wake-up (a push, a reader, an announcement) moves a runner.
+    const options = { log: quiet, renewMillis: 600_000, pollMillis: 600_000, batch: 2, announce: { checkpoints: announced, as: () => 'store:7' } };
+    const feeds = { holder: new ChangeFeed(), other: new ChangeFeed() };
+    const other = new StoreProjectionRunner(feeds.other, lease(false), store('other'), async () => undefined, options);
+    await other.start(0);
+    const read = other.reach(3);
+    const holder = new StoreProjectionRunner(feeds.holder, lease(true), store('holder'), async (c) => void written.push(c.logged.seq), options);
+    await holder.start(0);
+    for (const seq of [1, 2, 3])
+      for (const feed of Object.values(feeds)) {
+        feed.push(change(seq));
+        feed.advance(seq);
+      }
+    await read;
+    expect(other.position).to.equal(3);
+    expect(reads.other).to.not.include(3);
+    expect(written).to.deep.equal([1, 2, 3]);
+    expect(recorded).to.equal(3);
+    expect(await announced.get('store:7')).to.equal(3);
+    expect(holder.holder && !other.holder).to.equal(true);
+    await holder.stop();
+    await other.stop();
+  });
+
+  it("reads the store's own record while the holder announced nothing, and a new holder resumes from the store's record", async () => {
+    let recorded = 2;
+    const store: StorePosition = { get: async () => recorded, set: async (position) => void (recorded = position) };
+    const options = { log: quiet, renewMillis: 600_000, pollMillis: 600_000, batch: 10, announce: { checkpoints: announcements(), as: () => 'store:1' } };
+    const other = new StoreProjectionRunner(new ChangeFeed(), lease(false), store, async () => undefined, options);
+    await other.start(0);
+    recorded = 5;
+    await other.reach(5);
+    expect(other.position).to.equal(5);
+    // Stopped while busy, it does not sit out a pause first.
+    await other.stop();
+    // The announcement is a hint; the store says what it holds.
+    const checkpoints = announcements();
+    await checkpoints.set('store:1', 9);
+    const written: number[] = [];
+    const feed = new ChangeFeed();
+    for (const seq of [6, 7, 8, 9]) feed.push(change(seq));
+    feed.advance(9);
+    const holder = new StoreProjectionRunner(feed, lease(true), store, async (c) => void written.push(c.logged.seq), {
+      ...options,
+      announce: { checkpoints, as: () => 'store:1' },
+    });
+    await holder.start(5);
+    await holder.reach(9);
+    expect(written).to.deep.equal([6, 7, 8, 9]);
+    expect(recorded).to.equal(9);
+    await holder.stop();
+  });
+});
