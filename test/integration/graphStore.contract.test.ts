@@ -338,6 +338,23 @@ for (const subject of querySubjects) {
       expect(await select(P1, 'SELECT ?n WHERE { ?s <urn:name> ?n }')).to.deep.equal(['a2', 'during', 'shared']);
     });
 
+    it('sorts under the default result cap: ORDER BY with the LIMIT of cap + 1 the endpoint adds (Virtuoso: MaxSortedTopRows)', async () => {
+      await store.close();
+      store = open({ timeoutMillis: 5_000, maxResults: 100_000 });
+      await store.start([
+        [P1, node(P1, 'a'), rev(P1, 'a', 2)],
+        [P1, node(P1, 'b'), rev(P1, 'b', 1)],
+      ]);
+      const answer = await store.query({
+        project: P1,
+        query: 'SELECT ?n WHERE { ?s <urn:name> ?n } ORDER BY DESC(?n)',
+        form: 'select',
+        mediaType: 'application/sparql-results+json',
+      });
+      const rows = (JSON.parse(answer.body) as { results: { bindings: { n: { value: string } }[] } }).results.bindings.map((b) => b.n.value);
+      expect(rows).to.deep.equal(['shared', 'blank', 'b1', 'a2']);
+    });
+
     it('refuses an answer over the result cap, and reports what Oxigraph cannot evaluate', async () => {
       await store.close();
       store = open({ timeoutMillis: 5_000, maxResults: 2 });

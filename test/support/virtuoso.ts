@@ -57,6 +57,8 @@ NumberOfBuffers = ${BUFFERS}
 MaxDirtyBuffers = ${Math.floor((BUFFERS * 3) / 4)}
 MaxQueryMem = 128M
 ThreadsPerQuery = 2
+; The SPARQL endpoint adds LIMIT max-results + 1 to every query: ORDER BY must sort that many (default 10,000: a 400 otherwise).
+MaxSortedTopRows = 10000001
 [HTTPServer]
 ServerPort = 127.0.0.1:${httpPort}
 ServerRoot = ${dir}
