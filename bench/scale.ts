@@ -115,21 +115,25 @@ const create = async (urls: string[], from: number, to: number): Promise<number>
   return ((to - from) / (performance.now() - started)) * 1000;
 };
 
-/** Waits until every projection of the replica applied the whole log (its metrics' lag), polling; false past SCALE_CATCHUP_MILLIS (default 2 h). */
+/**
+ * Waits until every projection of the replica applied the whole log (its metrics' lag), polling;
+ * says how long and which projection came last, or that it did not within SCALE_CATCHUP_MILLIS (default 2 h).
+ */
 const CATCHUP_MILLIS = Number(process.env['SCALE_CATCHUP_MILLIS'] ?? 7_200_000);
-const caughtUp = async (url: string): Promise<boolean> => {
-  const deadline = performance.now() + CATCHUP_MILLIS;
-  while (performance.now() < deadline) {
-    const text = await (await fetch(`${url}/metrics`)).text();
-    const lags = [...text.matchAll(/^registry_projection_lag\{[^}]*\} (\d+)/gm)].map((m) => Number(m[1]));
-    if (lags.length && lags.every((lag) => lag === 0)) return true;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  return false;
-};
 const untilCaughtUp = async (url: string): Promise<string> => {
   const started = performance.now();
-  return (await caughtUp(url)) ? seconds(performance.now() - started) : `not caught up after ${seconds(CATCHUP_MILLIS)}`;
+  const done = new Map<string, number>();
+  while (performance.now() - started < CATCHUP_MILLIS) {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    const lags = [...text.matchAll(/^registry_projection_lag\{projection="([^"]*)"\} (\d+)/gm)];
+    for (const [, name, lag] of lags) if (lag === '0' && !done.has(name!)) done.set(name!, performance.now() - started);
+    if (lags.length && lags.every(([, , lag]) => lag === '0')) {
+      const last = [...done].sort((x, y) => y[1] - x[1]).slice(0, 2);
+      return `${seconds(performance.now() - started)} (last: ${last.map(([name, millis]) => `${name} ${seconds(millis)}`).join(', ')})`;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return `not caught up after ${seconds(CATCHUP_MILLIS)}`;
 };
 
 /** The read figures at one size, one request at a time against one replica. */
