@@ -296,8 +296,9 @@ export const benchScale = async (): Promise<void> => {
   if (stores.includes('embedded')) await embedded(sizes[0]!);
   console.log(`\nload at start: ${start}\nload at end:   ${uptime()}\n`);
   const width = Math.max(...[...table.keys()].map((k) => k.length));
-  console.log(['figure'.padEnd(width), ...columns.map((c) => c.padStart(18))].join(' | '));
-  for (const [row, cells] of table) console.log([row.padEnd(width), ...columns.map((c) => (cells.get(c) ?? '').padStart(18))].join(' | '));
+  const widths = columns.map((c) => Math.max(c.length, ...[...table.values()].map((cells) => cells.get(c)?.length ?? 0)));
+  console.log(['figure'.padEnd(width), ...columns.map((c, i) => c.padEnd(widths[i]!))].join(' | '));
+  for (const [row, cells] of table) console.log([row.padEnd(width), ...columns.map((c, i) => (cells.get(c) ?? '').padEnd(widths[i]!))].join(' | '));
 };
 
 if (process.argv[1]?.endsWith('scale.js')) await benchScale();
