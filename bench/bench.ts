@@ -11,6 +11,7 @@ import { benchSparql } from './sparql.js';
 import { benchArchives } from './archives.js';
 import { benchCostly } from './costly.js';
 import { benchPhases, benchSpeed } from './speed.js';
+import { benchScale } from './scale.js';
 
 /**
  * `npm run bench [-- N]`: prints ops/s and p50/p99 per operation. Not part of `npm test`.
@@ -42,3 +43,5 @@ if (only === undefined || only === 'speed') {
   await benchSpeed(n);
   await benchPhases(n);
 }
+// Issue 23: the external store at scale beside the embedded one (SCALE_N, default 100,000; see bench/scale.ts). Long: never part of the default run.
+if (only === 'scale') await benchScale();

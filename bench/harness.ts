@@ -2,12 +2,16 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { assetPath } from '../src/assets.js';
 
+/** The p-th percentile (0-100) of some latencies. */
+export const percentile = (millis: number[], p: number): number => {
+  const sorted = [...millis].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+};
+
 /** Latency statistics of one benchmarked operation. */
 export const summarize = (name: string, millis: number[], wallMillis: number): string => {
-  const sorted = [...millis].sort((a, b) => a - b);
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
   const rate = (millis.length / wallMillis) * 1000;
-  return `${name.padEnd(34)} ${String(millis.length).padStart(7)} ops  ${rate.toFixed(0).padStart(7)} ops/s  p50 ${at(50).toFixed(2).padStart(7)} ms  p99 ${at(99).toFixed(2).padStart(7)} ms`;
+  return `${name.padEnd(34)} ${String(millis.length).padStart(7)} ops  ${rate.toFixed(0).padStart(7)} ops/s  p50 ${percentile(millis, 50).toFixed(2).padStart(7)} ms  p99 ${percentile(millis, 99).toFixed(2).padStart(7)} ms`;
 };
 
 /** Runs `count` operations with `concurrency` workers and prints the figures. */
@@ -39,8 +43,13 @@ const withoutRedis = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
   return rest;
 };
 
-/** The registry as a separate process (`node dist/src/main.js`), ready when /v1/version answers. */
-export const startProcess = async (dataDir: string, port: number, env: Record<string, string> = {}): Promise<ServerProcess & { readyMillis: number }> => {
+/** The registry as a separate process (`node dist/src/main.js`), ready when `readyPath` (by default /v1/version) answers. */
+export const startProcess = async (
+  dataDir: string,
+  port: number,
+  env: Record<string, string> = {},
+  readyPath = '/v1/version',
+): Promise<ServerProcess & { readyMillis: number }> => {
   const started = performance.now();
   const child = spawn(process.execPath, ['--max-old-space-size=8192', assetPath('dist', 'src', 'main.js')], {
     // The embedded defaults unless the caller names other settings (CI exports REDIS_URL for tests).
@@ -55,7 +64,7 @@ export const startProcess = async (dataDir: string, port: number, env: Record<st
   for (;;) {
     if (child.exitCode !== null) throw new Error(`registry exited with ${child.exitCode}`);
     try {
-      if ((await fetch(`${url}/v1/version`)).ok) break;
+      if ((await fetch(`${url}${readyPath}`)).ok) break;
     } catch {
       /* not listening yet */
     }

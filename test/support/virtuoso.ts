@@ -16,6 +16,8 @@ export interface Virtuoso {
   server: SparqlServer;
   /** Where its log is, for a failing test's message. */
   dir: string;
+  /** The server's process (a bench reads its memory). */
+  pid: number;
 }
 
 /**
@@ -25,10 +27,11 @@ export interface Virtuoso {
  * endpoints take writes; the server's own limits are set above what the tests ask (a SELECT cut at
  * `ResultSetMaxRows` would be cut silently).
  */
-/** Pages of 8 KiB kept in memory: small for the tests; a bench sets `VIRTUOSO_BUFFERS` (Virtuoso's guide: about 2/3 of free memory). */
-const BUFFERS = Number(process.env['VIRTUOSO_BUFFERS'] ?? 2000);
-
 const launch = async (): Promise<{ virtuoso: Virtuoso; child: ChildProcess }> => {
+  // Pages of 8 KiB kept in memory: small for the tests; a bench sets `VIRTUOSO_BUFFERS` (Virtuoso's
+  // guide: about 2/3 of free memory), read at launch so it may set it itself.
+  const buffers = Number(process.env['VIRTUOSO_BUFFERS'] ?? 2000);
+  const queryMem = process.env['VIRTUOSO_QUERY_MEM'] ?? '128M';
   const dir = mkdtempSync(join(tmpdir(), 'virtuoso-'));
   const [sqlPort, httpPort] = [await freePort(), await freePort()];
   const ini = `[Database]
@@ -53,9 +56,9 @@ MaxClientConnections = 20
 CheckpointInterval = 60
 CaseMode = 2
 DirsAllowed = ${dir}
-NumberOfBuffers = ${BUFFERS}
-MaxDirtyBuffers = ${Math.floor((BUFFERS * 3) / 4)}
-MaxQueryMem = 128M
+NumberOfBuffers = ${buffers}
+MaxDirtyBuffers = ${Math.floor((buffers * 3) / 4)}
+MaxQueryMem = ${queryMem}
 ThreadsPerQuery = 2
 ; The SPARQL endpoint adds LIMIT max-results + 1 to every query: ORDER BY must sort that many (default 10,000: a 400 otherwise).
 MaxSortedTopRows = 10000001
@@ -87,7 +90,7 @@ MaxQueryExecutionTime = 20
     await new Promise((r) => setTimeout(r, 100));
   }
   await run('isql-vt', [`127.0.0.1:${sqlPort}`, 'dba', 'dba', 'exec=grant SPARQL_UPDATE to "SPARQL";']);
-  return { virtuoso: { server, dir }, child };
+  return { virtuoso: { server, dir, pid: child.pid! }, child };
 };
 
 let shared: { started: Promise<{ virtuoso: Virtuoso; child: ChildProcess }>; users: number } | undefined;
