@@ -25,14 +25,15 @@ export interface Dataset {
  *
  * Two kinds of content: revision graphs (`putGraph`), which the store keeps across restarts up to
  * its last checkpoint, and derived content (`load`, `loadGraph`, `update`: the catalogue), which
- * its projection rebuilds at every start and the store never persists.
+ * the embedded store's projection rebuilds at every start; a shared external store keeps it, written
+ * by the lease holder alone like its revision graphs.
  */
 export interface GraphStore extends StoreCheckpoints {
   /** Writes one revision graph from N-Triples text; it survives restarts once a checkpoint covers it. */
   putGraph(graph: string, ntriples: string): Promise<void>;
-  /** Adds derived triples given as N-Triples bytes to one named graph (not persisted). */
+  /** Adds derived triples given as N-Triples bytes to one named graph. */
   loadGraph(graph: string, ntriples: Uint8Array): Promise<void>;
-  /** Adds derived quads given as N-Quads text (not persisted). */
+  /** Adds derived quads given as N-Quads text. */
   load(nquads: string): Promise<void>;
   update(sparql: string): Promise<void>;
   /**

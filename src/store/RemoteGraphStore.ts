@@ -8,8 +8,6 @@ import type { SparqlHttpClient } from './SparqlHttpClient.js';
 export interface RemoteStoreOptions {
   /** The graphs this store owns start with it; the server may hold others (Virtuoso's own graphs). */
   graphPrefix: string;
-  /** Graphs of derived content (the catalogue): every replica's catalogue projection writes them, idempotently. */
-  derivedGraphs: readonly string[];
   /** Where the store records which content it holds (its generation) and the log position projected into it. */
   markerGraph: string;
   /** Writes that add content are refused once the owned graphs hold this many quads (none: no limit). */

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import type { Config } from '../config/Config.js';
 import type { GraphStore } from './GraphStore.js';
-import { CATALOGUE } from './graphNames.js';
 import { OxigraphGraphStore } from './OxigraphGraphStore.js';
 import type { ProjectSparqlStore } from './ProjectSparqlStore.js';
 import { RemoteGraphStore } from './RemoteGraphStore.js';
@@ -33,7 +32,6 @@ export const openTripleStore = (config: Config, warn: (line: string) => void): T
   if (config.sparqlStore) {
     const graphStore = new RemoteGraphStore(new SparqlHttpClient(config.sparqlStore, { timeoutMillis: STORE_REQUEST_MILLIS }), {
       graphPrefix: 'urn:registry:',
-      derivedGraphs: [CATALOGUE],
       markerGraph: 'urn:registry:store',
     });
     // Callers' queries get their own budget and are never retried past it.

@@ -60,7 +60,7 @@ describe('external store on Virtuoso: what the standard leaves to the server', (
   });
 
   it('writes a revision graph once: writing it again (a replay, a retry) changes nothing, blank nodes included', async () => {
-    const store = new RemoteGraphStore(client, { graphPrefix: 'urn:registry:', derivedGraphs: [], markerGraph: 'urn:registry:store' });
+    const store = new RemoteGraphStore(client, { graphPrefix: 'urn:registry:', markerGraph: 'urn:registry:store' });
     await store.restore(undefined);
     const triples = '<urn:a> <urn:has> _:b0 .\n_:b0 <urn:name> "x" .\n';
     await store.putGraph('urn:registry:resources/o/p1/x/rev/1', triples);
@@ -69,8 +69,7 @@ describe('external store on Virtuoso: what the standard leaves to the server', (
   });
 
   it('records the projected log position in the store, kept across restores: a start without a snapshot never empties the shared store', async () => {
-    const open = () =>
-      new RemoteGraphStore(client, { graphPrefix: 'urn:registry:', derivedGraphs: ['urn:registry:catalogue'], markerGraph: 'urn:registry:store' });
+    const open = () => new RemoteGraphStore(client, { graphPrefix: 'urn:registry:', markerGraph: 'urn:registry:store' });
     let store = open();
     await store.restore(undefined);
     expect(await store.recordedPosition()).to.equal(undefined);

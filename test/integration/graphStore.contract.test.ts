@@ -49,7 +49,6 @@ const subjects: Subject[] = [
     open: async (_place, maxQuads) =>
       new RemoteGraphStore(virtuosoClient(), {
         graphPrefix: 'urn:test:',
-        derivedGraphs: ['urn:test:g1', 'urn:test:g2', 'urn:test:g3'],
         markerGraph: 'urn:test:store',
         ...(maxQuads ? { maxQuads } : {}),
       }),
