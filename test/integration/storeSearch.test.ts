@@ -7,7 +7,8 @@ import { StoreSearchEngine } from '../../src/search/store/StoreSearchEngine.js';
 import { itemNode } from '../../src/store/graphNames.js';
 import { SparqlHttpClient } from '../../src/store/SparqlHttpClient.js';
 import { DOCS } from '../support/searchFixture.js';
-import { SearchService } from '../../src/search/SearchService.js';
+import { inProcessEngine, SearchService } from '../../src/search/SearchService.js';
+import { SearchedDocuments } from '../../src/search/SearchedDocuments.js';
 import { TextIndex } from '../../src/search/TextIndex.js';
 import { clearVirtuoso, releaseVirtuoso, useVirtuoso } from '../support/virtuoso.js';
 
@@ -247,10 +248,22 @@ describe('search query DSL over a fixed data set, in process and translated into
       doc: { '@id': 'urn:local', name: 'Alice' },
       body: 'Alice',
     });
-    const service = new SearchService(index, () => ['o/a', 'o/b'], { suites: {}, engine: store });
+    const service = new SearchService(
+      store,
+      () => undefined,
+      () => ['o/a', 'o/b'],
+      { suites: {} },
+    );
     const found = await service.query({ query: { match: { name: 'alice' } } }, { mode: 'all' });
     expect(found.hits.hits.map((h) => h._id)).to.deep.equal(['urn:1']);
-    const inProcess = new SearchService(index, () => ['o/a', 'o/b'], { suites: {} });
+    const inProcess = new SearchService(
+      inProcessEngine(new SearchedDocuments(index), undefined),
+      (p) => index.positionOf(p),
+      () => ['o/a', 'o/b'],
+      {
+        suites: {},
+      },
+    );
     expect((await inProcess.query({ query: { match: { name: 'alice' } } }, { mode: 'all' })).hits.hits.map((h) => h._id)).to.deep.equal(['urn:local']);
     index.close();
   });
