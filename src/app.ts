@@ -255,10 +255,9 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     return made;
   };
   const catalogueRunner = runner('catalogue', catalogueProjection);
-  const storeSearchRunner = searchOnStore && runner('storeSearch', searchOnStore.projection);
   const textRunners = [
     ...textProjections.map((projection) => runner('text', projection, { checkpoints, fresh: textFresh, flush: () => textIndex?.commit() })),
-    ...(searchOnStore && storeSearchRunner ? [storeSearchRunner, runner('storeText', searchOnStore.textProjection)] : []),
+    ...(searchOnStore ? [runner('storeSearch', searchOnStore.projection), runner('storeText', searchOnStore.textProjection)] : []),
   ];
   const moduleRunners = modules.all.flatMap((m) => m.projections.map((projection) => runner(m.name, projection)));
   // The embedded SPARQL replica is this process's own, in memory; the external store is shared:
@@ -413,8 +412,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   const searchTurns = new CpuTurns();
   const searchTimeout = config.searchTimeoutMillis ?? 2_000;
   const searchEngine = searchOnStore?.engine ?? (textIndex && inProcessEngine(new SearchedDocuments(textIndex), searchTimeout));
-  // On the store, a project's search documents are as far as the runner writing them.
-  const searchPosition = (project: ProjectRef) => (storeSearchRunner ? storeSearchRunner.position || undefined : textIndex?.positionOf(project));
+  const searchPosition = (project: ProjectRef) => (searchOnStore ? searchOnStore.textProjection.positionOf(project) : textIndex?.positionOf(project));
   const search =
     searchEngine &&
     new SearchService(searchEngine, searchPosition, () => kinds.projects.keys(), {

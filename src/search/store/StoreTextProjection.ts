@@ -1,5 +1,6 @@
 import { resourceEventOf } from '../../domain/resources/ItemKind.js';
 import { isContentEvent } from '../../domain/resources/ResourceEvent.js';
+import type { ProjectRef } from '../../kernel/labels.js';
 import type { Change, Projection } from '../../projection/Projection.js';
 import { iri } from '../../rdf/terms.js';
 import { itemNode } from '../../store/graphNames.js';
@@ -17,6 +18,8 @@ import { textGraphOf, textTriples } from './textGraph.js';
  */
 export class StoreTextProjection implements Projection {
   private readonly payloadKinds: ReadonlySet<string>;
+  /** Log position of the last event applied per project since start (the search view's offset). */
+  private readonly positions = new Map<ProjectRef, number>();
 
   constructor(
     private readonly client: SparqlHttpClient,
@@ -33,11 +36,28 @@ export class StoreTextProjection implements Projection {
     const current = next as ListedState | undefined;
     const state = current ?? (previous as ListedState | undefined);
     if (!state) return;
+    await this.write(kind, fromState, state, current, previous as ListedState | undefined, logged);
+    this.positions.set(state.project, logged.seq);
+  }
+
+  /** The log position of the last event of the project applied since start; undefined when none was. */
+  positionOf(project: ProjectRef): number | undefined {
+    return this.positions.get(project);
+  }
+
+  private async write(
+    kind: string,
+    fromState: StateDocument | undefined,
+    state: ListedState,
+    current: ListedState | undefined,
+    previous: ListedState | undefined,
+    logged: Change['logged'],
+  ): Promise<void> {
     let body: string | undefined;
     if (current && fromState) {
       body = stateText(fromState, current).body;
       // A change that leaves the words as they were (most of a file's) writes nothing.
-      if (previous && body === stateText(fromState, previous as ListedState).body) return;
+      if (previous && body === stateText(fromState, previous).body) return;
     } else if (current) {
       const event = resourceEventOf(logged.event);
       if (!isContentEvent(event)) return;
