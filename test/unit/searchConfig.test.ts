@@ -34,24 +34,15 @@ describe('search configuration', () => {
     expect(() => loadConfig({ SEARCH_SUITES: '[1]' })).to.throw(ConfigError, 'SEARCH_SUITES');
     const index = TextIndex.open(':memory:');
     const engine = inProcessEngine(new SearchedDocuments(index), undefined);
-    expect(
-      () =>
-        new SearchService(
-          engine,
-          () => undefined,
-          () => [],
-          { suites: {}, fieldsFile: file('bad.json', '{') },
-        ),
-    ).to.throw(ConfigError, 'SEARCH_FIELDS');
-    expect(
-      () =>
-        new SearchService(
-          engine,
-          () => undefined,
-          () => [],
-          { suites: {}, fieldsFile: join(dir, 'missing.json') },
-        ),
-    ).to.throw(ConfigError, 'SEARCH_FIELDS');
+    const service = (fieldsFile: string) => () =>
+      new SearchService(
+        engine,
+        () => undefined,
+        () => [],
+        { suites: {}, fieldsFile },
+      );
+    expect(service(file('bad.json', '{'))).to.throw(ConfigError, 'SEARCH_FIELDS');
+    expect(service(join(dir, 'missing.json'))).to.throw(ConfigError, 'SEARCH_FIELDS');
     index.close();
   });
 });
