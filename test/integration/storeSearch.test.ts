@@ -48,6 +48,13 @@ describe('search query DSL over a fixed data set, in process and translated into
     throw new Error(`accepted ${JSON.stringify(body)}`);
   };
 
+  it("reads a project's documents back from the store (a default view searched as an aggregate view's member)", async () => {
+    const own = (project: string) => DOCS.filter((d) => d.project === project).map((d) => ({ id: d.id, project, source: d.source }));
+    const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : 1);
+    for (const project of ['o/a', 'o/b']) expect((await store.documents(project)).sort(byId)).to.deep.equal(own(project).sort(byId));
+    expect(await store.documents('o/none')).to.deep.equal([]);
+  });
+
   both('answers in the Elasticsearch response shape', async (search) => {
     const r = await search({ query: { ids: { values: ['urn:3'] } } });
     expect(r).to.include({ timed_out: false });
