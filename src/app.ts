@@ -98,7 +98,10 @@ import { storageBody } from './http/render/storages.js';
 import { fileMetadata } from './http/render/files.js';
 import type { StorageState } from './domain/storages/Storage.js';
 import type { FileState } from './domain/files/File.js';
-import { SearchService } from './search/SearchService.js';
+import type { ResourceState } from './domain/resources/Resource.js';
+import type { JsonObject } from './kernel/json.js';
+import { inProcessEngine, SearchService } from './search/SearchService.js';
+import { EmbeddedTextMatcher } from './search/EmbeddedTextMatcher.js';
 import { storeSearch } from './search/store/storeSearch.js';
 import { SearchedDocuments } from './search/SearchedDocuments.js';
 import type { ProjectRef } from './kernel/labels.js';
@@ -210,29 +213,28 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   });
   // Pruned events must not outlive a permanent deletion in the streams' memory.
   const forgetPruned: Projection = { apply: async (change) => void (change.next === undefined && streams.forget()) };
-  // Full text (listings' `q`, the search API): its own file, indexed again from the log when missing.
+  // Full text (listings' `q`, the search API): with the external store it runs there, on what its
+  // projections write into it, and nothing of it is kept here; embedded, in its own file, indexed
+  // again from the log when missing.
   const textPath = join(config.dataDir, 'projection', 'text.sqlite');
   const textFresh = !existsSync(textPath);
-  const textIndex = config.textIndex === false ? undefined : TextIndex.open(textPath);
-  const textProjections: Projection[] = textIndex
-    ? [
-        new TextProjection(
-          textIndex,
-          { resources: (state, payload) => resourceBody(state, payload, addresses), schemas: (state, payload) => schemaBody(state, payload, addresses) },
-          log,
-          logs,
-          {
-            storages: { document: (state: StorageState) => storageBody(state, addresses) },
-            files: { document: (state: FileState) => fileMetadata(state, addresses), searchedMetadata: ['_filename', '_mediaType'] },
-          },
-        ),
-      ]
-    : [];
-  // With the external store the search API runs there, on documents this projection writes into it.
+  const payloadDocuments = {
+    resources: (state: ResourceState, payload: JsonObject) => resourceBody(state, payload, addresses),
+    schemas: (state: ResourceState, payload: JsonObject) => schemaBody(state, payload, addresses),
+  };
+  const stateDocuments = {
+    storages: { document: (state: StorageState) => storageBody(state, addresses) },
+    files: { document: (state: FileState) => fileMetadata(state, addresses), searchedMetadata: ['_filename', '_mediaType'] },
+  };
   const searchOnStore =
-    textIndex && config.sparqlStore
-      ? storeSearch(config.sparqlStore, (state, payload) => resourceBody(state, payload, addresses), log, config.searchTimeoutMillis ?? 2_000)
+    config.textIndex !== false && config.sparqlStore
+      ? storeSearch(config.sparqlStore, payloadDocuments.resources, log, config.searchTimeoutMillis ?? 2_000, {
+          payloadKinds: Object.keys(payloadDocuments),
+          stateDocuments,
+        })
       : undefined;
+  const textIndex = config.textIndex === false || searchOnStore ? undefined : TextIndex.open(textPath);
+  const textProjections: Projection[] = textIndex ? [new TextProjection(textIndex, payloadDocuments, log, logs, stateDocuments)] : [];
   // Each projection runs on its own position from the changes the states' fold hands on: one that
   // is slow or failing holds up neither writes nor the others, and reads wait only for those they read.
   const feed = new ChangeFeed();
@@ -250,7 +252,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   const catalogueRunner = runner('catalogue', catalogueProjection);
   const textRunners = [
     ...textProjections.map((projection) => runner('text', projection, { checkpoints, fresh: textFresh, flush: () => textIndex?.commit() })),
-    ...(searchOnStore ? [runner('storeSearch', searchOnStore.projection)] : []),
+    ...(searchOnStore ? [runner('storeSearch', searchOnStore.projection), runner('storeText', searchOnStore.textProjection)] : []),
   ];
   const moduleRunners = modules.all.flatMap((m) => m.projections.map((projection) => runner(m.name, projection)));
   // The embedded SPARQL replica is this process's own, in memory; the external store is shared:
@@ -399,7 +401,8 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   );
 
   const catalogue = new CatalogueQueries(graphStore, catalogueIndex, payloadSorts);
-  const listings = new Listings(catalogue, listingScopes(orgs, projects, addresses, states.terms), textIndex ?? noTextIndex);
+  const textMatcher = textIndex ? new EmbeddedTextMatcher(textIndex) : (searchOnStore?.matcher ?? noTextIndex);
+  const listings = new Listings(catalogue, listingScopes(orgs, projects, addresses, states.terms), textMatcher);
   const queries = new ResourceQueries(kinds.resources, listings, catalogue, resources);
   const schemaQueries = new ResourceQueries(kinds.schemas, listings, catalogue, schemas, SCHEMA_KIND);
   const storagesFiles = storagesAndFiles({
@@ -422,29 +425,34 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   await storagesFiles.sweepLeftovers();
   // One set of turns for every search, the views' included: they take their slices in turn.
   const searchTurns = new CpuTurns();
+  const searchTimeout = config.searchTimeoutMillis ?? 2_000;
+  const searchEngine = searchOnStore?.engine ?? (textIndex && inProcessEngine(new SearchedDocuments(textIndex), searchTimeout));
+  const searchPosition = (project: ProjectRef) => (searchOnStore ? searchOnStore.textProjection.positionOf(project) : textIndex?.positionOf(project));
   const search =
-    textIndex &&
-    new SearchService(textIndex, () => kinds.projects.keys(), {
+    searchEngine &&
+    new SearchService(searchEngine, searchPosition, () => kinds.projects.keys(), {
       suites: config.searchSuites ?? {},
-      timeoutMillis: config.searchTimeoutMillis ?? 2_000,
+      timeoutMillis: searchTimeout,
       turns: searchTurns,
       fetched: async (project, id) => {
         const { state, compacted } = await resources.fetchCompacted(project, '_', id, {});
         return resourceBody(state, compacted, addresses);
       },
       ...(config.searchFields !== undefined ? { fieldsFile: config.searchFields } : {}),
-      ...(searchOnStore ? { engine: searchOnStore.engine } : {}),
     });
   const defaultViewDocuments = textIndex && new SearchedDocuments(textIndex);
+  const projectDocuments = searchOnStore
+    ? (project: ProjectRef) => searchOnStore.engine.documents(project)
+    : defaultViewDocuments && (async (project: ProjectRef) => defaultViewDocuments.of([project]).docs);
   const platform: Platform = {
     turns: searchTurns,
     feed,
     permissions: () => (states.of(iam.permissions).get(PERMISSIONS_KEY) ?? iam.initial).permissions,
-    ...(search && defaultViewDocuments
+    ...(search && projectDocuments
       ? {
           defaultSearch: {
             query: (project: ProjectRef, body: unknown) => search.query(body, { mode: 'limited', orgs: [], projects: [project] }),
-            documents: (project: ProjectRef) => defaultViewDocuments.of([project]).docs,
+            documents: projectDocuments,
           },
         }
       : {}),
@@ -509,7 +517,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   });
   resourceRoutes(routes, router, { resources, queries, jsonld, addresses });
   schemaRoutes(routes, router, { schemas, queries: schemaQueries, jsonld, addresses });
-  if (textIndex && search)
+  if (search)
     searchRoutes(routes, router, {
       search,
       checkProject: (ref) => void projects.fetch(ref),

@@ -9,7 +9,7 @@ import type { Bucket, CatalogueQueries, ItemRef } from './CatalogueQueries.js';
 import type { CatalogueConditions, ListingFilter, SortKey } from './ListingQuery.js';
 import { resolveId } from '../domain/projects/apiMappings.js';
 import { itemNode } from '../store/graphNames.js';
-import { phrasePrefix } from '../search/analyzer.js';
+import { words } from '../search/analyzer.js';
 import type { ScoredItem, TextMatcher } from './textRanking.js';
 import { cursorPosition, RankedPage, scoreCursor } from './textRanking.js';
 import { nodeKey, nodeOrder } from './nodeOrder.js';
@@ -114,7 +114,7 @@ export class Listings {
     const after = req.after && cursorPosition(req.after);
     if (req.after && !after)
       throw rejections.malformedQueryParam("Query parameter 'after' does not match this listing's sort: use the cursor given in '_next'.");
-    const found = this.found(req, filter);
+    const found = await this.found(req, filter);
     const order = found && nodeOrder(found.matches);
     const ranked = new RankedPage({ offset: req.from, limit: req.size + 1, ...(after ? { after } : {}) }, order);
     this.eachMatch(found, filter, (node, score, exact, at) => ranked.add(node, score, exact, at < 0 ? nodeKey(node, order!) : order!.keys[at]));
@@ -135,7 +135,7 @@ export class Listings {
 
   /** A `q` listing in the order `sort` asks for: the matched items listed as any other listing, each with its score. */
   private async sortedSearch(req: ListingRequest, filter: ListingFilter): Promise<ListingResult> {
-    const rows = this.matches(req, filter);
+    const rows = await this.matches(req, filter);
     const maxScore = rows.reduce((max, r) => Math.max(max, r.score), 0);
     if (!rows.length) return { total: 0, items: [], scores: [], maxScore };
     const scores = new Map(rows.map((r) => [`${r.item.project} ${r.item.id}`, r.score]));
@@ -145,24 +145,25 @@ export class Listings {
   }
 
   /** Every item the `q` listing selects, unordered. */
-  private matches(req: ListingRequest, filter: ListingFilter): ScoredItem[] {
+  private async matches(req: ListingRequest, filter: ListingFilter): Promise<ScoredItem[]> {
+    const found = await this.found(req, filter);
     const rows: ScoredItem[] = [];
     const selected = this.queries.selector(filter);
-    this.eachMatch(this.found(req, filter), filter, (node, score, exact) => rows.push({ node, item: selected(node)!, score, exact }));
+    this.eachMatch(found, filter, (node, score, exact) => rows.push({ node, item: selected(node)!, score, exact }));
     return rows;
   }
 
   /** The text index's matches of `q` and the nodes of its exact matches; nothing when the listing can select nothing. */
-  private found(req: ListingRequest, filter: ListingFilter): Found | undefined {
+  private async found(req: ListingRequest, filter: ListingFilter): Promise<Found | undefined> {
     if (filter.projects?.length === 0) return undefined;
     const q = req.q!.trim();
-    const expression = phrasePrefix(q);
+    const searched = words(q);
     // An `@id` written as the project's mappings allow (a CURIE, a term) is found too.
     const project = req.project === undefined ? undefined : this.scopes.project(req.project);
     const id = project ? resolveId(q, project) : undefined;
     const idNode = project && id !== undefined ? itemNode(req.kind, req.project!, id) : undefined;
     return {
-      matches: expression ? this.text.match(expression, req.kind) : [],
+      matches: searched.length ? await this.text.match(searched, req.kind, this.queries.projects(filter)) : [],
       // The item at `idNode`, and any whose `@id` is `q` itself, found by node.
       exact: [...(idNode === undefined ? [] : [idNode]), ...this.nodesWithId(req.kind, filter, q)],
       ...(idNode !== undefined ? { idNode } : {}),
@@ -196,7 +197,7 @@ export class Listings {
 
   async aggregate(req: ListingRequest): Promise<Aggregations> {
     const filter = this.filter(req);
-    if (req.q !== undefined) return tallies(this.matches(req, filter));
+    if (req.q !== undefined) return tallies(await this.matches(req, filter));
     if (filter.projects?.length === 0) return { total: 0, projects: [], types: [] };
     const [total, projects, types] = await Promise.all([
       this.queries.count(filter),

@@ -1,17 +1,28 @@
 import type { Binding } from '../store/GraphStore.js';
 import { rejections } from '../domain/rejections.js';
+import type { ProjectRef } from '../kernel/labels.js';
 import type { CatalogueItem } from './catalogue.js';
 import type { NodeOrder } from './nodeOrder.js';
 import { compareNodes, nodeKey } from './nodeOrder.js';
 
-/** The text index as listings use it: the items of a kind matching an FTS5 expression, with their relevance. */
+/** An item whose text matches, with its relevance (higher is better). */
+export interface TextMatch {
+  node: string;
+  score: number;
+}
+
+/**
+ * The text index as listings use it: the items of a kind in some projects whose text (their `@id` and
+ * every value, see searchDocument.ts) holds the words (analyzer.ts) as a phrase within one value, the
+ * last word a prefix, each with its relevance. Embedded: SQLite FTS5; external store: word triples.
+ */
 export interface TextMatcher {
-  match(expression: string, kind: string): readonly { node: string; score: number }[];
+  match(words: readonly string[], kind: string, projects: readonly ProjectRef[]): Promise<readonly TextMatch[]>;
 }
 
 /** Listings of a registry started without its text index (`TEXT_INDEX=off`): `q` is refused. */
 export const noTextIndex: TextMatcher = {
-  match: () => {
+  match: async () => {
     throw rejections.malformedQueryParam("Full-text search with 'q' is not available: this registry runs without its text index (TEXT_INDEX=off).");
   },
 };

@@ -49,8 +49,11 @@ export interface Platform {
   turns: CpuTurns;
   /** The permissions defined now (`/v1/permissions`). */
   permissions(): readonly string[];
-  /** The search engine over a project's documents (a project's default Elasticsearch view); absent without a text index. */
-  defaultSearch?: { query(project: ProjectRef, body: unknown): Promise<SearchResponse>; documents(project: ProjectRef): readonly SearchDoc[] };
+  /**
+   * The search engine over a project's documents (a project's default Elasticsearch view); absent without a text index.
+   * `documents` is read from the external store when there is one (no replica keeps them): hence a promise.
+   */
+  defaultSearch?: { query(project: ProjectRef, body: unknown): Promise<SearchResponse>; documents(project: ProjectRef): Promise<readonly SearchDoc[]> };
   /** The event log's Redis, when there is one: where state every replica shares is kept (keys under the log's hash tag). */
   redis?: { readonly connection: Redis; keyOf(name: string): string };
 }

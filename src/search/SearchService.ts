@@ -5,13 +5,12 @@ import type { ProjectRef } from '../kernel/labels.js';
 import { searchWithDocuments } from './dsl/executeSearch.js';
 import type { SearchResponse } from './dsl/executeSearch.js';
 import type { SearchEngine } from './SearchEngine.js';
-import { SearchedDocuments } from './SearchedDocuments.js';
+import type { SearchedDocuments } from './SearchedDocuments.js';
 import type { JsonObject } from '../kernel/json.js';
 import { searchRejections } from './searchRejections.js';
 import { rejections } from '../domain/rejections.js';
 import { Rejection } from '../kernel/Rejection.js';
 import { sourceFilter } from './dsl/sourceFilter.js';
-import type { TextIndex } from './TextIndex.js';
 import type { CpuTurns, Turn } from '../workers/CpuTurns.js';
 
 export interface Suite {
@@ -34,11 +33,6 @@ export interface SearchSettings {
    * each write for the index would cost a tenth of a create.
    */
   fetched?: (project: ProjectRef, id: string) => Promise<JsonObject>;
-  /**
-   * What runs the searches; by default the in-process evaluator over the text index's documents.
-   * With the external store, the store itself (StoreSearchEngine): then no set of the documents is built here.
-   */
-  engine?: SearchEngine;
 }
 
 const readable = (access: ProjectAccess) => (project: ProjectRef) =>
@@ -56,15 +50,19 @@ const searcher = (access: ProjectAccess): void => {
  */
 export class SearchService {
   private readonly fields: string | undefined;
-  private readonly engine: SearchEngine;
 
   constructor(
-    private readonly index: TextIndex,
+    /**
+     * What runs the searches: the in-process evaluator over the text index's documents (the embedded
+     * default, `inProcessEngine`), or with the external store the store itself (StoreSearchEngine).
+     */
+    private readonly engine: SearchEngine,
+    /** How far the search projection of a project is: the log position of the last event it applied (undefined: none yet). */
+    private readonly positionOf: (project: ProjectRef) => number | undefined,
     /** Every existing project. */
     private readonly projects: () => Iterable<ProjectRef>,
     private readonly settings: SearchSettings,
   ) {
-    this.engine = settings.engine ?? inProcessEngine(new SearchedDocuments(index), settings.timeoutMillis);
     if (settings.fieldsFile !== undefined) {
       let text: string;
       try {
@@ -116,7 +114,7 @@ export class SearchService {
 
   /** How far the project's search projection is: the log position of the last event it applied. */
   offset(project: ProjectRef): number | undefined {
-    return this.index.positionOf(project);
+    return this.positionOf(project);
   }
 
   private async run(body: unknown, projects: ProjectRef[]): Promise<SearchResponse> {
@@ -143,7 +141,7 @@ export class SearchService {
 }
 
 /** The embedded default: the query DSL evaluated in process over the documents' columns (DocSet), kept per scope. */
-const inProcessEngine = (documents: SearchedDocuments, timeoutMillis: number | undefined): SearchEngine => ({
+export const inProcessEngine = (documents: SearchedDocuments, timeoutMillis: number | undefined): SearchEngine => ({
   inProcess: true,
   search: (body, projects, turn) => searchWithDocuments(body, documents.of(projects), (d) => indexName(d.project), projects.length, timeoutMillis, turn),
 });

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { JsonObject } from '../domain/resources/ResourceEvent.js';
 import type { ProjectRef } from '../kernel/labels.js';
+import type { TextMatch } from '../catalogue/textRanking.js';
 
 /** One indexed item: its search document and the words a listing's `q` looks for. */
 export interface IndexedItem {
@@ -26,12 +27,6 @@ export interface IndexedItem {
 export interface IndexedVersion {
   contentSeq: number;
   rev: number;
-}
-
-export interface TextMatch {
-  node: string;
-  /** BM25 relevance, higher is better. */
-  score: number;
 }
 
 const SCHEMA = `

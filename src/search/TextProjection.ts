@@ -25,12 +25,28 @@ export interface StateDocument {
 }
 
 /** What every listed state has, whatever its kind. */
-interface ListedState {
+export interface ListedState {
   id: string;
   project: string;
   rev: number;
   deprecated: boolean;
 }
+
+/** A state document and its searched text: its attributes (`_` metadata left out but the searched ones). */
+export const stateText = (fromState: StateDocument, state: ListedState): { doc: JsonObject; body: string } => {
+  const doc = withoutNulls(fromState.document(state as never)) as JsonObject;
+  const searched = (k: string) => (k.startsWith('_') ? (fromState.searchedMetadata ?? []).includes(k) : k !== '@id' && k !== '@context');
+  const attributes = Object.fromEntries(Object.entries(doc).filter(([k]) => searched(k))) as JsonObject;
+  return { doc, body: searchableText(state.id, attributes) };
+};
+
+const withoutId = (payload: JsonObject): JsonObject => {
+  const { '@id': _written, ...rest } = payload;
+  return rest;
+};
+
+/** The searched text of an item's payload as written: its `@id` (the absolute one, not as written) and its values. */
+export const payloadText = (id: string, payload: JsonObject): string => searchableText(id, withoutId(withoutNulls(payload) as JsonObject));
 
 /** Content events read back per position below this many; beyond, the log is scanned once. */
 const SCAN_ABOVE = 2_000;
@@ -132,9 +148,7 @@ export class TextProjection implements Projection {
 
   /** A document read off the state; its revision stands for its content version. */
   private putState(kind: string, fromState: StateDocument, state: ListedState): void {
-    const doc = withoutNulls(fromState.document(state as never)) as JsonObject;
-    const searched = (k: string) => (k.startsWith('_') ? (fromState.searchedMetadata ?? []).includes(k) : k !== '@id' && k !== '@context');
-    const attributes = Object.fromEntries(Object.entries(doc).filter(([k]) => searched(k))) as JsonObject;
+    const { doc, body } = stateText(fromState, state);
     this.index.put({
       node: itemNode(kind, state.project, state.id),
       kind,
@@ -144,13 +158,13 @@ export class TextProjection implements Projection {
       rev: state.rev,
       deprecated: state.deprecated,
       doc,
-      body: searchableText(state.id, attributes),
+      body,
     });
   }
 
   private put(kind: string, state: ResourceState, documentOf: DocumentOf, payload: JsonObject, content = true): void {
     // The document's `@id` is the absolute one, whatever form the payload wrote it in.
-    const { '@id': _written, ...rest } = content ? (withoutNulls(payload) as JsonObject) : payload;
+    const rest = withoutId(content ? (withoutNulls(payload) as JsonObject) : payload);
     const source: JsonObject = { '@id': state.id, ...rest };
     this.index.put({
       node: itemNode(kind, state.project, state.id),

@@ -38,5 +38,8 @@ const quoted = (ws: string[]): string => `"${ws.join(' ')}"`;
  */
 export const phrasePrefix = (q: string): string | undefined => {
   const ws = words(q);
-  return ws.length ? `${quoted(ws)} *` : undefined;
+  return ws.length ? phrasePrefixOf(ws) : undefined;
 };
+
+/** The FTS5 expression of words already cut by `words`: one phrase, the last word a prefix. */
+export const phrasePrefixOf = (ws: readonly string[]): string => `${quoted([...ws])} *`;

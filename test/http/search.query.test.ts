@@ -278,8 +278,8 @@ for (const store of ['embedded', 'external'] as const)
         'searchProjection',
         'statesProjection',
         'catalogueProjection',
-        'textProjection',
-        ...(store === 'external' ? ['storeSearchProjection'] : []),
+        // On the external store the text index lies there: its runners write the search documents and listings' text.
+        ...(store === 'external' ? ['storeSearchProjection', 'storeTextProjection'] : ['textProjection']),
         'streamsProjection',
         // On the external store one replica at a time writes its datasets, under a lease.
         store === 'external' ? 'storeProjection' : 'sparqlProjection',

@@ -7,7 +7,8 @@ import { StoreSearchEngine } from '../../src/search/store/StoreSearchEngine.js';
 import { itemNode } from '../../src/store/graphNames.js';
 import { SparqlHttpClient } from '../../src/store/SparqlHttpClient.js';
 import { DOCS } from '../support/searchFixture.js';
-import { SearchService } from '../../src/search/SearchService.js';
+import { inProcessEngine, SearchService } from '../../src/search/SearchService.js';
+import { SearchedDocuments } from '../../src/search/SearchedDocuments.js';
 import { TextIndex } from '../../src/search/TextIndex.js';
 import { clearVirtuoso, releaseVirtuoso, useVirtuoso } from '../support/virtuoso.js';
 
@@ -46,6 +47,13 @@ describe('search query DSL over a fixed data set, in process and translated into
     }
     throw new Error(`accepted ${JSON.stringify(body)}`);
   };
+
+  it("reads a project's documents back from the store (a default view searched as an aggregate view's member)", async () => {
+    const own = (project: string) => DOCS.filter((d) => d.project === project).map((d) => ({ id: d.id, project, source: d.source }));
+    const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : 1);
+    for (const project of ['o/a', 'o/b']) expect((await store.documents(project)).sort(byId)).to.deep.equal(own(project).sort(byId));
+    expect(await store.documents('o/none')).to.deep.equal([]);
+  });
 
   both('answers in the Elasticsearch response shape', async (search) => {
     const r = await search({ query: { ids: { values: ['urn:3'] } } });
@@ -247,10 +255,22 @@ describe('search query DSL over a fixed data set, in process and translated into
       doc: { '@id': 'urn:local', name: 'Alice' },
       body: 'Alice',
     });
-    const service = new SearchService(index, () => ['o/a', 'o/b'], { suites: {}, engine: store });
+    const service = new SearchService(
+      store,
+      () => undefined,
+      () => ['o/a', 'o/b'],
+      { suites: {} },
+    );
     const found = await service.query({ query: { match: { name: 'alice' } } }, { mode: 'all' });
     expect(found.hits.hits.map((h) => h._id)).to.deep.equal(['urn:1']);
-    const inProcess = new SearchService(index, () => ['o/a', 'o/b'], { suites: {} });
+    const inProcess = new SearchService(
+      inProcessEngine(new SearchedDocuments(index), undefined),
+      (p) => index.positionOf(p),
+      () => ['o/a', 'o/b'],
+      {
+        suites: {},
+      },
+    );
     expect((await inProcess.query({ query: { match: { name: 'alice' } } }, { mode: 'all' })).hits.hits.map((h) => h._id)).to.deep.equal(['urn:local']);
     index.close();
   });

@@ -3,7 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config/Config.js';
-import { SearchService } from '../../src/search/SearchService.js';
+import { inProcessEngine, SearchService } from '../../src/search/SearchService.js';
+import { SearchedDocuments } from '../../src/search/SearchedDocuments.js';
 import { TextIndex } from '../../src/search/TextIndex.js';
 
 describe('search configuration', () => {
@@ -32,8 +33,16 @@ describe('search configuration', () => {
     expect(() => loadConfig({ SEARCH_SUITES: '{"s": ["not a project"]}' })).to.throw(ConfigError, 'SEARCH_SUITES');
     expect(() => loadConfig({ SEARCH_SUITES: '[1]' })).to.throw(ConfigError, 'SEARCH_SUITES');
     const index = TextIndex.open(':memory:');
-    expect(() => new SearchService(index, () => [], { suites: {}, fieldsFile: file('bad.json', '{') })).to.throw(ConfigError, 'SEARCH_FIELDS');
-    expect(() => new SearchService(index, () => [], { suites: {}, fieldsFile: join(dir, 'missing.json') })).to.throw(ConfigError, 'SEARCH_FIELDS');
+    const engine = inProcessEngine(new SearchedDocuments(index), undefined);
+    const service = (fieldsFile: string) => () =>
+      new SearchService(
+        engine,
+        () => undefined,
+        () => [],
+        { suites: {}, fieldsFile },
+      );
+    expect(service(file('bad.json', '{'))).to.throw(ConfigError, 'SEARCH_FIELDS');
+    expect(service(join(dir, 'missing.json'))).to.throw(ConfigError, 'SEARCH_FIELDS');
     index.close();
   });
 });

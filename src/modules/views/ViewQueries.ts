@@ -20,7 +20,7 @@ import type { ViewService } from './ViewService.js';
 /** The project's default Elasticsearch view: the search engine over the project's documents. */
 export interface DefaultSearch {
   query(project: ProjectRef, body: unknown): Promise<SearchResponse>;
-  documents(project: ProjectRef): readonly SearchDoc[];
+  documents(project: ProjectRef): Promise<readonly SearchDoc[]>;
 }
 
 /** The index name a hit shows (`_index`): one per view, as Delta has one index per view. */
@@ -61,7 +61,7 @@ export class ViewQueries {
     for (const member of members) {
       const own =
         member.id === DEFAULT_ES_VIEW
-          ? this.defaultSearch().documents(member.project)
+          ? await this.defaultSearch().documents(member.project)
           : ((await this.deps.indexes.ready(member.project, member.id))?.documents().docs ?? []);
       for (const doc of own) (docs.push(doc), names.set(doc, indexName(member)));
     }

@@ -255,6 +255,21 @@ export class StoreSearchEngine implements SearchEngine {
     }));
   }
 
+  /** Every document of a project (an aggregate view's member that is the project's default search view searches them in process). */
+  async documents(project: ProjectRef): Promise<SearchDoc[]> {
+    const rows = await this.select({
+      variables: [DOC_ID, variable('src')],
+      where: [
+        {
+          type: 'graph',
+          name: named(searchGraphOf(project)),
+          patterns: [idPattern(), triple(DOC, named(SOURCE), variable('src'))],
+        } as unknown as Pattern,
+      ],
+    });
+    return rows.map((r) => ({ id: r['id']!.value, project, source: JSON.parse(r['src']!.value) as JsonObject }));
+  }
+
   private async sources(docs: string[]): Promise<Map<string, JsonObject>> {
     const rows = await this.select({
       variables: [DOC, variable('src')],

@@ -1,0 +1,71 @@
+import { words } from '../src/search/analyzer.js';
+import { EmbeddedTextMatcher } from '../src/search/EmbeddedTextMatcher.js';
+import { searchableText } from '../src/search/searchDocument.js';
+import { StoreTextMatcher } from '../src/search/store/StoreTextMatcher.js';
+import { textGraphOf, textTriples } from '../src/search/store/textGraph.js';
+import { TextIndex } from '../src/search/TextIndex.js';
+import { itemNode } from '../src/store/graphNames.js';
+import { SparqlHttpClient } from '../src/store/SparqlHttpClient.js';
+import { releaseVirtuoso, useVirtuoso } from '../test/support/virtuoso.js';
+import { summarize } from './harness.js';
+
+/**
+ * Listings' text matcher (`q`) on the external store (Virtuoso 7, word triples, textGraph.ts) beside
+ * the embedded SQLite FTS5 index, over the same items in 10 projects: a rare word, a frequent word
+ * (an eighth of the items), a two-word phrase, each in one project and in all ten. The matches only:
+ * ranking them into a page is the same code for both.
+ * `VIRTUOSO_BUFFERS=100000 node dist/bench/storeText.js [count]` (default 10,000).
+ */
+const count = Number(process.argv[2] ?? 10_000);
+const RUNS = Number(process.env['BENCH_RUNS'] ?? 50);
+const CITIES = ['Oxford', 'Cambridge', 'London', 'Geneva', 'Lausanne', 'Zurich', 'Bern', 'Basel'];
+const PROJECTS = Array.from({ length: 10 }, (_, i) => `bench/p${i}`);
+
+const virtuoso = await useVirtuoso();
+const client = new SparqlHttpClient(virtuoso.server, { timeoutMillis: 120_000 });
+const index = TextIndex.open(':memory:');
+const batches = new Map<string, string[]>();
+for (let i = 0; i < count; i++) {
+  const project = PROJECTS[i % PROJECTS.length]!;
+  const id = `urn:doc:${i}`;
+  const payload: Record<string, string | number> = { name: `person ${String(i).padStart(7, '0')} ${CITIES[i % CITIES.length]}`, age: 18 + (i % 60) };
+  for (let p = 0; p < 20; p++) payload[`p${p}`] = p % 3 === 0 ? i * p : `value ${p} of ${i}`;
+  const node = itemNode('resources', project, id);
+  const body = searchableText(id, payload);
+  index.put({ node, kind: 'resources', project, id, contentSeq: i + 1, rev: 1, deprecated: false, doc: {}, body });
+  const batch = batches.get(project) ?? [];
+  batch.push(textTriples(node, body));
+  batches.set(project, batch);
+  if (batch.length >= 200 || i === count - 1)
+    for (const [p, b] of batches) {
+      if (!b.length) continue;
+      await client.addToGraph(textGraphOf('resources', p), b.join(''));
+      b.length = 0;
+    }
+}
+index.commit();
+
+const time = async (name: string, op: (i: number) => Promise<unknown>) => {
+  for (let i = 0; i < 3; i++) await op(i);
+  const times: number[] = [];
+  const t0 = performance.now();
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    await op(i);
+    times.push(performance.now() - t);
+  }
+  console.log(summarize(name, times, performance.now() - t0));
+};
+
+const matchers = { embedded: new EmbeddedTextMatcher(index), store: new StoreTextMatcher(client) };
+const queries = {
+  'a rare word': (i: number) => String((i * 37) % count).padStart(7, '0'),
+  'a frequent word': (i: number) => CITIES[i % CITIES.length]!.toLowerCase(),
+  'a phrase, last word a prefix': (i: number) => `value ${i % 20} o`,
+};
+for (const [label, q] of Object.entries(queries))
+  for (const scope of [PROJECTS.slice(0, 1), PROJECTS])
+    for (const [name, matcher] of Object.entries(matchers))
+      await time(`${name.padEnd(8)} ${label}, ${scope.length} project(s)`, (i) => matcher.match(words(q(i)), 'resources', scope));
+index.close();
+await releaseVirtuoso();

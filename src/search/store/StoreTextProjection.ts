@@ -1,0 +1,72 @@
+import { resourceEventOf } from '../../domain/resources/ItemKind.js';
+import { isContentEvent } from '../../domain/resources/ResourceEvent.js';
+import type { ProjectRef } from '../../kernel/labels.js';
+import type { Change, Projection } from '../../projection/Projection.js';
+import { iri } from '../../rdf/terms.js';
+import { itemNode } from '../../store/graphNames.js';
+import type { SparqlHttpClient } from '../../store/SparqlHttpClient.js';
+import { payloadText, stateText } from '../TextProjection.js';
+import type { ListedState, StateDocument } from '../TextProjection.js';
+import { textGraphOf, textTriples } from './textGraph.js';
+
+/**
+ * Keeps listings' text index in the external store (textGraph.ts) for the same items as the embedded
+ * TextProjection: the listed items of the payload kinds (resources, schemas), whose words change with
+ * a content event only, and of the kinds whose words are read off their state (storages, files). Each
+ * change is one idempotent update (the item's triples removed, then its current ones inserted), so a
+ * replay or a retry converges.
+ */
+export class StoreTextProjection implements Projection {
+  private readonly payloadKinds: ReadonlySet<string>;
+  /** Log position of the last event applied per project since start (the search view's offset). */
+  private readonly positions = new Map<ProjectRef, number>();
+
+  constructor(
+    private readonly client: SparqlHttpClient,
+    payloadKinds: readonly string[],
+    private readonly stateDocuments: Readonly<Record<string, StateDocument>> = {},
+  ) {
+    this.payloadKinds = new Set(payloadKinds);
+  }
+
+  async apply({ definition, next, previous, logged }: Change): Promise<void> {
+    const kind = definition.kind;
+    const fromState = this.stateDocuments[kind];
+    if (!definition.listed || (!fromState && !this.payloadKinds.has(kind))) return;
+    const current = next as ListedState | undefined;
+    const state = current ?? (previous as ListedState | undefined);
+    if (!state) return;
+    await this.write(kind, fromState, state, current, previous as ListedState | undefined, logged);
+    this.positions.set(state.project, logged.seq);
+  }
+
+  /** The log position of the last event of the project applied since start; undefined when none was. */
+  positionOf(project: ProjectRef): number | undefined {
+    return this.positions.get(project);
+  }
+
+  private async write(
+    kind: string,
+    fromState: StateDocument | undefined,
+    state: ListedState,
+    current: ListedState | undefined,
+    previous: ListedState | undefined,
+    logged: Change['logged'],
+  ): Promise<void> {
+    let body: string | undefined;
+    if (current && fromState) {
+      body = stateText(fromState, current).body;
+      // A change that leaves the words as they were (most of a file's) writes nothing.
+      if (previous && body === stateText(fromState, previous).body) return;
+    } else if (current) {
+      const event = resourceEventOf(logged.event);
+      if (!isContentEvent(event)) return;
+      body = payloadText(current.id, event.source);
+    }
+    const node = itemNode(kind, state.project, state.id);
+    const graph = iri(textGraphOf(kind, state.project));
+    const steps = [`DELETE WHERE { GRAPH ${graph} { ${iri(node)} ?p ?o } }`];
+    if (body !== undefined) steps.push(`INSERT DATA { GRAPH ${graph} {\n${textTriples(node, body)}} }`);
+    await this.client.update(steps.join(' ;\n'));
+  }
+}
