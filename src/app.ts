@@ -250,10 +250,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     return made;
   };
   const catalogueRunner = runner('catalogue', catalogueProjection);
-  const textRunners = [
-    ...textProjections.map((projection) => runner('text', projection, { checkpoints, fresh: textFresh, flush: () => textIndex?.commit() })),
-    ...(searchOnStore ? [runner('storeSearch', searchOnStore.projection), runner('storeText', searchOnStore.textProjection)] : []),
-  ];
+  const textRunners = [...textProjections.map((projection) => runner('text', projection, { checkpoints, fresh: textFresh, flush: () => textIndex?.commit() }))];
   const moduleRunners = modules.all.flatMap((m) => m.projections.map((projection) => runner(m.name, projection)));
   // The embedded SPARQL replica is this process's own, in memory; the external store is shared:
   // exactly one replica writes its revision graphs and datasets, from the position recorded in it.
@@ -271,11 +268,14 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
           })
         : soleWriter(),
       storeRecorded,
-      // The catalogue entry names the head graph: written after it.
+      // The catalogue entry names the head graph: written after it. Full text on the store (search
+      // documents, listings' words) is shared content too: written here once, not by every replica.
       async (change) => {
         const triples = await storeRevisions.write(change);
         await sparqlReplica.apply(triples === undefined ? change : { ...change, triples });
         await catalogueProjection.write(change);
+        await searchOnStore?.projection.apply(change);
+        await searchOnStore?.textProjection.write(change);
       },
       {
         log: logs,
@@ -294,6 +294,17 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
       },
     );
   const sparqlRunner = storeRunner ?? runner('sparql', sparqlReplica);
+  // Every replica tells how far each project's search is on the store (`search/offset`) once the
+  // store's position covers a change: it follows the store, so writes never wait for it.
+  const searchOffsets =
+    searchOnStore &&
+    storeRunner &&
+    runner('searchOffsets', {
+      apply: async (change) => {
+        await storeRunner.reach(change.logged.seq);
+        searchOnStore.textProjection.note(change);
+      },
+    });
   const runners = [
     catalogueRunner,
     ...textRunners,
@@ -321,6 +332,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   const metricsProjections = () => [
     { name: 'states', position: projector.position, failures: 0, quarantined: projector.quarantined },
     ...runners.map((r) => r.status()),
+    ...(searchOffsets ? [searchOffsets.status()] : []),
     ...(storeRunner ? [storeRunner.status()] : []),
   ];
 
@@ -591,6 +603,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
       await Promise.race([Promise.all(runners.map((r) => r.settle(projector.position))), new Promise((r) => setTimeout(r, 2_000))]);
       await Promise.all(runners.map((r) => r.recordNow()));
       for (const r of runners) r.stop();
+      searchOffsets?.stop();
       await storeRunner?.stop();
       await log.close();
       projector.snapshot();

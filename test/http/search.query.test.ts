@@ -278,11 +278,11 @@ for (const store of ['embedded', 'external'] as const)
         'searchProjection',
         'statesProjection',
         'catalogueProjection',
-        // On the external store the text index lies there: its runners write the search documents and listings' text.
-        ...(store === 'external' ? ['storeSearchProjection', 'storeTextProjection'] : ['textProjection']),
+        ...(store === 'external' ? [] : ['textProjection']),
         'streamsProjection',
-        // On the external store one replica at a time writes its datasets, under a lease.
-        store === 'external' ? 'storeProjection' : 'sparqlProjection',
+        // On the external store one replica at a time writes its datasets, the search documents and
+        // listings' text, under a lease; every replica notes the projects' search offsets behind it.
+        ...(store === 'external' ? ['searchOffsetsProjection', 'storeProjection'] : ['sparqlProjection']),
       ]);
       expect(offsets.body._results[2]).to.include({ _lag: 0, _failures: 0 });
       const [entry] = offsets.body._results;

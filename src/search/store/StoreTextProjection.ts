@@ -29,15 +29,29 @@ export class StoreTextProjection implements Projection {
     this.payloadKinds = new Set(payloadKinds);
   }
 
-  async apply({ definition, next, previous, logged }: Change): Promise<void> {
-    const kind = definition.kind;
-    const fromState = this.stateDocuments[kind];
-    if (!definition.listed || (!fromState && !this.payloadKinds.has(kind))) return;
+  async apply(change: Change): Promise<void> {
+    await this.write(change);
+    this.note(change);
+  }
+
+  /** Writes a change's words into the shared store (the store's lease holder, in log order). */
+  async write({ definition, next, previous, logged }: Change): Promise<void> {
+    const covered = this.covered(definition);
+    if (!covered) return;
     const current = next as ListedState | undefined;
     const state = current ?? (previous as ListedState | undefined);
-    if (!state) return;
-    await this.write(kind, fromState, state, current, previous as ListedState | undefined, logged);
-    this.positions.set(state.project, logged.seq);
+    if (state) await this.writeItem(definition.kind, covered.fromState, state, current, previous as ListedState | undefined, logged);
+  }
+
+  /** Notes that a change is in the store (every replica, once the store's position covers it): the project's offset. */
+  note({ definition, next, previous, logged }: Change): void {
+    const state = (next ?? previous) as ListedState | undefined;
+    if (this.covered(definition) && state) this.positions.set(state.project, logged.seq);
+  }
+
+  private covered(definition: Change['definition']): { fromState: StateDocument | undefined } | undefined {
+    const fromState = this.stateDocuments[definition.kind];
+    return definition.listed && (fromState || this.payloadKinds.has(definition.kind)) ? { fromState } : undefined;
   }
 
   /** The log position of the last event of the project applied since start; undefined when none was. */
@@ -45,7 +59,7 @@ export class StoreTextProjection implements Projection {
     return this.positions.get(project);
   }
 
-  private async write(
+  private async writeItem(
     kind: string,
     fromState: StateDocument | undefined,
     state: ListedState,
