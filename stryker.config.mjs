@@ -10,8 +10,9 @@ const mocha = (...files) =>
 
 export const groups = {
   access: {
-    mutate: ['src/auth/aclAllows.ts', 'src/auth/aclsCheck.ts', 'src/auth/permissions.ts', 'src/http/route.ts:110-140'],
-    command: mocha('unit/aclAllows', 'unit/aclsCheck', 'unit/access', 'http/accessControl', 'http/search.query'),
+    // route.ts: the ACL targets and the guard (run, authorize, param).
+    mutate: ['src/auth/aclAllows.ts', 'src/auth/aclsCheck.ts', 'src/auth/permissions.ts', 'src/http/route.ts:25-27', 'src/http/route.ts:116-151'],
+    command: mocha('unit/aclAllows', 'unit/aclsCheck', 'unit/permissions', 'unit/routeGuard'),
   },
   secrets: {
     mutate: ['src/http/render/storages.ts'],
