@@ -31,8 +31,9 @@ export const groups = {
     command: mocha('unit/searchConfig', 'http/search.query'),
   },
   sparql: {
-    mutate: ['src/sparqlEndpoint/SparqlEndpoint.ts', 'src/store/ProjectSparqlStore.ts'],
-    command: mocha('http/sparql', 'integration/projectDatasets'),
+    // The endpoint, and the dataset restriction of each store: the embedded one (ProjectDatasets) and an external one (confinedQuery).
+    mutate: ['src/sparqlEndpoint/SparqlEndpoint.ts', 'src/store/ProjectSparqlStore.ts', 'src/store/ProjectDatasets.ts'],
+    command: mocha('unit/sparqlEndpoint', 'integration/projectDatasets'),
   },
 };
 
