@@ -1,39 +1,58 @@
 // Mutation testing (StrykerJS, `npm run mutation`): each group mutates the modules where a silent bug
 // costs most and runs only the tests that cover them. The command runner is used because the mocha
-// runner of Stryker 9 does not load mocha 12 and Stryker 10 needs Node 22: each mutant runs the
-// group's mocha command in the sandbox (tsc-built with every mutant switchable by
-// __STRYKER_ACTIVE_MUTANT__, which child processes inherit too). Group: MUTATION_GROUP.
-// The sandbox gets no node_modules of its own (ours is a symlink): tools are named by their path here.
+// runner of Stryker 9 does not load mocha 12 and Stryker 10 needs Node 22: each mutant runs
+// test/support/mutantTests.js in the sandbox (tsc-built with every mutant switchable by
+// __STRYKER_ACTIVE_MUTANT__, which child processes inherit too), which runs the tests of the
+// mutant's module. Group: MUTATION_GROUP.
+// The sandbox gets no node_modules of its own (ours is a symlink): tools are named by their path here
+// (the sandbox lies below the worktree, so its imports find ours).
 const modules = new URL('./node_modules/', import.meta.url).pathname;
-const mocha = (...files) =>
-  `node ${modules}mocha/bin/mocha.js --no-config --bail --timeout 20000 --exit ${files.map((f) => `dist/test/${f}.test.js`).join(' ')}`;
 
+/**
+ * Per group: the modules mutated (a `:from-to` suffix mutates those lines only) and, per module, the
+ * test files that exercise it (`unit/x`: dist/test/unit/x.test.js): a mutant runs only its module's
+ * tests (test/support/mutantTests.ts), the dry run all of the group's.
+ */
 export const groups = {
   access: {
     // route.ts: the ACL targets and the guard (run, authorize, param).
     mutate: ['src/auth/aclAllows.ts', 'src/auth/aclsCheck.ts', 'src/auth/permissions.ts', 'src/http/route.ts:25-27', 'src/http/route.ts:116-151'],
-    command: mocha('unit/aclAllows', 'unit/aclsCheck', 'unit/permissions', 'unit/routeGuard'),
+    tests: {
+      'src/auth/aclAllows.ts': ['unit/aclAllows', 'unit/aclsCheck'],
+      'src/auth/aclsCheck.ts': ['unit/aclsCheck'],
+      'src/auth/permissions.ts': ['unit/permissions'],
+      'src/http/route.ts': ['unit/routeGuard'],
+    },
   },
   secrets: {
     mutate: ['src/http/render/storages.ts'],
-    command: mocha('http/blobFiles', 'http/storages'),
+    tests: { 'src/http/render/storages.ts': ['http/blobFiles', 'http/storages'] },
   },
   meter: {
     mutate: ['src/files/meter.ts', 'src/domain/files/FileService.ts:169-180'],
-    command: mocha('http/files'),
+    tests: { 'src/files/meter.ts': ['http/files'], 'src/domain/files/FileService.ts': ['http/files'] },
   },
   lifecycle: {
     mutate: ['src/domain/Lifecycle.ts', 'src/domain/EventWriter.ts'],
-    command: mocha('unit/eventWriter', 'http/resources.lifecycle', 'http/storages'),
+    tests: {
+      'src/domain/Lifecycle.ts': ['unit/eventWriter', 'http/resources.lifecycle', 'http/storages'],
+      'src/domain/EventWriter.ts': ['unit/eventWriter', 'http/resources.lifecycle', 'http/storages'],
+    },
   },
   search: {
     mutate: ['src/search/SearchService.ts:36-100'],
-    command: mocha('unit/searchConfig', 'http/search.query'),
+    tests: { 'src/search/SearchService.ts': ['unit/searchConfig', 'http/search.query'] },
   },
   sparql: {
-    // The endpoint, and the dataset restriction of each store: the embedded one (ProjectDatasets) and an external one (confinedQuery).
-    mutate: ['src/sparqlEndpoint/SparqlEndpoint.ts', 'src/store/ProjectSparqlStore.ts', 'src/store/ProjectDatasets.ts'],
-    command: mocha('unit/sparqlEndpoint', 'integration/projectDatasets'),
+    // The endpoint, and the dataset restriction of each store: the embedded one (ProjectDatasets)
+    // and an external one's query rewriting (confinedQuery).
+    mutate: ['src/sparqlEndpoint/SparqlEndpoint.ts', 'src/store/ProjectSparqlStore.ts', 'src/store/ProjectDatasets.ts', 'src/store/confinedQuery.ts'],
+    tests: {
+      'src/sparqlEndpoint/SparqlEndpoint.ts': ['unit/sparqlEndpoint'],
+      'src/store/ProjectSparqlStore.ts': ['unit/sparqlEndpoint', 'integration/projectDatasets', 'integration/confinedQuery'],
+      'src/store/ProjectDatasets.ts': ['integration/projectDatasets'],
+      'src/store/confinedQuery.ts': ['integration/confinedQuery'],
+    },
   },
 };
 
@@ -44,7 +63,7 @@ if (!group) throw new Error(`MUTATION_GROUP: one of ${Object.keys(groups).join('
 export default {
   packageManager: 'npm',
   testRunner: 'command',
-  commandRunner: { command: group.command },
+  commandRunner: { command: `node dist/test/support/mutantTests.js` },
   buildCommand: `node ${modules}typescript/bin/tsc -p tsconfig.json`,
   // TypeScript 7 has no JS API for Stryker to rewrite tsconfig.json with; ours needs no rewrite.
   tsconfigFile: 'tsconfig.stryker-leaves-as-is.json',
