@@ -15,6 +15,7 @@ const modules = new URL('./node_modules/', import.meta.url).pathname;
  */
 export const groups = {
   access: {
+    timeoutMS: 15_000,
     // route.ts: the ACL targets and the guard (run, authorize, param).
     mutate: ['src/auth/aclAllows.ts', 'src/auth/aclsCheck.ts', 'src/auth/permissions.ts', 'src/http/route.ts:25-27', 'src/http/route.ts:116-151'],
     tests: {
@@ -35,7 +36,7 @@ export const groups = {
   lifecycle: {
     mutate: ['src/domain/Lifecycle.ts', 'src/domain/EventWriter.ts'],
     tests: {
-      'src/domain/Lifecycle.ts': ['unit/eventWriter', 'http/resources.lifecycle', 'http/storages'],
+      'src/domain/Lifecycle.ts': ['unit/lifecycle', 'unit/eventWriter', 'http/resources.lifecycle', 'http/storages'],
       'src/domain/EventWriter.ts': ['unit/eventWriter', 'http/resources.lifecycle', 'http/storages'],
     },
   },
@@ -44,6 +45,7 @@ export const groups = {
     tests: { 'src/search/SearchService.ts': ['unit/searchConfig', 'http/search.query'] },
   },
   sparql: {
+    timeoutMS: 15_000,
     // The endpoint, and the dataset restriction of each store: the embedded one (ProjectDatasets)
     // and an external one's query rewriting (confinedQuery).
     mutate: ['src/sparqlEndpoint/SparqlEndpoint.ts', 'src/store/ProjectSparqlStore.ts', 'src/store/ProjectDatasets.ts', 'src/store/confinedQuery.ts'],
@@ -71,7 +73,8 @@ export default {
   disableTypeChecks: '{src,test,bench}/**/*.ts',
   coverageAnalysis: 'off',
   concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 2),
-  timeoutMS: 60_000,
+  // A mutant that loops forever costs this much past the dry run's time: unit groups need less.
+  timeoutMS: group.timeoutMS ?? 60_000,
   ignorePatterns: ['dist', 'reports', '.stryker-tmp', 'data'],
   mutate: group.mutate,
   reporters: ['clear-text', 'progress', 'json'],

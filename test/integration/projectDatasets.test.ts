@@ -275,6 +275,8 @@ describe('ProjectDatasets: revisions, heads and deletion', () => {
     datasets.revision('o/p', rev('c', 1), '<urn:c> <urn:v> "c1" .\n');
     datasets.current('o/q', node('c'), rev('c', 1));
     expect(names(datasets, 'SELECT ?o WHERE { ?s <urn:v> ?o }')).to.deep.equal(['a1', 'b1']);
+    const inQ = datasets.query({ project: 'o/q', query: 'ASK { ?s ?p ?o }', form: 'ask', mediaType: 'application/sparql-results+json' });
+    expect(JSON.parse(inQ.body)).to.deep.equal({ head: {}, boolean: false });
   });
 
   it('loads a graph that is not a revision each time it is sent, and a revision once', () => {
