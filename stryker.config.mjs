@@ -78,7 +78,9 @@ export default {
   ignorePatterns: ['dist', 'reports', '.stryker-tmp', 'data'],
   mutate: group.mutate,
   reporters: ['clear-text', 'progress', 'json'],
-  jsonReporter: { fileName: `reports/mutation/${name}.json` },
-  tempDirName: `.stryker-tmp/${name}`,
+  // MUTATION_RETEST=1 with `--mutate <file>:<lines>`: the survivors' lines tested again after new
+  // tests, reported apart; mutationScores.js takes a mutant's status from the retest where it has one.
+  jsonReporter: { fileName: process.env.MUTATION_RETEST ? `reports/mutation/retest/${name}.json` : `reports/mutation/${name}.json` },
+  tempDirName: `.stryker-tmp/${name}${process.env.MUTATION_RETEST ? '-retest' : ''}`,
   cleanTempDir: 'always',
 };
