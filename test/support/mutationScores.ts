@@ -35,6 +35,18 @@ const retested = (group: string): Map<string, string> => {
 
 const { groups } = (await import(pathToFileURL(resolve('stryker.config.mjs')).href)) as { groups: Record<string, { mutate: string[] }> };
 
+/** Whether a group mutates line `line` of `path` now (a report may come from a run with wider ranges). */
+const mutated = (group: string, path: string, line: number): boolean => {
+  const ranges = linesOf(group, path);
+  return (
+    ranges === 'all' ||
+    ranges.split(', ').some((r) => {
+      const [from, to] = r.split('-').map(Number) as [number, number];
+      return line >= from && line <= to;
+    })
+  );
+};
+
 /** The line ranges of `path` a group mutates, or `all`. */
 const linesOf = (group: string, path: string): string => {
   const ranges = (groups[group]?.mutate ?? []).filter((m) => m === path || m.startsWith(`${path}:`)).map((m) => m.slice(path.length + 1));
@@ -50,7 +62,7 @@ for (const name of readdirSync(dir)
   const group = name.replace(/\.json$/, '');
   const later = retested(group);
   for (const [path, { source, mutants }] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))) {
-    const statuses = mutants.map((m) => later.get(keyOf(path, source, m)) ?? m.status);
+    const statuses = mutants.filter((m) => mutated(group, path, m.location.start.line)).map((m) => later.get(keyOf(path, source, m)) ?? m.status);
     const count = (...wanted: string[]) => statuses.filter((s) => wanted.includes(s)).length;
     const detected = count('Killed', 'Timeout');
     const valid = detected + count('Survived', 'NoCoverage');
