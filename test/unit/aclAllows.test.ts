@@ -48,6 +48,27 @@ describe('ACL evaluation', () => {
     expect(listingAccess(withRoot, [ANONYMOUS], 'resources/read', projects)).to.deep.equal({ mode: 'all' });
   });
 
+  it('a grant holds when any one entry of the ACL names one of the identities with the permission', () => {
+    const shared = new Map([
+      acl('/s', [
+        { identity: { type: 'User', realm: 'r', subject: 'bob' }, permissions: ['resources/read'] },
+        { identity: team, permissions: ['resources/write'] },
+      ]),
+    ]);
+    expect(aclAllows(shared, alice.identities, 'resources/write', '/s/p')).to.equal(true);
+    expect(aclAllows(shared, alice.identities, 'resources/read', '/s/p')).to.equal(false);
+    expect(aclAllows(shared, bob.identities, 'resources/read', '/s')).to.equal(true);
+  });
+
+  it("a listing looks up each organization's ACL once, however many of its projects it meets", () => {
+    const asked: string[] = [];
+    const counting = { get: (path: string) => (asked.push(path), acls.get(path)) };
+    const access = listingAccess(counting, alice.identities, 'resources/read', ['org/a', 'org/b', 'org/c', 'other/p1']);
+    expect(access).to.deep.equal({ mode: 'limited', projects: new Set(['org/a', 'org/b', 'org/c']) });
+    expect(asked.filter((p) => p === '/org')).to.have.length(1);
+    expect(asked.filter((p) => p === '/other')).to.have.length(1);
+  });
+
   it("self entries keep only the caller's identities", () => {
     expect(ownEntries(acls.get('/org')!, bob.identities).acl).to.deep.equal([]);
     expect(ownEntries(acls.get('/org')!, alice.identities).acl).to.have.length(1);

@@ -1,0 +1,100 @@
+import { expect } from 'chai';
+import type { EventDraft, LogEvent } from '../../src/events/EventLog.js';
+import { RevisionConflict } from '../../src/events/EventLog.js';
+import type { EventWriter } from '../../src/domain/EventWriter.js';
+import type { CommandDefinition, DomainEvent } from '../../src/domain/KindDefinition.js';
+import { Lifecycle } from '../../src/domain/Lifecycle.js';
+import { Rejection } from '../../src/kernel/Rejection.js';
+
+interface State {
+  rev: number;
+}
+type Event = DomainEvent & { rev: number };
+
+/** A definition that sets the next revision and names the log's revision in its conflict. */
+const definition = {
+  kind: 'resources',
+  evaluate: (state: State | undefined) => ({ type: 'Updated', rev: (state?.rev ?? 0) + 1 }) as unknown as Event,
+  conflict: (_state: State | undefined, _cmd: unknown, actual: number) => new Rejection('IncorrectRev', `log at ${actual}`, { actual }),
+} as unknown as CommandDefinition<State, unknown, Event>;
+
+/**
+ * A log at revision `logRev` that the replica's states learn only on `latest()` (up to `learned`,
+ * default the log's), with `racers` more writers each appending first once.
+ */
+const setup = (logRev: number, racers: number, learned?: number) => {
+  const appended: { draft: EventDraft; expected: number }[] = [];
+  let known = 0;
+  let latest = 0;
+  let log = logRev;
+  let races = racers;
+  const writer = {
+    append: async (draft: EventDraft, expected: number) => {
+      appended.push({ draft, expected });
+      if (expected !== log) throw new RevisionConflict('k', expected, log);
+      if (races-- > 0) {
+        log++;
+        throw new RevisionConflict('k', expected, log);
+      }
+      log = draft.rev;
+      return { ...draft, offset: appended.length } as unknown as LogEvent;
+    },
+    latest: async () => {
+      latest++;
+      known = learned ?? log;
+    },
+  } as unknown as EventWriter;
+  const lifecycle = new Lifecycle(writer, () => (known ? { rev: known } : undefined));
+  return { lifecycle, appended, latests: () => latest };
+};
+
+const outcome = (promise: Promise<unknown>) =>
+  promise.then(
+    (v) => v,
+    (e: unknown) => e,
+  );
+
+describe('Lifecycle: a write the log refuses', () => {
+  it('appends at once with the state the replica holds', async () => {
+    const { lifecycle, appended, latests } = setup(0, 0);
+    const event = (await lifecycle.run(definition, undefined, {}, { key: 'k' })) as unknown as EventDraft;
+    expect(event.rev).to.equal(1);
+    expect(appended.map((a) => a.expected)).to.deep.equal([0]);
+    expect(latests()).to.equal(0);
+  });
+
+  it('catches up with the log and evaluates again when another replica wrote first', async () => {
+    const { lifecycle, appended, latests } = setup(2, 0);
+    const event = (await lifecycle.run(definition, { rev: 1 }, {}, { key: 'k' })) as unknown as EventDraft;
+    expect(event.rev).to.equal(3);
+    expect(appended.map((a) => a.expected)).to.deep.equal([1, 2]);
+    expect(latests()).to.equal(1);
+  });
+
+  it('tries three times in all, then reports the log revision as the conflict', async () => {
+    const won = setup(0, 2);
+    expect(((await won.lifecycle.run(definition, undefined, {}, { key: 'k' })) as unknown as EventDraft).rev).to.equal(3);
+    expect(won.appended.map((a) => a.expected)).to.deep.equal([0, 1, 2]);
+    const lost = setup(0, 3);
+    const refused = await outcome(lost.lifecycle.run(definition, undefined, {}, { key: 'k' }));
+    expect(refused).to.be.instanceOf(Rejection);
+    expect((refused as Rejection).fields).to.deep.equal({ actual: 3 });
+    expect(lost.appended).to.have.length(3);
+    expect(lost.latests()).to.equal(2);
+  });
+
+  it("takes the log's word when the states do not learn the winner's write", async () => {
+    const { lifecycle, appended } = setup(2, 0, 1);
+    const refused = await outcome(lifecycle.run(definition, { rev: 1 }, {}, { key: 'k' }));
+    expect((refused as Rejection).fields).to.deep.equal({ actual: 2 });
+    expect(appended).to.have.length(1);
+    const gone = setup(2, 0, 0);
+    expect(((await outcome(gone.lifecycle.run(definition, { rev: 1 }, {}, { key: 'k' }))) as Rejection).fields).to.deep.equal({ actual: 2 });
+  });
+
+  it('lets another failure of the log through at once', async () => {
+    const broken = new Error('log down');
+    const lifecycle = new Lifecycle({ append: () => Promise.reject(broken), latest: async () => undefined } as unknown as EventWriter, () => undefined);
+    expect(await outcome(lifecycle.run(definition, undefined, {}, { key: 'k' }))).to.equal(broken);
+  });
+});
