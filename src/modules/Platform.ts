@@ -18,6 +18,7 @@ import type { SearchResponse } from '../search/dsl/executeSearch.js';
 import type { SearchDoc } from '../search/dsl/fields.js';
 import type { CpuTurns } from '../workers/CpuTurns.js';
 import type { Redis } from 'ioredis';
+import type { ProjectSparqlStore } from '../store/ProjectSparqlStore.js';
 
 /** Resources and schemas as a module reads them: by `@id` in a project, rendered as their routes render them. */
 export interface ItemReader {
@@ -51,6 +52,8 @@ export interface Platform {
   permissions(): readonly string[];
   /** The search engine over a project's documents (a project's default Elasticsearch view); absent without a text index. */
   defaultSearch?: { query(project: ProjectRef, body: unknown): Promise<SearchResponse>; documents(project: ProjectRef): readonly SearchDoc[] };
+  /** The SPARQL endpoint's store (user-defined SPARQL views keep their graphs in it), and when it holds the log up to a position. */
+  sparql: { store: ProjectSparqlStore; reach(seq: number): Promise<void> };
   /** The event log's Redis, when there is one: where state every replica shares is kept (keys under the log's hash tag). */
   redis?: { readonly connection: Redis; keyOf(name: string): string };
 }

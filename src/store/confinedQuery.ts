@@ -1,7 +1,7 @@
 import sparqljs from 'sparqljs';
 import type { ProjectRef } from '../kernel/labels.js';
 import { XSD } from '../rdf/terms.js';
-import { currentGraphOf } from './graphNames.js';
+import { currentGraphOf, HEAD, viewHeadsOf } from './graphNames.js';
 import { parseItemNode } from './graphNames.js';
 import type { ProjectQuery } from './ProjectSparqlStore.js';
 import { QueryFailed } from './ProjectSparqlStore.js';
@@ -30,8 +30,8 @@ const isRevisionOf = (graph: string, project: ProjectRef): boolean => parseItemN
 interface Scope {
   /** The one graph that is the default graph; undefined: an empty default graph. */
   defaultGraph: string | undefined;
-  /** The named graphs a `GRAPH` may reach: a list, or every revision graph of the project. */
-  named: string[] | 'project';
+  /** The named graphs a `GRAPH` may reach: a list, every revision graph of the project, or those a view's heads graph names. */
+  named: string[] | 'project' | { heads: string };
   project: ProjectRef;
 }
 
@@ -74,6 +74,8 @@ export const confinedQuery = (q: ProjectQuery, maxResults: number): string => {
 };
 
 const scopeOf = (q: ProjectQuery, parsed: sparqljs.Query): Scope => {
+  // A view's dataset is fixed: its graph, and its members' graphs as named graphs.
+  if (q.view !== undefined) return { defaultGraph: q.view, named: { heads: viewHeadsOf(q.view) }, project: q.project };
   const inProject = (graphs: string[]) => graphs.filter((g) => isRevisionOf(g, q.project));
   let defaults: string[] | undefined;
   let named: string[] | 'project';
@@ -102,7 +104,8 @@ const pattern = (p: sparqljs.Pattern, inGraph: boolean, scope: Scope): sparqljs.
       return scope.defaultGraph === undefined ? { type: 'group', patterns: [p, NOTHING] } : { type: 'graph', name: named(scope.defaultGraph), patterns: [p] };
     case 'graph': {
       const inner = patterns(p.patterns, true, scope);
-      if (p.name.termType === 'NamedNode') return reachable(p.name.value, scope) ? { ...p, patterns: inner } : { type: 'group', patterns: [NOTHING] };
+      if (p.name.termType === 'NamedNode' && typeof scope.named !== 'object')
+        return reachable(p.name.value, scope) ? { ...p, patterns: inner } : { type: 'group', patterns: [NOTHING] };
       return {
         type: 'group',
         patterns: [
@@ -134,9 +137,21 @@ const pattern = (p: sparqljs.Pattern, inGraph: boolean, scope: Scope): sparqljs.
   }
 };
 
-const reachable = (graph: string, scope: Scope) => (scope.named === 'project' ? isRevisionOf(graph, scope.project) : scope.named.includes(graph));
+const reachable = (graph: string, scope: Scope) =>
+  scope.named === 'project' ? isRevisionOf(graph, scope.project) : Array.isArray(scope.named) && scope.named.includes(graph);
 
 const namedCheck = (g: sparqljs.VariableTerm | sparqljs.IriTerm, scope: Scope): sparqljs.Expression => {
+  if (typeof scope.named === 'object' && !Array.isArray(scope.named)) {
+    // A view: the graph must be one its heads graph names (a list of thousands would be sent with every query).
+    // The variable is bound only inside the EXISTS, each its own.
+    const member = variable('confined_member');
+    const heads: sparqljs.Pattern = {
+      type: 'graph',
+      name: named(scope.named.heads),
+      patterns: [{ type: 'bgp', triples: [{ subject: member, predicate: named(HEAD), object: g }] }],
+    };
+    return { type: 'operation', operator: 'exists', args: [heads] } as unknown as sparqljs.Expression;
+  }
   if (scope.named !== 'project') {
     if (!scope.named.length) return NOTHING.expression;
     return { type: 'operation', operator: 'in', args: [g, scope.named.map(named)] };
