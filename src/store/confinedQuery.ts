@@ -30,6 +30,8 @@ const isRevisionOf = (graph: string, project: ProjectRef): boolean => parseItemN
 interface Scope {
   /** The one graph that is the default graph; undefined: an empty default graph. */
   defaultGraph: string | undefined;
+  /** Several graphs merged as the default graph: sent as the query's FROM, the patterns outside a GRAPH left as they are. */
+  merged?: string[];
   /** The named graphs a `GRAPH` may reach: a list, every revision graph of the project, or those a view's heads graph names. */
   named: string[] | 'project' | { heads: string };
   project: ProjectRef;
@@ -66,6 +68,7 @@ export const confinedQuery = (q: ProjectQuery, maxResults: number): string => {
   delete query.from;
   if (query.queryType === 'DESCRIBE') query = describedAsConstruct(query);
   const rewritten = { ...query, where: patterns(query.where ?? [], false, scope) } as sparqljs.Query;
+  if (scope.merged) rewritten.from = { default: scope.merged.map(named), named: [] };
   if (rewritten.queryType === 'SELECT') {
     rewriteSelectExpressions(rewritten, scope);
     if (rewritten.limit === undefined || rewritten.limit > maxResults) rewritten.limit = maxResults + 1;
@@ -89,9 +92,11 @@ const scopeOf = (q: ProjectQuery, parsed: sparqljs.Query): Scope => {
     defaults = [currentGraphOf(q.project)];
     named = 'project';
   }
-  // The union of several graphs as one default graph (an RDF merge) has no rewriting that keeps
-  // joins across them and property paths exact: refused rather than answered differently.
-  if (defaults.length > 1) throw invalid('this store answers over one default graph at a time: name one graph with FROM or default-graph-uri');
+  // The merge of several graphs as one default graph has no rewriting into GRAPH patterns that keeps
+  // joins across them and property paths exact: the server merges them itself, from FROM clauses
+  // naming only graphs checked above (FROM restricts what the patterns outside a GRAPH reach; a
+  // `GRAPH` is confined by the rewriting as ever).
+  if (defaults.length > 1) return { defaultGraph: undefined, merged: defaults, named, project: q.project };
   return { defaultGraph: defaults[0], named, project: q.project };
 };
 
@@ -100,7 +105,7 @@ const patterns = (list: sparqljs.Pattern[], inGraph: boolean, scope: Scope): spa
 const pattern = (p: sparqljs.Pattern, inGraph: boolean, scope: Scope): sparqljs.Pattern => {
   switch (p.type) {
     case 'bgp':
-      if (inGraph || !p.triples.length) return p;
+      if (inGraph || !p.triples.length || scope.merged) return p;
       return scope.defaultGraph === undefined ? { type: 'group', patterns: [p, NOTHING] } : { type: 'graph', name: named(scope.defaultGraph), patterns: [p] };
     case 'graph': {
       const inner = patterns(p.patterns, true, scope);
@@ -144,13 +149,20 @@ const namedCheck = (g: sparqljs.VariableTerm | sparqljs.IriTerm, scope: Scope): 
   if (typeof scope.named === 'object' && !Array.isArray(scope.named)) {
     // A view: the graph must be one its heads graph names (a list of thousands would be sent with every query).
     // The variable is bound only inside the EXISTS, each its own.
-    const member = variable('confined_member');
+    const item = variable('confined_member');
     const heads: sparqljs.Pattern = {
       type: 'graph',
       name: named(scope.named.heads),
-      patterns: [{ type: 'bgp', triples: [{ subject: member, predicate: named(HEAD), object: g }] }],
+      patterns: [{ type: 'bgp', triples: [{ subject: item, predicate: named(HEAD), object: g }] }],
     };
-    return { type: 'operation', operator: 'exists', args: [heads] } as unknown as sparqljs.Expression;
+    const member: sparqljs.Expression = { type: 'operation', operator: 'exists', args: [heads] } as unknown as sparqljs.Expression;
+    // A member's metadata graph is part of the view's graph, not one of its items' graphs.
+    const metadata = {
+      type: 'operation',
+      operator: 'strstarts',
+      args: [{ type: 'operation', operator: 'str', args: [g] }, plain(`${scope.defaultGraph}/meta/`)],
+    };
+    return { type: 'operation', operator: '&&', args: [member, { type: 'operation', operator: '!', args: [metadata] }] } as sparqljs.Expression;
   }
   if (scope.named !== 'project') {
     if (!scope.named.length) return NOTHING.expression;
