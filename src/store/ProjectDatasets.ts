@@ -202,10 +202,13 @@ export class ProjectDatasets {
   query(q: ProjectQuery): QueryAnswer {
     const store = (q.view === undefined ? this.stores.get(q.project) : this.views.storeOf(q.view)) ?? this.empty;
     // The protocol's graph parameters replace the query's FROM / FROM NAMED; either alone leaves the other part empty.
+    // A view's dataset is fixed: its FROM is not followed (the external store ignores it too).
     const dataset =
-      q.defaultGraphs || q.namedGraphs
-        ? { default_graph: (q.defaultGraphs ?? []).map((g) => oxigraph.namedNode(g)), named_graphs: (q.namedGraphs ?? []).map((g) => oxigraph.namedNode(g)) }
-        : {};
+      q.view !== undefined
+        ? { default_graph: [oxigraph.defaultGraph()] }
+        : q.defaultGraphs || q.namedGraphs
+          ? { default_graph: (q.defaultGraphs ?? []).map((g) => oxigraph.namedNode(g)), named_graphs: (q.namedGraphs ?? []).map((g) => oxigraph.namedNode(g)) }
+          : {};
     try {
       // One row past the cap is enough to refuse: the engine stops there instead of producing every row.
       const text = q.form === 'ask' ? q.query : capped(q.query, this.maxResults + 1);

@@ -57,6 +57,10 @@ const scenario = async (api: Api) => {
   // A graph outside the view, named in the query, is out of reach.
   const outside = await sparql(api, p, 'nxv:cells', `SELECT ?n WHERE { GRAPH ?g { ?s <${EX}name> ?n } FILTER(CONTAINS(STR(?g), "o1")) }`);
   expect(values(outside, 'n')).to.deep.equal([]);
+  const o1 = `urn:registry:resources/${p}/${enc(`${EX}o1`)}/rev/1`;
+  expect(values(await sparql(api, p, 'nxv:cells', `SELECT ?n WHERE { GRAPH <${o1}> { ?s <${EX}name> ?n } }`), 'n')).to.deep.equal([]);
+  // The view's dataset is fixed: FROM is not followed.
+  expect(values(await sparql(api, p, 'nxv:cells', `SELECT ?n FROM <${o1}> WHERE { ?s <${EX}name> ?n }`), 'n')).to.deep.equal(['one', 'two']);
 
   // An update replaces the item's triples; a shared triple stays while a member holds it.
   await put(api, `${res('c1')}?rev=1`, thing('c1', 'Cell', { name: 'uno' }), 200);
