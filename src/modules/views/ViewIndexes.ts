@@ -170,6 +170,8 @@ export class ViewIndexes {
 
   /** The view's index once it reflects the log as of now (reads wait for it, as every read of a projection does). */
   async ready(project: ProjectRef, id: string): Promise<{ index: ViewIndex; graph?: string } | undefined> {
+    // A view created just before is started by the runner following the views.
+    await this.control.reach(this.deps.feed.position);
     const running = this.running.get(viewKey(project, id));
     if (!running) return undefined;
     await running.built;
