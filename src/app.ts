@@ -459,6 +459,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   const platform: Platform = {
     turns: searchTurns,
     feed,
+    sparql: { store: sparqlDatasets, reach: (seq) => (storeRunner ? storeRunner.reach(seq) : Promise.resolve()) },
     permissions: () => (states.of(iam.permissions).get(PERMISSIONS_KEY) ?? iam.initial).permissions,
     ...(search && projectDocuments
       ? {

@@ -18,6 +18,7 @@ import type { SearchResponse } from '../search/dsl/executeSearch.js';
 import type { SearchDoc } from '../search/dsl/fields.js';
 import type { CpuTurns } from '../workers/CpuTurns.js';
 import type { Redis } from 'ioredis';
+import type { ProjectSparqlStore } from '../store/ProjectSparqlStore.js';
 
 /** Resources and schemas as a module reads them: by `@id` in a project, rendered as their routes render them. */
 export interface ItemReader {
@@ -54,6 +55,8 @@ export interface Platform {
    * `documents` is read from the external store when there is one (no replica keeps them): hence a promise.
    */
   defaultSearch?: { query(project: ProjectRef, body: unknown): Promise<SearchResponse>; documents(project: ProjectRef): Promise<readonly SearchDoc[]> };
+  /** The SPARQL endpoint's store (user-defined SPARQL views keep their graphs in it), and when it holds the log up to a position. */
+  sparql: { store: ProjectSparqlStore; reach(seq: number): Promise<void> };
   /** The event log's Redis, when there is one: where state every replica shares is kept (keys under the log's hash tag). */
   redis?: { readonly connection: Redis; keyOf(name: string): string };
 }

@@ -24,10 +24,10 @@ export interface SparqlRequest {
 /** Picks the media type to answer in among those offered, from the request's `Accept`. */
 export type Chooser = (offered: string[]) => string | undefined;
 
-/** One dataset a view queries: the project's own (no `graphs`) or only these head graphs of it. */
+/** One dataset a view queries: the project's own (no `view`) or a user-defined view's graph (`viewGraphOf`). */
 export interface ViewDataset {
   project: ProjectRef;
-  graphs?: string[];
+  view?: string;
 }
 
 /**
@@ -74,7 +74,8 @@ export class SparqlEndpoint {
       ...(request.namedGraphs.length ? { namedGraphs: request.namedGraphs } : {}),
     };
     const only = datasets?.[0];
-    if (only?.graphs) return this.ask({ project: only.project, query: request.query, form, mediaType, defaultGraphs: only.graphs, namedGraphs: only.graphs });
+    // A view's dataset is its own graph and its members' graphs, whatever the request names.
+    if (only?.view !== undefined) return this.ask({ project: only.project, query: request.query, form, mediaType, view: only.view });
     return this.ask({ project: only?.project ?? project, query: request.query, form, mediaType, ...graphs });
   }
 
@@ -83,7 +84,7 @@ export class SparqlEndpoint {
     const mediaType = MERGEABLE[form];
     if (choose([mediaType, 'application/json']) === undefined) throw rejections.notAcceptable([mediaType]);
     const answers = await Promise.all(
-      datasets.map((d) => this.ask({ project: d.project, query, form, mediaType, ...(d.graphs ? { defaultGraphs: d.graphs, namedGraphs: d.graphs } : {}) })),
+      datasets.map((d) => this.ask({ project: d.project, query, form, mediaType, ...(d.view !== undefined ? { view: d.view } : {}) })),
     );
     if (form === 'construct' || form === 'describe')
       return { mediaType, body: [...new Set(answers.flatMap((a) => a.body.split('\n')).filter((l) => l.trim() !== ''))].map((l) => `${l}\n`).join('') };

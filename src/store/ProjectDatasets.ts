@@ -7,6 +7,7 @@ import { CLAIM_CEILING, claimWasmMemory } from './wasmMemory.js';
 import type { ProjectQuery, QueryAnswer } from './ProjectSparqlStore.js';
 import { QueryFailed } from './ProjectSparqlStore.js';
 import { capped } from './cappedQuery.js';
+import { ViewStores } from './ViewStores.js';
 
 /** oxigraph's `results_format` names of the SPARQL result media types. */
 const RESULT_FORMATS: Record<string, string> = {
@@ -57,6 +58,8 @@ export class ProjectDatasets {
    * above its item's is held already (a lookup here, where an ASK per revision cost a query).
    */
   private readonly loadedRevs = new Map<string, number>();
+  /** User-defined SPARQL views, copied from the revision graphs here. */
+  readonly views = new ViewStores((project) => this.stores.get(project));
 
   constructor(private readonly maxResults: number) {}
 
@@ -153,6 +156,7 @@ export class ProjectDatasets {
     // Counted twice: the head's copy in the default graph follows.
     this.reserve(2 * ntriples.length);
     store.load(ntriples, { format: 'application/n-triples', to_graph_name: oxigraph.namedNode(graph), lenient: true });
+    this.views.loaded(graph);
     // Without blank nodes the text itself is the head's copy (see `current`): no SPARQL to parse and run.
     this.lastLoaded = ntriples.includes('_:') ? undefined : { project, graph, ntriples };
     // A head named at start-up whose revision arrives only now (it was projected meanwhile).
@@ -196,12 +200,15 @@ export class ProjectDatasets {
   }
 
   query(q: ProjectQuery): QueryAnswer {
-    const store = this.stores.get(q.project) ?? this.empty;
+    const store = (q.view === undefined ? this.stores.get(q.project) : this.views.storeOf(q.view)) ?? this.empty;
     // The protocol's graph parameters replace the query's FROM / FROM NAMED; either alone leaves the other part empty.
+    // A view's dataset is fixed: its FROM is not followed (the external store ignores it too).
     const dataset =
-      q.defaultGraphs || q.namedGraphs
-        ? { default_graph: (q.defaultGraphs ?? []).map((g) => oxigraph.namedNode(g)), named_graphs: (q.namedGraphs ?? []).map((g) => oxigraph.namedNode(g)) }
-        : {};
+      q.view !== undefined
+        ? { default_graph: [oxigraph.defaultGraph()] }
+        : q.defaultGraphs || q.namedGraphs
+          ? { default_graph: (q.defaultGraphs ?? []).map((g) => oxigraph.namedNode(g)), named_graphs: (q.namedGraphs ?? []).map((g) => oxigraph.namedNode(g)) }
+          : {};
     try {
       // One row past the cap is enough to refuse: the engine stops there instead of producing every row.
       const text = q.form === 'ask' ? q.query : capped(q.query, this.maxResults + 1);

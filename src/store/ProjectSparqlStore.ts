@@ -13,6 +13,19 @@ export interface ProjectQuery {
   /** The protocol's `default-graph-uri` / `named-graph-uri`: they replace the query's own FROM / FROM NAMED. */
   defaultGraphs?: string[];
   namedGraphs?: string[];
+  /**
+   * A user-defined SPARQL view's graph (`viewGraphOf`): the query's dataset is that view's, its
+   * default graph the view's copy of its items' triples, its named graphs the graphs of those items.
+   */
+  view?: string;
+}
+
+/** An item as a view's graph holds it (`graph` undefined: the view no longer selects it). */
+export interface ViewMember {
+  item: string;
+  graph: string | undefined;
+  /** N-Triples of the item's metadata, for a view that includes them (no blank nodes). */
+  metadata?: string;
 }
 
 /** What a query answered, serialized. */
@@ -58,6 +71,14 @@ export interface ProjectSparqlStore {
   current(project: ProjectRef, item: string, graph: string | undefined): Promise<void>;
   /** Permanent deletion. */
   drop(project: ProjectRef, graphs: string[]): Promise<void>;
+  /**
+   * Sets items of a view's graph (`viewGraphOf`) to what each member says: a member's former
+   * triples leave the view's default graph unless another member holds them, its new revision's
+   * are copied in (once that revision reaches the store, if it has not yet), with its metadata.
+   */
+  viewMembers(project: ProjectRef, view: string, members: ViewMember[]): Promise<void>;
+  /** The view's graph is dropped (view deprecated, updated or restarted: its next build has a graph of its own). */
+  dropView(project: ProjectRef, view: string): Promise<void>;
   query(query: ProjectQuery): Promise<QueryAnswer>;
   close(): Promise<void>;
 }

@@ -3,12 +3,13 @@ import type { ProjectRef } from '../kernel/labels.js';
 import { iri } from '../rdf/terms.js';
 import { confinedQuery } from './confinedQuery.js';
 import { currentGraphOf, HEAD, HEADS_PREFIX, headsGraphOf } from './graphNames.js';
-import type { ProjectQuery, ProjectSparqlStore, QueryAnswer } from './ProjectSparqlStore.js';
+import type { ProjectQuery, ProjectSparqlStore, QueryAnswer, ViewMember } from './ProjectSparqlStore.js';
 import { QueryFailed } from './ProjectSparqlStore.js';
 import { dropStatements, revisionInsert, standardResults } from './remoteSparql.js';
 import type { SparqlHttpClient } from './SparqlHttpClient.js';
 import { SparqlRequestFailed } from './SparqlHttpClient.js';
 import { writeResults } from './resultFormats.js';
+import { viewDropStatements, viewMemberUpdates } from './remoteViewGraphs.js';
 
 export interface RemoteDatasetsOptions {
   /** A query's budget, in ms. */
@@ -35,6 +36,13 @@ export interface RemoteDatasetsOptions {
  * (Virtuoso's `MaxQueryExecutionTime`) bounds what it goes on spending.
  */
 export class RemoteProjectSparqlStore implements ProjectSparqlStore {
+  /**
+   * The user-defined SPARQL views' graphs this replica keeps in the store, and their members: each
+   * replica builds its own (their names carry the replica's build, see the views module), so it is
+   * their only writer and what they hold is known here without asking the store.
+   */
+  private readonly views = new Map<string, Map<string, ViewMember>>();
+
   constructor(
     private readonly client: SparqlHttpClient,
     private readonly options: RemoteDatasetsOptions,
@@ -73,6 +81,29 @@ export class RemoteProjectSparqlStore implements ProjectSparqlStore {
 
   async drop(_project: ProjectRef, graphs: string[]): Promise<void> {
     if (this.options.writesRevisions) for (const statement of dropStatements(graphs)) await this.client.update(statement);
+  }
+
+  async viewMembers(_project: ProjectRef, view: string, members: ViewMember[]): Promise<void> {
+    let held = this.views.get(view);
+    if (!held) this.views.set(view, (held = new Map()));
+    const changes = new Map<string, { previous: ViewMember | undefined; next: ViewMember }>();
+    for (const next of members) {
+      const previous = changes.get(next.item)?.previous ?? held.get(next.item);
+      if (previous?.graph === next.graph && previous?.metadata === next.metadata) changes.delete(next.item);
+      else if (previous || next.graph !== undefined) changes.set(next.item, { previous, next });
+    }
+    // Recorded once written: a failed write is retried from what the store held.
+    for (const statement of viewMemberUpdates(view, [...changes.values()])) await this.client.update(statement);
+    for (const { next } of changes.values()) {
+      if (next.graph === undefined) held.delete(next.item);
+      else held.set(next.item, next);
+    }
+  }
+
+  async dropView(_project: ProjectRef, view: string): Promise<void> {
+    const held = this.views.get(view);
+    this.views.delete(view);
+    for (const statement of viewDropStatements(view, held?.values() ?? [])) await this.client.update(statement);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { ProjectRef } from '../kernel/labels.js';
-import type { ProjectQuery, ProjectSparqlStore, QueryAnswer, QueryFailure } from './ProjectSparqlStore.js';
+import type { ProjectQuery, ProjectSparqlStore, QueryAnswer, QueryFailure, ViewMember } from './ProjectSparqlStore.js';
 import { QueryFailed } from './ProjectSparqlStore.js';
 import { QueryMemoryWatch } from './QueryMemoryWatch.js';
 
@@ -9,13 +9,17 @@ export interface ReplicaStart {
   file: string;
   length: number;
   heads: [ProjectRef, string, string][];
+  /** The user-defined SPARQL views' members, copied once the file is loaded. */
+  views: [ProjectRef, string, ViewMember[]][];
   maxResults: number;
 }
 
 export type ReplicaChange =
   | { t: 'revision'; project: ProjectRef; graph: string; ntriples: string }
   | { t: 'current'; project: ProjectRef; item: string; graph: string | undefined }
-  | { t: 'drop'; project: ProjectRef; graphs: string[] };
+  | { t: 'drop'; project: ProjectRef; graphs: string[] }
+  | { t: 'members'; project: ProjectRef; view: string; members: ViewMember[] }
+  | { t: 'dropView'; view: string };
 
 export type ReplicaMessage = { t: 'changes'; changes: ReplicaChange[] } | { t: 'query'; id: number; query: ProjectQuery };
 
@@ -65,6 +69,8 @@ interface Slot {
 export class SparqlReplica implements ProjectSparqlStore {
   private readonly slots: Slot[] = [];
   private readonly heads = new Map<ProjectRef, Map<string, string>>();
+  /** View → its project and members, for workers started anew. */
+  private readonly views = new Map<string, { project: ProjectRef; members: Map<string, ViewMember> }>();
   private readonly queue: Pending[] = [];
   private next = 0;
   private closed = false;
@@ -99,6 +105,21 @@ export class SparqlReplica implements ProjectSparqlStore {
 
   async drop(project: ProjectRef, graphs: string[]): Promise<void> {
     this.send({ t: 'drop', project, graphs });
+  }
+
+  async viewMembers(project: ProjectRef, view: string, members: ViewMember[]): Promise<void> {
+    let held = this.views.get(view);
+    if (!held) this.views.set(view, (held = { project, members: new Map() }));
+    for (const member of members) {
+      if (member.graph === undefined) held.members.delete(member.item);
+      else held.members.set(member.item, member);
+    }
+    this.send({ t: 'members', project, view, members });
+  }
+
+  async dropView(_project: ProjectRef, view: string): Promise<void> {
+    this.views.delete(view);
+    this.send({ t: 'dropView', view });
   }
 
   query(query: ProjectQuery): Promise<QueryAnswer> {
@@ -156,7 +177,9 @@ export class SparqlReplica implements ProjectSparqlStore {
     const heads: [ProjectRef, string, string][] = [];
     for (const [project, items] of this.heads) for (const [item, graph] of items) heads.push([project, item, graph]);
     // Everything projected so far is in the file once flushed; later changes reach the worker as messages.
-    const start: ReplicaStart = { file: this.revisions.path, length: this.revisions.flush(), heads, maxResults: this.options.maxResults };
+    const views: [ProjectRef, string, ViewMember[]][] = [];
+    for (const [view, { project, members }] of this.views) views.push([project, view, [...members.values()]]);
+    const start: ReplicaStart = { file: this.revisions.path, length: this.revisions.flush(), heads, views, maxResults: this.options.maxResults };
     const worker = new Worker(new URL('./sparqlReplicaWorker.js', import.meta.url), {
       workerData: start,
       ...(this.options.heapMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb } }),

@@ -1,7 +1,7 @@
 import sparqljs from 'sparqljs';
 import type { ProjectRef } from '../kernel/labels.js';
 import { XSD } from '../rdf/terms.js';
-import { currentGraphOf } from './graphNames.js';
+import { currentGraphOf, HEAD, viewHeadsOf } from './graphNames.js';
 import { parseItemNode } from './graphNames.js';
 import type { ProjectQuery } from './ProjectSparqlStore.js';
 import { QueryFailed } from './ProjectSparqlStore.js';
@@ -30,8 +30,10 @@ const isRevisionOf = (graph: string, project: ProjectRef): boolean => parseItemN
 interface Scope {
   /** The one graph that is the default graph; undefined: an empty default graph. */
   defaultGraph: string | undefined;
-  /** The named graphs a `GRAPH` may reach: a list, or every revision graph of the project. */
-  named: string[] | 'project';
+  /** Several graphs merged as the default graph: sent as the query's FROM, the patterns outside a GRAPH left as they are. */
+  merged?: string[];
+  /** The named graphs a `GRAPH` may reach: a list, every revision graph of the project, or those a view's heads graph names. */
+  named: string[] | 'project' | { heads: string };
   project: ProjectRef;
 }
 
@@ -66,6 +68,7 @@ export const confinedQuery = (q: ProjectQuery, maxResults: number): string => {
   delete query.from;
   if (query.queryType === 'DESCRIBE') query = describedAsConstruct(query);
   const rewritten = { ...query, where: patterns(query.where ?? [], false, scope) } as sparqljs.Query;
+  if (scope.merged) rewritten.from = { default: scope.merged.map(named), named: [] };
   if (rewritten.queryType === 'SELECT') {
     rewriteSelectExpressions(rewritten, scope);
     if (rewritten.limit === undefined || rewritten.limit > maxResults) rewritten.limit = maxResults + 1;
@@ -74,6 +77,8 @@ export const confinedQuery = (q: ProjectQuery, maxResults: number): string => {
 };
 
 const scopeOf = (q: ProjectQuery, parsed: sparqljs.Query): Scope => {
+  // A view's dataset is fixed: its graph, and its members' graphs as named graphs.
+  if (q.view !== undefined) return { defaultGraph: q.view, named: { heads: viewHeadsOf(q.view) }, project: q.project };
   const inProject = (graphs: string[]) => graphs.filter((g) => isRevisionOf(g, q.project));
   let defaults: string[] | undefined;
   let named: string[] | 'project';
@@ -87,9 +92,11 @@ const scopeOf = (q: ProjectQuery, parsed: sparqljs.Query): Scope => {
     defaults = [currentGraphOf(q.project)];
     named = 'project';
   }
-  // The union of several graphs as one default graph (an RDF merge) has no rewriting that keeps
-  // joins across them and property paths exact: refused rather than answered differently.
-  if (defaults.length > 1) throw invalid('this store answers over one default graph at a time: name one graph with FROM or default-graph-uri');
+  // The merge of several graphs as one default graph has no rewriting into GRAPH patterns that keeps
+  // joins across them and property paths exact: the server merges them itself, from FROM clauses
+  // naming only graphs checked above (FROM restricts what the patterns outside a GRAPH reach; a
+  // `GRAPH` is confined by the rewriting as ever).
+  if (defaults.length > 1) return { defaultGraph: undefined, merged: defaults, named, project: q.project };
   return { defaultGraph: defaults[0], named, project: q.project };
 };
 
@@ -98,11 +105,12 @@ const patterns = (list: sparqljs.Pattern[], inGraph: boolean, scope: Scope): spa
 const pattern = (p: sparqljs.Pattern, inGraph: boolean, scope: Scope): sparqljs.Pattern => {
   switch (p.type) {
     case 'bgp':
-      if (inGraph || !p.triples.length) return p;
+      if (inGraph || !p.triples.length || scope.merged) return p;
       return scope.defaultGraph === undefined ? { type: 'group', patterns: [p, NOTHING] } : { type: 'graph', name: named(scope.defaultGraph), patterns: [p] };
     case 'graph': {
       const inner = patterns(p.patterns, true, scope);
-      if (p.name.termType === 'NamedNode') return reachable(p.name.value, scope) ? { ...p, patterns: inner } : { type: 'group', patterns: [NOTHING] };
+      if (p.name.termType === 'NamedNode' && typeof scope.named !== 'object')
+        return reachable(p.name.value, scope) ? { ...p, patterns: inner } : { type: 'group', patterns: [NOTHING] };
       return {
         type: 'group',
         patterns: [
@@ -134,9 +142,28 @@ const pattern = (p: sparqljs.Pattern, inGraph: boolean, scope: Scope): sparqljs.
   }
 };
 
-const reachable = (graph: string, scope: Scope) => (scope.named === 'project' ? isRevisionOf(graph, scope.project) : scope.named.includes(graph));
+const reachable = (graph: string, scope: Scope) =>
+  scope.named === 'project' ? isRevisionOf(graph, scope.project) : Array.isArray(scope.named) && scope.named.includes(graph);
 
 const namedCheck = (g: sparqljs.VariableTerm | sparqljs.IriTerm, scope: Scope): sparqljs.Expression => {
+  if (typeof scope.named === 'object' && !Array.isArray(scope.named)) {
+    // A view: the graph must be one its heads graph names (a list of thousands would be sent with every query).
+    // The variable is bound only inside the EXISTS, each its own.
+    const item = variable('confined_member');
+    const heads: sparqljs.Pattern = {
+      type: 'graph',
+      name: named(scope.named.heads),
+      patterns: [{ type: 'bgp', triples: [{ subject: item, predicate: named(HEAD), object: g }] }],
+    };
+    const member: sparqljs.Expression = { type: 'operation', operator: 'exists', args: [heads] } as unknown as sparqljs.Expression;
+    // A member's metadata graph is part of the view's graph, not one of its items' graphs.
+    const metadata = {
+      type: 'operation',
+      operator: 'strstarts',
+      args: [{ type: 'operation', operator: 'str', args: [g] }, plain(`${scope.defaultGraph}/meta/`)],
+    };
+    return { type: 'operation', operator: '&&', args: [member, { type: 'operation', operator: '!', args: [metadata] }] } as sparqljs.Expression;
+  }
   if (scope.named !== 'project') {
     if (!scope.named.length) return NOTHING.expression;
     return { type: 'operation', operator: 'in', args: [g, scope.named.map(named)] };

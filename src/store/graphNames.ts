@@ -33,3 +33,19 @@ export const currentGraphOf = (project: ProjectRef): string => `${PREFIX}current
 export const headsGraphOf = (project: ProjectRef): string => `${PREFIX}heads/${project}`;
 export const HEADS_PREFIX = `${PREFIX}heads/`;
 export const HEAD = `${PREFIX}head`;
+
+/**
+ * A user-defined SPARQL view's graph: `urn:registry:view/{org}/{project}/{encoded view id}/{build}`
+ * holds a copy of the triples of the items the view selects, the default graph of its queries, so a
+ * view is queried over one graph whatever it selects. `build` changes at each (re)indexing, so a
+ * rebuilt view never meets its former graph's triples. In an external store `build` names the
+ * replica too (each replica keeps its own, see the README).
+ */
+export const viewGraphOf = (project: ProjectRef, viewId: string, build: string): string =>
+  `${PREFIX}view/${project}/${encodeURIComponent(viewId)}/${encodeURIComponent(build)}`;
+/** Which item's graphs a view's graph holds (external store): `<item> <urn:registry:head> <graph>`. */
+export const viewHeadsOf = (viewGraph: string): string => `${viewGraph}/heads`;
+/** An item's metadata triples in a view that includes them (external store). */
+export const viewMetadataGraphOf = (viewGraph: string, item: string): string => `${viewGraph}/meta/${encodeURIComponent(item)}`;
+export const isViewGraphOf = (graph: string, project: ProjectRef): boolean =>
+  graph.startsWith(`${PREFIX}view/${project}/`) && graph.slice(PREFIX.length).split('/').length === 5;

@@ -37,6 +37,7 @@ const loadFile = (path: string, length: number): void => {
 datasets.setHeads(start.heads);
 datasets.prepareLoad(start.length);
 loadFile(start.file, start.length);
+for (const [project, view, members] of start.views) datasets.views.set(project, view, members);
 parentPort!.postMessage({ ready: true });
 
 const apply = (change: ReplicaChange): void => {
@@ -47,6 +48,10 @@ const apply = (change: ReplicaChange): void => {
       return datasets.current(change.project, change.item, change.graph);
     case 'drop':
       return datasets.drop(change.project, change.graphs);
+    case 'members':
+      return datasets.views.set(change.project, change.view, change.members);
+    case 'dropView':
+      return datasets.views.drop(change.view);
   }
 };
 

@@ -333,6 +333,17 @@ describe('views (Delta 1.10 views API)', function () {
     expect(restarted.status, restarted.text).to.equal(200);
     expect(restarted.body).to.deep.equal({ '@context': `${CTX}offset.json`, '@type': 'Start' });
     expect((await search(p, 'nxv:v', {})).body.hits.total.value).to.equal(1);
+    // The default views count the project's events: 2 resources and the view's 1 event, every one evaluated.
+    for (const view of ['nxv:defaultElasticSearchIndex', 'nxv:defaultSparqlIndex']) {
+      const own = await api.get(`/v1/views/${p}/${view}/statistics`);
+      expect(own.status, own.text).to.equal(200);
+      expect(own.body).to.include({ '@type': 'ViewStatistics', discardedEvents: 0, failedEvents: 0 });
+      expect(own.body.processedEvents + own.body.remainingEvents).to.equal(own.body.totalEvents);
+      expect(own.body.totalEvents).to.be.at.least(3);
+      expect(own.body.evaluatedEvents).to.equal(own.body.processedEvents);
+      expect(own.body.lastEventDateTime).to.be.a('string');
+      expect((await api.get(`/v1/views/${p}/${view}/offset`)).body['@type']).to.equal('At');
+    }
     await expectRejected(api.get(`/v1/views/${p}/nxv:none/statistics`), 404, 'ViewNotFound');
     await expectRejected(api.delete(`/v1/views/${p}/nxv:none/offset`), 404, 'ViewNotFound');
     // The search API's project offset keeps its route.

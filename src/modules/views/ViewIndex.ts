@@ -1,20 +1,24 @@
 import type { KindDefinition, Listed } from '../../domain/KindDefinition.js';
 import type { JsonObject } from '../../kernel/json.js';
 import { Rejection } from '../../kernel/Rejection.js';
-import { revisionGraph } from '../../store/graphNames.js';
+import { itemNode, revisionGraph } from '../../store/graphNames.js';
+import type { ViewMember } from '../../store/ProjectSparqlStore.js';
 import { DocSet } from '../../search/dsl/DocSet.js';
 import type { SearchDoc } from '../../search/dsl/fields.js';
 import type { Change } from '../../projection/Projection.js';
 import type { ViewState } from './View.js';
 
-/** What an indexed item holds: its document (Elasticsearch views) or its graph (SPARQL views). */
+/** What an indexed item holds: its document (Elasticsearch views) or its member of the view's graph (SPARQL views). */
 interface Entry {
   doc?: SearchDoc;
-  graph?: string;
+  member?: ViewMember;
 }
 
 /** How an index reads an item's document: `items.body` for resources and schemas. */
 export type DocumentOf = (kind: string, listed: Listed, tag: string | undefined) => Promise<JsonObject | undefined>;
+
+/** An item's metadata as N-Triples (`_rev`, `_createdAt`...), for a SPARQL view that includes it. */
+export type MetadataOf = (kind: string, listed: Listed) => string;
 
 /** Delta's view statistics, counted by this index since it started. */
 export interface IndexCounts {
@@ -36,10 +40,13 @@ export class ViewIndex {
   private generation = 0;
   private cached: { generation: number; set: DocSet } | undefined;
   readonly counts: IndexCounts = { processed: 0, evaluated: 0, discarded: 0, failed: 0 };
+  /** A SPARQL view's members changed since the last `taken`: what its graph in the store is to be set to. */
+  private outbox: ViewMember[] = [];
 
   constructor(
     readonly view: ViewState,
     private readonly documentOf: DocumentOf,
+    private readonly metadataOf: MetadataOf,
   ) {}
 
   private get es(): boolean {
@@ -56,12 +63,25 @@ export class ViewIndex {
     const entry = listed && (await this.entryOf(definition.kind, listed, (next as { tags?: Record<string, number> }).tags ?? {}));
     if (!entry) {
       this.counts.discarded++;
-      if (this.entries.delete(key)) this.generation++;
+      const left = this.entries.get(key);
+      if (left && this.entries.delete(key)) this.generation++;
+      if (left?.member) this.outbox.push({ item: left.member.item, graph: undefined });
       return;
     }
     this.counts.evaluated++;
     this.entries.set(key, entry);
     this.generation++;
+    if (entry.member) this.outbox.push(entry.member);
+  }
+
+  /** The members changed since the last call, in order (SPARQL views). */
+  taken(): ViewMember[] {
+    return this.outbox.splice(0);
+  }
+
+  /** Members `taken` that the store did not take: they go first next time. */
+  requeue(members: ViewMember[]): void {
+    this.outbox.unshift(...members);
   }
 
   applyChange(change: Change): Promise<void> {
@@ -82,7 +102,11 @@ export class ViewIndex {
       if (tagged === undefined) return undefined;
       rev = tagged;
     }
-    if (!this.es) return { graph: revisionGraph(kind, listed.project, listed.id, rev) };
+    if (!this.es) {
+      const member: ViewMember = { item: itemNode(kind, listed.project, listed.id), graph: revisionGraph(kind, listed.project, listed.id, rev) };
+      if (f.includeMetadata) member.metadata = this.metadataOf(kind, listed);
+      return { member };
+    }
     let body: JsonObject | undefined;
     try {
       body = await this.documentOf(kind, listed, f.resourceTag);
@@ -106,13 +130,6 @@ export class ViewIndex {
       this.cached = { generation: this.generation, set: new DocSet(docs) };
     }
     return this.cached.set;
-  }
-
-  /** The graphs of a SPARQL view's dataset. */
-  graphs(): string[] {
-    const graphs: string[] = [];
-    for (const entry of this.entries.values()) if (entry.graph) graphs.push(entry.graph);
-    return graphs;
   }
 
   get size(): number {

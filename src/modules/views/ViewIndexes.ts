@@ -1,14 +1,28 @@
+import { randomUUID } from 'node:crypto';
 import type { Log } from '../../kernel/Log.js';
 import type { ProjectRef } from '../../kernel/labels.js';
 import type { States } from '../../projection/States.js';
 import type { ChangeFeed } from '../../projection/ChangeFeed.js';
 import { ProjectionRunner } from '../../projection/ProjectionRunner.js';
 import type { Change } from '../../projection/Projection.js';
+import type { ProjectSparqlStore } from '../../store/ProjectSparqlStore.js';
+import { viewGraphOf } from '../../store/graphNames.js';
 import type { ViewState } from './View.js';
 import { isAggregate } from './View.js';
 import { isDefaultView, viewKey } from './viewDefinition.js';
-import type { DocumentOf } from './ViewIndex.js';
+import type { DocumentOf, MetadataOf } from './ViewIndex.js';
 import { ViewIndex } from './ViewIndex.js';
+import { ProjectEvents } from './ProjectEvents.js';
+
+/** Members sent to the store at a time while a view indexes what exists. */
+const BACKFILL_BATCH = 1_000;
+
+/** Where user-defined SPARQL views keep their graphs: the SPARQL endpoint's store. */
+export interface ViewGraphStore {
+  store: ProjectSparqlStore;
+  /** Resolves once the store holds the revisions of the log up to `seq` (an external store is written by one replica, see `StoreProjectionRunner`). */
+  reach(seq: number): Promise<void>;
+}
 
 interface Running {
   index: ViewIndex;
@@ -16,20 +30,41 @@ interface Running {
   /** The index built from the states: changes after its position wait for it. */
   built: Promise<void>;
   indexingRev: number;
+  /** A SPARQL view's graph in the store, and its writes in order (the graph is dropped after the last). */
+  graph?: string;
+  writes: Promise<void>;
 }
 
 /**
  * Every user-defined indexing view's index, each a projection created at run time with a runner and
  * a checkpoint of its own: it indexes what the states hold, then follows the log from there. A
- * runner of the module follows the views themselves: a view created, updated, restarted or
- * undeprecated is (re)indexed, a deprecated one dropped. The default views are answered by the
- * project's search and SPARQL endpoint, never indexed again here.
+ * SPARQL view writes the triples of what it selects into a graph of its own in the SPARQL store
+ * (`viewGraphOf`), queried alone. A runner of the module follows the views themselves: a view
+ * created, updated, restarted or undeprecated is (re)indexed into a new graph, the former one
+ * dropped; a deprecated one is dropped. The default views are answered by the project's search and
+ * SPARQL endpoint, never indexed again here; the same runner counts each project's events for
+ * their statistics.
  */
 export class ViewIndexes {
   private readonly running = new Map<string, Running>();
   private readonly control: ProjectionRunner;
+  readonly events: ProjectEvents;
+  /** This replica's name in its graphs' builds: each replica keeps its own graphs in a shared store. */
+  private readonly replica = randomUUID().slice(0, 8);
+  private builds = 0;
 
-  constructor(private readonly deps: { states: States; feed: ChangeFeed; log: Log; documentOf: DocumentOf; views: () => Iterable<ViewState> }) {
+  constructor(
+    private readonly deps: {
+      states: States;
+      feed: ChangeFeed;
+      log: Log;
+      documentOf: DocumentOf;
+      metadataOf: MetadataOf;
+      graphs: ViewGraphStore;
+      views: () => Iterable<ViewState>;
+    },
+  ) {
+    this.events = new ProjectEvents(deps.states);
     this.control = new ProjectionRunner('views', (change) => this.onChange(change), deps.feed, this.options());
     this.control.startAt(deps.feed.position);
     for (const view of deps.views()) this.sync(view);
@@ -40,6 +75,7 @@ export class ViewIndexes {
   }
 
   private async onChange(change: Change): Promise<void> {
+    this.events.apply(change);
     if (change.definition.kind !== 'views') return;
     const view = (change.next ?? change.previous) as ViewState;
     this.sync(view, change.next === undefined);
@@ -50,24 +86,31 @@ export class ViewIndexes {
     const key = viewKey(view.project, view.id);
     const current = this.running.get(key);
     const wanted = !gone && !view.deprecated && !isAggregate(view.value.fields.type) && !isDefaultView(view.id);
-    if (current && (!wanted || current.indexingRev !== view.value.indexingRev)) {
-      current.runner.stop();
-      this.running.delete(key);
-    }
+    if (current && (!wanted || current.indexingRev !== view.value.indexingRev)) this.stop(key, current);
     if (wanted && !this.running.has(key)) this.start(key, view, view.value.indexingRev);
   }
 
-  /** `DELETE .../offset`: the index is rebuilt from nothing. */
+  /** `DELETE .../offset`: the index is rebuilt from nothing, a SPARQL view's into a new graph. */
   restart(view: ViewState): void {
     const key = viewKey(view.project, view.id);
-    this.running.get(key)?.runner.stop();
-    this.running.delete(key);
+    const current = this.running.get(key);
+    if (current) this.stop(key, current);
     this.start(key, view, view.value.indexingRev);
   }
 
+  private stop(key: string, running: Running): void {
+    running.runner.stop();
+    this.running.delete(key);
+    const graph = running.graph;
+    if (graph !== undefined)
+      running.writes = running.writes.catch(() => undefined).then(() => this.deps.graphs.store.dropView(running.index.view.project, graph));
+    running.writes.catch((error: unknown) => this.deps.log.warn(`view graph ${graph}: not dropped: ${(error as Error).message}`));
+  }
+
   private start(key: string, view: ViewState, indexingRev: number): void {
-    const index = new ViewIndex(view, this.deps.documentOf);
+    const index = new ViewIndex(view, this.deps.documentOf, this.deps.metadataOf);
     const position = this.deps.feed.position;
+    const graph = view.value.fields.type === 'SparqlView' ? viewGraphOf(view.project, view.id, `${this.replica}.${++this.builds}`) : undefined;
     // The states as of now, captured at once: changes after `position` are the runner's.
     const items: [Parameters<ViewIndex['apply']>[0], string, unknown][] = [];
     for (const [definition, states] of this.deps.states.all()) {
@@ -75,32 +118,66 @@ export class ViewIndexes {
       for (const [itemKey, state] of states)
         if (definition.listed(state).project === view.project) items.push([definition, `${definition.kind} ${itemKey}`, state]);
     }
-    const built = (async () => {
-      for (const [definition, itemKey, state] of items) await index.apply(definition, itemKey, state, undefined);
+    const running: Running = {
+      index,
+      indexingRev,
+      writes: Promise.resolve(),
+      built: Promise.resolve(),
+      runner: undefined as unknown as ProjectionRunner,
+      ...(graph ? { graph } : {}),
+    };
+    const write = (seq: number) => {
+      if (graph === undefined) return Promise.resolve();
+      const members = index.taken();
+      if (!members.length) return running.writes;
+      // The store copies the members' revisions: it must hold them first.
+      running.writes = running.writes
+        .catch(() => undefined)
+        .then(async () => {
+          try {
+            await this.deps.graphs.reach(seq);
+            await this.deps.graphs.store.viewMembers(view.project, graph, members);
+          } catch (error) {
+            // Sent again with the next write (the runner retries the change that failed).
+            index.requeue(members);
+            throw error;
+          }
+        });
+      return running.writes;
+    };
+    running.built = (async () => {
+      for (let i = 0; i < items.length; i++) {
+        const [definition, itemKey, state] = items[i]!;
+        await index.apply(definition, itemKey, state, undefined);
+        if (i % BACKFILL_BATCH === BACKFILL_BATCH - 1) void write(position).catch(() => undefined);
+      }
+      await write(position);
     })();
-    const running: Running = { index, built, indexingRev, runner: undefined as unknown as ProjectionRunner };
     running.runner = new ProjectionRunner(
       `view ${view.project} ${view.id}`,
       async (change) => {
-        await built;
+        await running.built;
         await index.applyChange(change);
+        await write(change.logged.seq);
       },
       this.deps.feed,
       this.options(),
     );
     running.runner.startAt(position);
     this.running.set(key, running);
-    built.catch((error: unknown) => this.deps.log.error(`view ${view.project} ${view.id}: indexing failed: ${(error as Error).message}`));
+    running.built.catch((error: unknown) => this.deps.log.error(`view ${view.project} ${view.id}: indexing failed: ${(error as Error).message}`));
   }
 
   /** The view's index once it reflects the log as of now (reads wait for it, as every read of a projection does). */
-  async ready(project: ProjectRef, id: string): Promise<ViewIndex | undefined> {
+  async ready(project: ProjectRef, id: string): Promise<{ index: ViewIndex; graph?: string } | undefined> {
+    // A view created just before is started by the runner following the views.
     await this.control.reach(this.deps.feed.position);
     const running = this.running.get(viewKey(project, id));
     if (!running) return undefined;
     await running.built;
     await running.runner.reach(this.deps.feed.position);
-    return running.index;
+    await running.writes;
+    return { index: running.index, ...(running.graph ? { graph: running.graph } : {}) };
   }
 
   /** Its runner's position and what remains after it, for `offset` and `statistics`. */
@@ -108,16 +185,27 @@ export class ViewIndexes {
     const running = this.running.get(viewKey(project, id));
     if (!running) return undefined;
     const position = running.runner.position;
-    const remaining = this.deps.feed.after(position, 10_000).filter((c) => {
+    return { position, remaining: this.remaining(project, position), index: running.index };
+  }
+
+  /** The project's changes the log holds after `position`. */
+  remaining(project: ProjectRef, position: number): number {
+    return this.deps.feed.after(position, 10_000).filter((c) => {
       const state = c.next ?? c.previous;
       return c.definition.listed !== undefined && state !== undefined && c.definition.listed(state).project === project;
     }).length;
-    return { position, remaining, index: running.index };
   }
 
-  close(): void {
+  /** The runner counting the projects' events, for the default views' statistics. */
+  get defaultPosition(): number {
+    return this.control.position;
+  }
+
+  async close(): Promise<void> {
     this.control.stop();
-    for (const running of this.running.values()) running.runner.stop();
-    this.running.clear();
+    const all = [...this.running];
+    for (const [key, running] of all) this.stop(key, running);
+    // Graphs in a shared store are this replica's own: they go with it.
+    await Promise.all(all.map(([, r]) => r.writes.catch(() => undefined)));
   }
 }

@@ -9,6 +9,7 @@ import type { SearchResponse } from '../../search/dsl/executeSearch.js';
 import type { CpuTurns } from '../../workers/CpuTurns.js';
 import type { SearchDoc } from '../../search/dsl/fields.js';
 import type { ViewDataset } from '../../sparqlEndpoint/SparqlEndpoint.js';
+import { viewGraphOf } from '../../store/graphNames.js';
 import type { ViewState } from './View.js';
 import { isAggregate, isSparqlFamily } from './View.js';
 import { DEFAULT_ES_VIEW, DEFAULT_SPARQL_VIEW } from './viewDefinition.js';
@@ -49,9 +50,9 @@ export class ViewQueries {
     await this.authorize(view, caller);
     if (view.id === DEFAULT_ES_VIEW && view.value.fields.type === 'ElasticSearchView') return this.defaultSearch().query(project, body);
     if (!isAggregate(view.value.fields.type)) {
-      const index = await this.deps.indexes.ready(view.project, view.id);
+      const ready = await this.deps.indexes.ready(view.project, view.id);
       const read = withKeywords(body, keywordPaths(view.value.fields.mapping));
-      const documents = index?.documents() ?? [];
+      const documents = ready?.index.documents() ?? [];
       return (await this.deps.turns.run((turn) => searchWithDocuments(read, documents, () => indexName(view), 1, this.deps.searchBudgetMillis, turn))).response;
     }
     // An aggregate: its members' documents as one set, each hit naming its member's index.
@@ -62,7 +63,7 @@ export class ViewQueries {
       const own =
         member.id === DEFAULT_ES_VIEW
           ? await this.defaultSearch().documents(member.project)
-          : ((await this.deps.indexes.ready(member.project, member.id))?.documents().docs ?? []);
+          : ((await this.deps.indexes.ready(member.project, member.id))?.index.documents().docs ?? []);
       for (const doc of own) (docs.push(doc), names.set(doc, indexName(member)));
     }
     return (await this.deps.turns.run((turn) => searchWithDocuments(body, docs, (d) => names.get(d) ?? '', members.length, this.deps.searchBudgetMillis, turn)))
@@ -78,7 +79,11 @@ export class ViewQueries {
     const datasets: ViewDataset[] = [];
     for (const member of members) {
       if (member.id === DEFAULT_SPARQL_VIEW) datasets.push({ project: member.project });
-      else datasets.push({ project: member.project, graphs: (await this.deps.indexes.ready(member.project, member.id))?.graphs() ?? [] });
+      else {
+        // A view not indexed (stopped meanwhile) has no graph: an empty dataset, never the project's.
+        const graph = (await this.deps.indexes.ready(member.project, member.id))?.graph;
+        datasets.push({ project: member.project, view: graph ?? viewGraphOf(member.project, member.id, 'none') });
+      }
     }
     return datasets;
   }

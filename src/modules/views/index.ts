@@ -8,6 +8,7 @@ import { viewDefinition, viewKey } from './viewDefinition.js';
 import { ViewIndexes } from './ViewIndexes.js';
 import { ViewQueries } from './ViewQueries.js';
 import { viewRoutes } from './viewRoutes.js';
+import { viewMetadata } from './viewMetadata.js';
 import { viewStatuses } from './viewRejections.js';
 import { ViewService } from './ViewService.js';
 
@@ -37,6 +38,8 @@ export const createViewsModule = (options: { searchBudgetMillis: number }): Capa
       feed: p.feed,
       log: p.log,
       views: () => states.values(),
+      metadataOf: viewMetadata(p.addresses),
+      graphs: p.sparql,
       documentOf: async (kind, listed, tag) => {
         if (kind !== 'resources' && kind !== 'schemas') return undefined;
         return p.items.body(kind, listed.project, listed.id, tag === undefined ? {} : { tag });
@@ -56,7 +59,7 @@ export const createViewsModule = (options: { searchBudgetMillis: number }): Capa
       routes: (routes, router) => viewRoutes(routes, router, { views, queries, indexes, listing, projects: p.projects, addresses: p.addresses }),
       projectCreated: (ref: ProjectRef, caller: Caller) => views.createDefaults(ref, caller),
       sparqlViews: { datasets: (project, viewId, caller) => queries.datasets(project, viewId, caller) },
-      close: async () => indexes.close(),
+      close: () => indexes.close(),
     };
   },
 });

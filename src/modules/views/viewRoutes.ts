@@ -17,6 +17,7 @@ import type { ViewIndexes } from './ViewIndexes.js';
 import type { ViewQueries } from './ViewQueries.js';
 import { viewBody, viewMetadata } from './viewJson.js';
 import { isDefaultView } from './viewDefinition.js';
+import type { IndexCounts } from './ViewIndex.js';
 
 interface Deps {
   views: ViewService;
@@ -119,7 +120,7 @@ export const viewRoutes = (routes: Routes, router: Router, { views, queries, ind
   routes.add(router, `${S}/offset`, {
     get: read("The offset of a view's projection in the log", (req, res) => {
       const view = views.located(projectOf(req), id(req), false);
-      const at = indexes.progress(view.project, view.id)?.position;
+      const at = isDefaultView(view.id) ? indexes.defaultPosition : indexes.progress(view.project, view.id)?.position;
       send(res, offsetBody(at));
     }),
     delete: write(
@@ -150,12 +151,25 @@ const offsetBody = (at: number | undefined) => ({
   ...(at === undefined || at === 0 ? { '@type': 'Start' } : { '@type': 'At', value: at }),
 });
 
-/** Delta's ViewStatistics, from the view's runner: what it applied since it started and what is left before the log head. */
+/**
+ * Delta's ViewStatistics. A user-defined view's from its runner: what it applied since it started
+ * and what is left before the log head; a default view's from the project's events, every one of
+ * them evaluated (the default views index every item of the project).
+ */
 const statistics = (view: ViewState, indexes: ViewIndexes) => {
-  const progress = indexes.progress(view.project, view.id);
-  const c = progress?.index.counts;
+  let c: IndexCounts | undefined;
+  let remaining = 0;
+  if (isDefaultView(view.id)) {
+    const project = indexes.events.of(view.project);
+    remaining = indexes.remaining(view.project, indexes.defaultPosition);
+    const at = project.lastInstant;
+    c = { processed: project.events, evaluated: project.events, discarded: 0, failed: 0, ...(at ? { lastEventInstant: at, lastProcessedInstant: at } : {}) };
+  } else {
+    const progress = indexes.progress(view.project, view.id);
+    c = progress?.index.counts;
+    remaining = progress?.remaining ?? 0;
+  }
   const processed = c?.processed ?? 0;
-  const remaining = progress?.remaining ?? 0;
   return {
     '@context': context('statistics'),
     '@type': 'ViewStatistics',
