@@ -10,7 +10,9 @@
  *   after another, as they may share fixed names (a data directory, a Redis prefix) with each other;
  *   distinct files share nothing, the suite's own mocha run interleaves nothing but others' do;
  * - `--mode alone|shuffled|both` (default both);
- * - `--from file`: start at that file of the sorted list (to finish an interrupted run).
+ * - `--from file`: start at that file of the sorted list (to finish an interrupted run);
+ * - `--timeout ms`: mocha's timeout for tests that set none (default 60 s: a loaded machine is slow,
+ *   and this checks order, not speed).
  *
  * A title is never skipped: a test sharing its file's `before` fixture may still lean on what an
  * earlier test wrote into it, and only running it alone shows that.
@@ -24,7 +26,9 @@ import Mocha from 'mocha';
 const here = fileURLToPath(import.meta.url);
 const root = join(here, '..', '..', '..');
 const mochaBin = join(root, '..', 'node_modules', 'mocha', 'bin', 'mocha.js');
-const MOCHA = ['--no-config', '--timeout', '20000', '--exit'];
+/** Mocha's timeout of a test or hook that sets none (`--timeout`): the suite's 20 s is too short on a loaded machine, and order, not speed, is checked here. */
+let timeout = 60_000;
+const MOCHA = () => ['--no-config', '--timeout', String(timeout), '--exit'];
 /** A run past this is stuck (a hook that never ends, a handle `--exit` cannot close): it fails. */
 const RUN_LIMIT_MILLIS = 15 * 60_000;
 
@@ -59,8 +63,8 @@ const shuffleSuite = (suite: Mocha.Suite, next: () => number): void => {
 };
 
 /** In a child process: runs one file with its tests shuffled; the exit code is the number of failures. */
-const runShuffled = async (file: string, seed: number): Promise<void> => {
-  const mocha = new Mocha({ timeout: 20_000, reporter: 'dot' });
+const runShuffled = async (file: string, seed: number, millis: number): Promise<void> => {
+  const mocha = new Mocha({ timeout: millis, reporter: 'dot' });
   mocha.addFile(file);
   await mocha.loadFilesAsync();
   shuffleSuite(mocha.suite, random(seed));
@@ -68,7 +72,7 @@ const runShuffled = async (file: string, seed: number): Promise<void> => {
 };
 
 const titlesOf = (file: string): string[] => {
-  const listed = spawnSync(process.execPath, [mochaBin, ...MOCHA, '--dry-run', '--reporter', 'json', file], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const listed = spawnSync(process.execPath, [mochaBin, ...MOCHA(), '--dry-run', '--reporter', 'json', file], { encoding: 'utf8', maxBuffer: 64 << 20 });
   const report = JSON.parse(listed.stdout.slice(listed.stdout.indexOf('{'))) as { tests: { fullTitle: string }[] };
   return report.tests.map((t) => t.fullTitle);
 };
@@ -111,8 +115,10 @@ const parseOptions = (args: string[]): Options => {
     if (arg === '--jobs') jobs = Number(args[++i]);
     else if (arg === '--mode') mode = args[++i]!;
     else if (arg === '--from') from = resolve(args[++i]!);
+    else if (arg === '--timeout') timeout = Number(args[++i]);
     else paths.push(resolve(arg));
   }
+  if (!Number.isInteger(timeout) || timeout < 1) throw new Error(`--timeout: expected milliseconds, got ${timeout}`);
   if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs: expected a positive integer, got ${jobs}`);
   if (!['alone', 'shuffled', 'both'].includes(mode)) throw new Error(`--mode: expected alone, shuffled or both, got ${mode}`);
   const all = (paths.length > 0 ? paths : [join(root, 'test')]).flatMap(testFiles);
@@ -130,14 +136,14 @@ const checkFile = async (file: string, options: Options): Promise<{ failures: st
     for (const title of new Set(titles)) {
       runs++;
       const expected = titles.filter((t) => t === title).length;
-      const alone = await run([mochaBin, ...MOCHA, '--reporter', 'dot', '--grep', `^${escape(title)}$`, file]);
+      const alone = await run([mochaBin, ...MOCHA(), '--reporter', 'dot', '--grep', `^${escape(title)}$`, file]);
       const passed = Number(/(\d+) passing/.exec(alone.output)?.[1] ?? 0);
       if (alone.status !== 0 || passed !== expected) failures.push(`alone: ${name} :: ${title}\n${alone.output.slice(-2000)}`);
     }
   }
   if (options.shuffled) {
     runs++;
-    const shuffled = await run([here, '--shuffled', file, String(options.seed)]);
+    const shuffled = await run([here, '--shuffled', file, String(options.seed), String(timeout)]);
     if (shuffled.status !== 0) failures.push(`shuffled (SEED=${options.seed}): ${name}\n${shuffled.output.slice(-2000)}`);
   }
   return { failures, runs };
@@ -145,7 +151,7 @@ const checkFile = async (file: string, options: Options): Promise<{ failures: st
 
 const main = async (): Promise<void> => {
   const args = process.argv.slice(2);
-  if (args[0] === '--shuffled') return runShuffled(args[1]!, Number(args[2]));
+  if (args[0] === '--shuffled') return runShuffled(args[1]!, Number(args[2]), Number(args[3]));
   const options = parseOptions(args);
   const failures: string[] = [];
   let runs = 0;
