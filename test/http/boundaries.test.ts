@@ -12,6 +12,9 @@ import { MAX_TAG_LENGTH } from '../../src/http/params.js';
 import { MAX_CLAUSES } from '../../src/search/dsl/queries.js';
 import { MAX_QS_NESTING } from '../../src/search/dsl/queryString.js';
 import { MAX_BODY_DEPTH, MAX_WINDOW } from '../../src/search/dsl/executeSearch.js';
+import { MAX_QUERY_NESTING } from '../../src/sparqlEndpoint/userQuery.js';
+import { MAX_VIEW_REFS } from '../../src/modules/views/viewPayload.js';
+import { multipart } from '../support/files.js';
 
 /**
  * Every limit at the limit, one under and one over: the limit itself is admitted, one past it is
@@ -19,6 +22,7 @@ import { MAX_BODY_DEPTH, MAX_WINDOW } from '../../src/search/dsl/executeSearch.j
  */
 const PAYLOAD = 2_048;
 const MULTI_FETCH = 3;
+const SPARQL_ROWS = 50;
 const ctx = { '@vocab': 'http://x/' };
 
 /** A resource payload of exactly `bytes` bytes of JSON. */
@@ -138,7 +142,7 @@ describe('boundaries: request bodies at maxPayloadBytes, one under and one over'
 describe('boundaries: every limit at the limit, one under and one over', () => {
   let server: TestServer;
   let api: ReturnType<typeof client>;
-  seeded((s, a) => ((server = s), (api = a)), { multiFetchMax: MULTI_FETCH });
+  seeded((s, a) => ((server = s), (api = a)), { multiFetchMax: MULTI_FETCH, sparqlMaxResults: SPARQL_ROWS });
 
   const total = async () => (await api.get('/v1/resources/bd/p')).body._total as number;
 
@@ -251,6 +255,59 @@ describe('boundaries: every limit at the limit, one under and one over', () => {
       const over = await search(levels(31, 3));
       expectRefused(over, 400, 'TooDeeplyNested');
       expect(over.body.limit).to.equal(MAX_BODY_DEPTH);
+    });
+  });
+
+  describe('SPARQL endpoint', () => {
+    const sparql = (query: string) => api.post('/v1/views/bd/p/graph/sparql', query, { 'content-type': 'application/sparql-query' });
+
+    it(`answers ${SPARQL_ROWS - 1} and ${SPARQL_ROWS} rows (sparqlMaxResults); ${SPARQL_ROWS + 1} is 400 QueryResultTooLarge`, async () => {
+      const rows = (n: number) => `SELECT ?x WHERE { VALUES ?x { ${Array.from({ length: n }, (_, i) => i).join(' ')} } }`;
+      const under = await sparql(rows(SPARQL_ROWS - 1));
+      const at = await sparql(rows(SPARQL_ROWS));
+      expect([under.status, at.status], at.text).to.deep.equal([200, 200]);
+      expect(at.body.results.bindings.length).to.equal(SPARQL_ROWS);
+      const over = await sparql(rows(SPARQL_ROWS + 1));
+      expectRefused(over, 400, 'QueryResultTooLarge');
+    });
+
+    it(`answers a query nested ${MAX_QUERY_NESTING} deep; ${MAX_QUERY_NESTING + 1} is 400 TooDeeplyNested`, async () => {
+      // The group's brace and FILTER's parenthesis are 2 levels.
+      const nested = (depth: number) => `SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o FILTER(${'('.repeat(depth - 2)}true${')'.repeat(depth - 2)}) }`;
+      const under = await sparql(nested(MAX_QUERY_NESTING - 1));
+      const at = await sparql(nested(MAX_QUERY_NESTING));
+      expect([under.status, at.status], at.text).to.deep.equal([200, 200]);
+      expectRefused(await sparql(nested(MAX_QUERY_NESTING + 1)), 400, 'TooDeeplyNested');
+    });
+  });
+
+  describe('aggregate views (MAX_VIEW_REFS)', () => {
+    it(`creates an aggregate of ${MAX_VIEW_REFS} views; ${MAX_VIEW_REFS + 1} is 400 TooManyViewReferences and creates nothing`, async () => {
+      const projects = Array.from({ length: MAX_VIEW_REFS + 1 }, (_, i) => `agg${i}`);
+      for (const p of projects) expect((await api.put(`/v1/projects/bd/${p}`, {})).status).to.equal(201);
+      const refs = (n: number) => projects.slice(0, n).map((p) => ({ project: `bd/${p}`, viewId: 'nxv:defaultSparqlIndex' }));
+      const at = await api.put('/v1/views/bd/p/agg-at', { '@type': 'AggregateSparqlView', views: refs(MAX_VIEW_REFS) });
+      expect(at.status, at.text).to.equal(201);
+      const over = await api.put('/v1/views/bd/p/agg-over', { '@type': 'AggregateSparqlView', views: refs(MAX_VIEW_REFS + 1) });
+      expectRefused(over, 400, 'TooManyViewReferences');
+      expect((await api.get('/v1/views/bd/p/agg-over')).status).to.equal(404);
+    });
+  });
+
+  describe('multipart uploads (busboy parts limit: 200)', () => {
+    it('stores a file sent as the 200th part; as the 201st it is refused and nothing is stored', async () => {
+      const upload = (id: string, others: number) => {
+        const filler = Array.from({ length: others }, (_, i) => ({ name: 'other', filename: `o${i}.txt`, data: 'o' }));
+        const { body, type } = multipart([...filler, { name: 'file', filename: 'f.txt', type: 'text/plain', data: 'the file' }]);
+        return api.put(`/v1/files/bd/p/${id}`, body.toString('latin1'), { 'content-type': type });
+      };
+      const at = await upload('part-200', 199);
+      expect(at.status, at.text).to.equal(201);
+      const over = await upload('part-201', 200);
+      // busboy stops at its parts limit without an error: the file part is never seen, hence this
+      // (misleading) name; a `partsLimit` handler in src/http/multipart.ts would name the limit.
+      expectRefused(over, 400, 'InvalidMultipartFieldName');
+      expect((await api.get('/v1/files/bd/p/part-201')).status).to.equal(404);
     });
   });
 
