@@ -15,6 +15,7 @@ import { MAX_BODY_DEPTH, MAX_WINDOW } from '../../src/search/dsl/executeSearch.j
 import { MAX_QUERY_NESTING } from '../../src/sparqlEndpoint/userQuery.js';
 import { MAX_VIEW_REFS } from '../../src/modules/views/viewPayload.js';
 import { multipart } from '../support/files.js';
+import { clearVirtuoso, releaseVirtuoso, useVirtuoso } from '../support/virtuoso.js';
 
 /**
  * Every limit at the limit, one under and one over: the limit itself is admitted, one past it is
@@ -139,6 +140,81 @@ describe('boundaries: request bodies at maxPayloadBytes, one under and one over'
   });
 });
 
+const searchLimits = (api: () => ReturnType<typeof client>, store: 'embedded' | 'external') =>
+  describe(`search API (${store} store)`, () => {
+    const search = (body: unknown) => api().post('/v1/search/query', body);
+
+    it(`answers from + size = ${MAX_WINDOW} and ${MAX_WINDOW - 1}; ${MAX_WINDOW + 1} is 400 MalformedSearchQuery`, async () => {
+      for (const window of [
+        { from: 0, size: MAX_WINDOW },
+        { from: MAX_WINDOW - 10, size: 10 },
+        { from: MAX_WINDOW - 11, size: 10 },
+        { from: MAX_WINDOW, size: 0 },
+      ])
+        expect((await search({ ...window, query: { match_all: {} } })).status, JSON.stringify(window)).to.equal(200);
+      for (const window of [
+        { from: 0, size: MAX_WINDOW + 1 },
+        { from: MAX_WINDOW - 9, size: 10 },
+        { from: MAX_WINDOW + 1, size: 0 },
+      ]) {
+        const res = await search({ ...window, query: { match_all: {} } });
+        expectRefused(res, 400, 'MalformedSearchQuery');
+        expect(res.body.reason).to.include('Result window is too large');
+      }
+    });
+
+    it(`answers a query of ${MAX_CLAUSES} clauses (a bool and ${MAX_CLAUSES - 1} terms); one more is 400 TooManyClauses`, async () => {
+      const should = (terms: number) => ({ query: { bool: { should: Array.from({ length: terms }, (_, i) => ({ term: { 'name.keyword': `seed ${i}` } })) } } });
+      if (store === 'embedded') {
+        const under = await search(should(MAX_CLAUSES - 2));
+        const at = await search(should(MAX_CLAUSES - 1));
+        expect([under.status, at.status], at.text).to.deep.equal([200, 200]);
+        expect(at.body.hits.total.value).to.equal(3);
+      } else {
+        // Virtuoso takes seconds over a few hundred translated clauses, past the search budget (and
+        // then answers 500, not a typed timeout: see the report of issue 25); the count itself is the
+        // translator's, checked before anything runs.
+        const few = await search(should(3));
+        expect([few.status, few.body.hits?.total?.value], few.text).to.deep.equal([200, 3]);
+      }
+      const over = await search(should(MAX_CLAUSES));
+      expectRefused(over, 400, 'TooManyClauses');
+      expect(over.body.limit).to.equal(MAX_CLAUSES);
+    });
+
+    // The external store does not translate query_string (400 UnsupportedSearchConstruct, tested apart).
+    if (store === 'embedded')
+      it(`answers query_string groups nested ${MAX_QS_NESTING} deep; ${MAX_QS_NESTING + 1} is 400 TooDeeplyNested`, async () => {
+        const groups = (depth: number) => ({ query: { query_string: { query: `${'('.repeat(depth)}seed${')'.repeat(depth)}` } } });
+        const under = await search(groups(MAX_QS_NESTING - 1));
+        const at = await search(groups(MAX_QS_NESTING));
+        expect([under.status, at.status], at.text).to.deep.equal([200, 200]);
+        const over = await search(groups(MAX_QS_NESTING + 1));
+        expectRefused(over, 400, 'TooDeeplyNested');
+        expect(over.body.limit).to.equal(MAX_QS_NESTING);
+      });
+
+    it(`answers a search body ${MAX_BODY_DEPTH} levels deep; ${MAX_BODY_DEPTH + 1} is 400 TooDeeplyNested`, async () => {
+      // {"query": q} is 2 levels around q; each bool adds 3 ({bool: {must: [q]}}); a term with
+      // {"value": v} is 3 levels, a term with a bare value 2, a match_all 2 ({match_all: {}}).
+      const bools = (n: number, inner: unknown) => {
+        let q = inner;
+        for (let i = 0; i < n; i++) q = { bool: { must: [q] } };
+        return { query: q };
+      };
+      const levels = (n: number, leaf: 1 | 2 | 3) =>
+        bools(n, leaf === 3 ? { term: { 'name.keyword': { value: 'seed 0' } } } : leaf === 2 ? { term: { 'name.keyword': 'seed 0' } } : { match_all: {} });
+      // 1 + 3n + leaf levels: 31 bools around a 3-level term are 97, around a 2-level one 96; 30 around a 3-level one 94.
+      const at = await search(levels(31, 2));
+      const under = await search(levels(30, 3));
+      expect([under.status, at.status], at.text).to.deep.equal([200, 200]);
+      expect(at.body.hits.total.value).to.equal(1);
+      const over = await search(levels(31, 3));
+      expectRefused(over, 400, 'TooDeeplyNested');
+      expect(over.body.limit).to.equal(MAX_BODY_DEPTH);
+    });
+  });
+
 describe('boundaries: every limit at the limit, one under and one over', () => {
   let server: TestServer;
   let api: ReturnType<typeof client>;
@@ -194,69 +270,7 @@ describe('boundaries: every limit at the limit, one under and one over', () => {
     });
   });
 
-  describe('search API', () => {
-    const search = (body: unknown) => api.post('/v1/search/query', body);
-
-    it(`answers from + size = ${MAX_WINDOW} and ${MAX_WINDOW - 1}; ${MAX_WINDOW + 1} is 400 MalformedSearchQuery`, async () => {
-      for (const window of [
-        { from: 0, size: MAX_WINDOW },
-        { from: MAX_WINDOW - 10, size: 10 },
-        { from: MAX_WINDOW - 11, size: 10 },
-        { from: MAX_WINDOW, size: 0 },
-      ])
-        expect((await search({ ...window, query: { match_all: {} } })).status, JSON.stringify(window)).to.equal(200);
-      for (const window of [
-        { from: 0, size: MAX_WINDOW + 1 },
-        { from: MAX_WINDOW - 9, size: 10 },
-        { from: MAX_WINDOW + 1, size: 0 },
-      ]) {
-        const res = await search({ ...window, query: { match_all: {} } });
-        expectRefused(res, 400, 'MalformedSearchQuery');
-        expect(res.body.reason).to.include('Result window is too large');
-      }
-    });
-
-    it(`answers a query of ${MAX_CLAUSES} clauses (a bool and ${MAX_CLAUSES - 1} terms); one more is 400 TooManyClauses`, async () => {
-      const should = (terms: number) => ({ query: { bool: { should: Array.from({ length: terms }, (_, i) => ({ term: { 'name.keyword': `seed ${i}` } })) } } });
-      const under = await search(should(MAX_CLAUSES - 2));
-      const at = await search(should(MAX_CLAUSES - 1));
-      expect([under.status, at.status], at.text).to.deep.equal([200, 200]);
-      expect(at.body.hits.total.value).to.equal(3);
-      const over = await search(should(MAX_CLAUSES));
-      expectRefused(over, 400, 'TooManyClauses');
-      expect(over.body.limit).to.equal(MAX_CLAUSES);
-    });
-
-    it(`answers query_string groups nested ${MAX_QS_NESTING} deep; ${MAX_QS_NESTING + 1} is 400 TooDeeplyNested`, async () => {
-      const groups = (depth: number) => ({ query: { query_string: { query: `${'('.repeat(depth)}seed${')'.repeat(depth)}` } } });
-      const under = await search(groups(MAX_QS_NESTING - 1));
-      const at = await search(groups(MAX_QS_NESTING));
-      expect([under.status, at.status], at.text).to.deep.equal([200, 200]);
-      const over = await search(groups(MAX_QS_NESTING + 1));
-      expectRefused(over, 400, 'TooDeeplyNested');
-      expect(over.body.limit).to.equal(MAX_QS_NESTING);
-    });
-
-    it(`answers a search body ${MAX_BODY_DEPTH} levels deep; ${MAX_BODY_DEPTH + 1} is 400 TooDeeplyNested`, async () => {
-      // {"query": q} is 2 levels around q; each bool adds 3 ({bool: {must: [q]}}); a term with
-      // {"value": v} is 3 levels, a term with a bare value 2, a match_all 2 ({match_all: {}}).
-      const bools = (n: number, inner: unknown) => {
-        let q = inner;
-        for (let i = 0; i < n; i++) q = { bool: { must: [q] } };
-        return { query: q };
-      };
-      const levels = (n: number, leaf: 1 | 2 | 3) =>
-        bools(n, leaf === 3 ? { term: { 'name.keyword': { value: 'seed 0' } } } : leaf === 2 ? { term: { 'name.keyword': 'seed 0' } } : { match_all: {} });
-      // 1 + 3n + leaf levels: 31 bools around a 3-level term are 97, around a 2-level one 96; 30 around a 3-level one 94.
-      const at = await search(levels(31, 2));
-      const under = await search(levels(30, 3));
-      expect([under.status, at.status], at.text).to.deep.equal([200, 200]);
-      expect(at.body.hits.total.value).to.equal(1);
-      const over = await search(levels(31, 3));
-      expectRefused(over, 400, 'TooDeeplyNested');
-      expect(over.body.limit).to.equal(MAX_BODY_DEPTH);
-    });
-  });
+  searchLimits(() => api, 'embedded');
 
   describe('SPARQL endpoint', () => {
     const sparql = (query: string) => api.post('/v1/views/bd/p/graph/sparql', query, { 'content-type': 'application/sparql-query' });
@@ -413,4 +427,17 @@ describe('boundaries: open connections (maxConnections)', () => {
     });
     expect(again).to.equal('HTTP/1.1 200 OK');
   });
+});
+
+describe('boundaries: the search API on the external store (Virtuoso), which translates searches into SPARQL', function () {
+  this.timeout(180_000);
+  let api: ReturnType<typeof client>;
+  const overrides: Partial<Config> = {};
+  before(async () => {
+    overrides.sparqlStore = (await useVirtuoso()).server;
+    await clearVirtuoso(overrides.sparqlStore);
+  });
+  seeded((_s, a) => (api = a), overrides);
+  after(releaseVirtuoso);
+  searchLimits(() => api, 'external');
 });
