@@ -12,7 +12,9 @@ import { openStream } from '../support/sse.js';
 const filesUnder = (dir: string): string[] =>
   readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? filesUnder(join(dir, name)) : [join(dir, name)]));
 
-describe('files on BlobStorage (s3rver) and RemoteDiskStorage (a test file service), behind their flags', () => {
+describe('files on BlobStorage (s3rver) and RemoteDiskStorage (a test file service), behind their flags', function () {
+  // 11 MiB through s3rver: minutes, not seconds, on a loaded 2-core machine.
+  this.timeout(120_000);
   let s3: Awaited<ReturnType<typeof startS3>>;
   let remote: Awaited<ReturnType<typeof startRemoteDisk>>;
   let server: TestServer;
@@ -74,8 +76,12 @@ describe('files on BlobStorage (s3rver) and RemoteDiskStorage (a test file servi
   });
 
   it('refuses to change the type of a storage on update (DifferentStorageType)', async () => {
-    const r = await api.put('/v1/storages/org/proj/s3?rev=1', { '@type': 'DiskStorage', default: false });
+    // A storage of its own: the test passes alone and in any order.
+    expect((await api.put('/v1/storages/org/proj/s3-typed', { '@type': 'BlobStorage', default: false, bucket: 'bucket-typed' })).status).to.equal(201);
+    const r = await api.put('/v1/storages/org/proj/s3-typed?rev=1', { '@type': 'DiskStorage', default: false });
     expect([r.status, r.body['@type']]).to.deep.equal([400, 'DifferentStorageType']);
+    const kept = (await api.get('/v1/storages/org/proj/s3-typed')).body;
+    expect([kept['@type'], kept._rev]).to.deep.equal([['Storage', 'BlobStorage'], 1]);
   });
 
   it('refuses an unknown access key and an unreachable endpoint with StorageNotAccessible', async () => {

@@ -16,6 +16,17 @@ describe('earlier revisions of organizations, projects, realms and permissions',
     provider = await OidcIssuer.start();
     server = await startServer();
     api = client(server.url);
+    // The history both tests read: each passes alone and in either order.
+    await api.put('/v1/orgs/hist', { description: 'first' });
+    await api.put('/v1/orgs/hist?rev=1', { description: 'second' });
+    await api.delete('/v1/orgs/hist?rev=2');
+    await api.put('/v1/orgs/hist2', {});
+    await api.put('/v1/projects/hist2/p', { description: 'first' });
+    await api.put('/v1/projects/hist2/p?rev=1', { description: 'second', apiMappings: [{ prefix: 'ex', namespace: 'http://example.com/' }] });
+    await api.put('/v1/realms/r1', { name: 'first name', openIdConfig: provider.openIdConfig });
+    expect((await api.put('/v1/realms/r1?rev=1', { name: 'second name', openIdConfig: provider.openIdConfig })).status).to.equal(200);
+    expect((await call(server.url, 'PATCH', '/v1/permissions?rev=0', { '@type': 'Append', permissions: ['extra/one'] })).status).to.equal(200);
+    expect((await call(server.url, 'PATCH', '/v1/permissions?rev=1', { '@type': 'Append', permissions: ['extra/two'] })).status).to.equal(200);
   });
   after(async () => {
     await server?.stop(true);
@@ -54,16 +65,6 @@ describe('earlier revisions of organizations, projects, realms and permissions',
   };
 
   it('answers each revision as it was, and RevisionNotFound for one that never was', async () => {
-    await api.put('/v1/orgs/hist', { description: 'first' });
-    await api.put('/v1/orgs/hist?rev=1', { description: 'second' });
-    await api.delete('/v1/orgs/hist?rev=2');
-    await api.put('/v1/orgs/hist2', {});
-    await api.put('/v1/projects/hist2/p', { description: 'first' });
-    await api.put('/v1/projects/hist2/p?rev=1', { description: 'second', apiMappings: [{ prefix: 'ex', namespace: 'http://example.com/' }] });
-    await api.put('/v1/realms/r1', { name: 'first name', openIdConfig: provider.openIdConfig });
-    expect((await api.put('/v1/realms/r1?rev=1', { name: 'second name', openIdConfig: provider.openIdConfig })).status).to.equal(200);
-    expect((await call(server.url, 'PATCH', '/v1/permissions?rev=0', { '@type': 'Append', permissions: ['extra/one'] })).status).to.equal(200);
-    expect((await call(server.url, 'PATCH', '/v1/permissions?rev=1', { '@type': 'Append', permissions: ['extra/two'] })).status).to.equal(200);
     await expectRevisions();
   });
 

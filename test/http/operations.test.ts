@@ -21,6 +21,12 @@ describe('operations and first contact', () => {
   let server: TestServer;
   let api: ReturnType<typeof client>;
   serve((s, a) => ((server = s), (api = a)));
+  // What the conditional, compression and metrics tests read: each passes alone and in any order.
+  before(async () => {
+    expect((await api.put('/v1/orgs/ops', {})).status).to.equal(201);
+    expect((await api.put('/v1/projects/ops/p', {})).status).to.equal(201);
+    expect((await api.put('/v1/resources/ops/p/_/r', { 'http://x/n': 1 })).status).to.equal(201);
+  });
 
   it('answers CORS preflights and exposes the headers browser clients read', async () => {
     const preflight = await fetch(`${server.url}/v1/resources/o/p`, {
@@ -45,9 +51,6 @@ describe('operations and first contact', () => {
 
   // Conditional requests go through node:http: fetch adds `Cache-Control: no-cache` to them (the Fetch standard).
   it('answers fetches conditionally: ETag and Last-Modified, 304 on If-None-Match and If-Modified-Since, 412 on a failed If-Match', async () => {
-    await api.put('/v1/orgs/ops', {});
-    await api.put('/v1/projects/ops/p', {});
-    expect((await api.put('/v1/resources/ops/p/_/r', { 'http://x/n': 1 })).status).to.equal(201);
     const first = await fetch(`${server.url}/v1/resources/ops/p/_/r`);
     const etag = first.headers.get('etag')!;
     expect(etag).to.match(/^"\d+-application\/ld\+json"$/);

@@ -39,7 +39,8 @@ describe('organizations and projects', () => {
     expect([again.status, again.body['@type']]).to.deep.equal([409, 'ProjectAlreadyExists']);
     expect((await api.get('/v1/projects/lab')).body['_total']).to.equal(1);
     expect((await api.get('/v1/projects')).body['_total']).to.be.at.least(1);
-    expect((await api.get('/v1/orgs')).body['_total']).to.be.at.least(2);
+    // lab, and acme when its test ran first.
+    expect((await api.get('/v1/orgs')).body['_total']).to.be.at.least(1);
   });
 
   it('rejects bad labels, unknown organizations and projects', async () => {
@@ -49,6 +50,9 @@ describe('organizations and projects', () => {
     expect((await api.get('/v1/orgs/nope')).body['@type']).to.equal('OrganizationNotFound');
     expect((await api.get('/v1/projects/nope/p')).body['@type']).to.equal('ProjectNotFound');
     expect((await api.put('/v1/projects/nope/p', {})).status).to.equal(404);
-    expect((await api.put('/v1/projects/lab/bad-base', { base: 'not an iri' })).body['@type']).to.equal('MalformedRequestContentRejection');
+    // An organization of its own: the test passes alone and in any order.
+    expect((await api.put('/v1/orgs/labels', {})).status).to.equal(201);
+    expect((await api.put('/v1/projects/labels/bad-base', { base: 'not an iri' })).body['@type']).to.equal('MalformedRequestContentRejection');
+    expect((await api.get('/v1/projects/labels/bad-base')).status).to.equal(404);
   });
 });
