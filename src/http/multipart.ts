@@ -24,6 +24,9 @@ const BY_EXTENSION: Record<string, string> = {
   '.xml': 'application/xml',
 };
 
+/** Parts a form may have (busboy's limit): a form of many more is not an upload. */
+const MAX_PARTS = 200;
+
 /** The part's own type, else one told by the extension, else bytes. */
 const mediaTypeOf = (declared: string | undefined, filename: string): string => {
   if (declared && declared !== 'application/octet-stream') return declared;
@@ -41,7 +44,7 @@ export const filePart = (req: Request): FilePartSource => {
       if (type !== 'multipart/form-data') return reject(rejections.notMultipart(type || 'none'));
       let parser: busboy.Busboy;
       try {
-        parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fields: 100, parts: 200 } });
+        parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fields: 100, parts: MAX_PARTS } });
       } catch (error) {
         reject(rejections.malformedMultipart((error as Error).message));
         return;
@@ -69,6 +72,11 @@ export const filePart = (req: Request): FilePartSource => {
       parser.on('error', (error) => {
         part?.destroy(error as Error);
         reject(rejections.malformedMultipart((error as Error).message));
+      });
+      // busboy stops reading parts past its limit without an error: the file part would go unseen.
+      parser.on('partsLimit', () => {
+        if (!found)
+          reject(rejections.malformedMultipart(`the form has more than ${MAX_PARTS} parts; the part named 'file' must be among the first ${MAX_PARTS}`));
       });
       parser.on('close', () => {
         if (!found) reject(rejections.invalidMultipartFieldName());

@@ -318,9 +318,8 @@ describe('boundaries: every limit at the limit, one under and one over', () => {
       const at = await upload('part-200', 199);
       expect(at.status, at.text).to.equal(201);
       const over = await upload('part-201', 200);
-      // busboy stops at its parts limit without an error: the file part is never seen, hence this
-      // (misleading) name; a `partsLimit` handler in src/http/multipart.ts would name the limit.
-      expectRefused(over, 400, 'InvalidMultipartFieldName');
+      expectRefused(over, 400, 'MalformedRequestContentRejection');
+      expect(over.body.reason).to.include('more than 200 parts');
       expect((await api.get('/v1/files/bd/p/part-201')).status).to.equal(404);
     });
   });
