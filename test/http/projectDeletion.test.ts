@@ -28,53 +28,54 @@ describe('project deletion (prune=true)', function () {
   before(async () => {
     server = await startServer({ storages: config });
     api = client(server.url);
+    await api.put('/v1/orgs/del', {});
+    await api.put('/v1/projects/del/kept', {});
+    await api.put('/v1/resources/del/kept/_/b', { '@context': ctx, name: 'kept' });
   });
   after(async () => {
     await server?.stop(true);
     rmSync(volume, { recursive: true, force: true });
   });
 
+  /** A project `del/{label}` holding a resource at revision 2 that links into `del/kept`, a schema and a file: each test has its own. */
+  const populated = async (label: string) => {
+    expect((await api.put(`/v1/projects/del/${label}`, { description: SECRET })).status).to.equal(201);
+    const person = { '@context': ctx, '@type': 'Person', name: SECRET, knows: { '@id': `${server.url}/v1/resources/del/kept/_/b` } };
+    expect((await api.put(`/v1/resources/del/${label}/_/a`, person)).status).to.equal(201);
+    expect((await api.put(`/v1/resources/del/${label}/_/a?rev=1`, person)).status).to.equal(200);
+    expect((await api.put(`/v1/schemas/del/${label}/s`, { shapes: [] })).status).to.equal(201);
+    expect((await upload(`${server.url}/v1/files/del/${label}/f`, 'PUT', 'bytes of the file', 'f.txt', 'text/plain')).status).to.equal(201);
+    expect(filesUnder(volume).filter((f) => f.includes(join('del', label)))).to.have.length(1);
+  };
+
   /** Nothing of the deleted project answers, and its label is free. */
-  const expectGone = async () => {
-    expect((await api.get('/v1/projects/del/p')).body['@type']).to.equal('ProjectNotFound');
-    expect((await api.get('/v1/resources/del/p/_/a')).body['@type']).to.equal('ProjectNotFound');
-    expect((await api.get('/v1/projects/del')).body['_total']).to.equal(1);
+  const expectGone = async (label: string) => {
+    expect((await api.get(`/v1/projects/del/${label}`)).body['@type']).to.equal('ProjectNotFound');
+    expect((await api.get(`/v1/resources/del/${label}/_/a`)).body['@type']).to.equal('ProjectNotFound');
+    const projects = (await api.get('/v1/projects/del?size=100')).body['_results'].map((r: { _label: string }) => r._label);
+    expect(projects).to.include('kept').and.not.include(label);
     const listed = (await api.get('/v1/resources?size=100')).body['_results'].map((r: { _project: string }) => r._project);
-    expect(listed).to.not.include('del/p');
+    expect(listed).to.not.include(`del/${label}`);
     const searched = await api.post('/v1/search/query', { query: { match: { name: SECRET } } });
     expect(searched.body.hits.total.value).to.equal(0);
-    expect(filesUnder(volume).filter((f) => f.includes(`${join('del', 'p')}`))).to.deep.equal([]);
+    expect(filesUnder(volume).filter((f) => f.includes(join('del', label)))).to.deep.equal([]);
     const journal = readFileSync(join(server.dataDir, 'journal', 'events.log'), 'utf8');
     expect(journal).to.not.include(SECRET);
     expect(journal).to.not.include('bytes of the file');
   };
 
   it('removes the resources, schemas, storages, files, graphs, index entries and events; a subscriber sees ProjectMarkedForDeletion', async () => {
-    await api.put('/v1/orgs/del', {});
-    await api.put('/v1/projects/del/p', { description: SECRET });
-    await api.put('/v1/projects/del/kept', {});
-    await api.put('/v1/resources/del/p/_/a', { '@context': ctx, '@type': 'Person', name: SECRET, knows: { '@id': `${server.url}/v1/resources/del/kept/_/b` } });
-    await api.put('/v1/resources/del/p/_/a?rev=1', {
-      '@context': ctx,
-      '@type': 'Person',
-      name: SECRET,
-      knows: { '@id': `${server.url}/v1/resources/del/kept/_/b` },
-    });
-    await api.put('/v1/resources/del/kept/_/b', { '@context': ctx, name: 'kept' });
-    expect((await api.put('/v1/schemas/del/p/s', { shapes: [] })).status).to.equal(201);
-    expect((await upload(`${server.url}/v1/files/del/p/f`, 'PUT', 'bytes of the file', 'f.txt', 'text/plain')).status).to.equal(201);
-    expect(filesUnder(volume)).to.have.length(1);
-
+    await populated('p');
     const events = await openStream(`${server.url}/v1/events`);
     const stale = await api.delete('/v1/projects/del/p?rev=2&prune=true');
     expect([stale.status, stale.body['@type']]).to.deep.equal([409, 'IncorrectRev']);
     const deleted = await api.delete('/v1/projects/del/p?rev=1&prune=true');
     expect(deleted.status).to.equal(200);
     expect(deleted.body).to.include({ '@type': 'Project', _rev: 2, _markedForDeletion: true, _label: 'p' });
-    const seen = await events.until((e) => e.event === 'ProjectMarkedForDeletion');
+    const seen = await events.until((e) => e.event === 'ProjectMarkedForDeletion' && e.payload['_label'] === 'p');
     events.close();
     expect(seen.at(-1)!.payload).to.include({ '@type': 'ProjectMarkedForDeletion', _label: 'p', _rev: 2 });
-    await expectGone();
+    await expectGone('p');
     // The SPARQL endpoint of the project is gone with it; the other project's answers nothing of it.
     expect((await api.get(`/v1/views/del/p/graph/sparql?query=${enc('SELECT * WHERE { ?s ?p ?o }')}`)).status).to.equal(404);
     const other = await api.get(`/v1/views/del/kept/graph/sparql?query=${enc(`SELECT * WHERE { ?s ?p "${SECRET}" }`)}`);
@@ -82,21 +83,24 @@ describe('project deletion (prune=true)', function () {
   });
 
   it('frees the label: the project and its items are created anew at revision 1', async () => {
-    const again = await api.put('/v1/projects/del/p', {});
+    await populated('again');
+    expect((await api.delete('/v1/projects/del/again?rev=1&prune=true')).status).to.equal(200);
+    const again = await api.put('/v1/projects/del/again', {});
     expect([again.status, again.body['_rev']]).to.deep.equal([201, 1]);
-    expect((await api.get('/v1/storages/del/p/defaultStorage')).body['_rev']).to.equal(1);
-    const a = await api.put('/v1/resources/del/p/_/a', { '@context': ctx, name: 'new a' });
+    expect((await api.get('/v1/storages/del/again/defaultStorage')).body['_rev']).to.equal(1);
+    const a = await api.put('/v1/resources/del/again/_/a', { '@context': ctx, name: 'new a' });
     expect([a.status, a.body['_rev']]).to.deep.equal([201, 1]);
-    expect((await api.get('/v1/resources/del/p/_/a?rev=2')).body['@type']).to.equal('RevisionNotFound');
-    expect((await api.get('/v1/projects/del/p/statistics')).body).to.include({ resourcesCount: 2, eventsCount: 2 });
-    expect((await api.get('/v1/resources/del/p')).body['_total']).to.equal(1);
+    expect((await api.get('/v1/resources/del/again/_/a?rev=2')).body['@type']).to.equal('RevisionNotFound');
+    expect((await api.get('/v1/projects/del/again/statistics')).body).to.include({ resourcesCount: 2, eventsCount: 2 });
+    expect((await api.get('/v1/resources/del/again')).body['_total']).to.equal(1);
   });
 
   it('leaves nothing that comes back after a restart, from the snapshot or from the log alone', async () => {
-    expect((await api.delete('/v1/projects/del/p?rev=1&prune=true')).status).to.equal(200);
+    await populated('restarted');
+    expect((await api.delete('/v1/projects/del/restarted?rev=1&prune=true')).status).to.equal(200);
     for (const fromLogAlone of [false, true]) {
       await restart(fromLogAlone);
-      await expectGone();
+      await expectGone('restarted');
       expect((await api.get('/v1/resources/del/kept/_/b')).body['name']).to.equal('kept');
     }
   });
