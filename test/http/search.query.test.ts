@@ -150,7 +150,10 @@ for (const store of ['embedded', 'external'] as const)
     it('searches only the projects where the caller has views/query', async () => {
       const alice = await call('POST', '/v1/search/query', 'alice', { query: { match_all: {} } });
       expect(alice.status).to.equal(200);
-      expect(alice.body.hits.hits.map((h: { _source: { _project: string } }) => h._source._project)).to.deep.equal(['o1/p1', 'o1/p1']);
+      // alice and bob, and whatever other tests added to o1/p1: only o1/p1.
+      const projects = alice.body.hits.hits.map((h: { _source: { _project: string } }) => h._source._project) as string[];
+      expect(projects.length).to.be.at.least(2);
+      expect([...new Set(projects)]).to.deep.equal(['o1/p1']);
       expect(alice.body._shards.total).to.equal(1);
       const carol = await call('POST', '/v1/search/query', 'carol', { query: { match_all: {} } });
       expect(carol.status).to.equal(200);
@@ -169,7 +172,9 @@ for (const store of ['embedded', 'external'] as const)
       // No body at all searches everything.
       const all = await call('POST', '/v1/search/query', 'admin');
       expect(all.status).to.equal(200);
-      expect(all.body.hits.total).to.deep.equal({ value: 4, relation: 'eq' });
+      const everything = await call('POST', '/v1/search/query', 'admin', { query: { match_all: {} } });
+      expect(all.body.hits.total).to.deep.equal(everything.body.hits.total);
+      expect(all.body.hits.total.value).to.be.at.least(4);
       const bad = await call('POST', '/v1/search/query', 'admin', { query: { match: {} } });
       expect(bad.status).to.equal(400);
       expect(bad.body['@type']).to.equal('MalformedSearchQuery');
@@ -207,7 +212,9 @@ for (const store of ['embedded', 'external'] as const)
     });
 
     it('gives each document exactly as a fetch of the same resource returns it', async () => {
-      expect((await call('PUT', '/v1/projects/o2/forms', 'admin', {})).status).to.equal(201);
+      // An organization of its own: the others' tests count o1's and o2's projects.
+      expect((await call('PUT', '/v1/orgs/fm', 'admin', {})).status).to.equal(201);
+      expect((await call('PUT', '/v1/projects/fm/forms', 'admin', {})).status).to.equal(201);
       // Payloads in compact form (a relative `@id`, a CURIE key, nested nodes, a null), and forms compaction rewrites
       // (a one-element array, a value object, a full IRI the context abbreviates, a key the context does not map).
       const payloads: Record<string, unknown>[] = [
@@ -221,7 +228,7 @@ for (const store of ['embedded', 'external'] as const)
           'http://example.org/kind': 'full',
         },
       ];
-      for (const payload of payloads) expect((await call('POST', '/v1/resources/o2/forms', 'admin', payload)).status).to.equal(201);
+      for (const payload of payloads) expect((await call('POST', '/v1/resources/fm/forms', 'admin', payload)).status).to.equal(201);
       const all = await call('POST', '/v1/search/query', 'admin', { size: 100 });
       expect(all.status).to.equal(200);
       const hits = all.body.hits.hits as { _id: string; _source: { _self: string } }[];
