@@ -5,7 +5,6 @@ import { MISSING_DATATYPE } from './SortValue.js';
 import {
   and,
   bgp,
-  bind,
   bool,
   dateTime,
   filter,
@@ -113,19 +112,23 @@ export const pageQuery = (f: ListingFilter, sort: SortKey[], page: { offset: num
     if ('metadata' in key.field) extra.push(triple(item, nxvTerm(key.field.metadata), sv));
     else {
       if (!extra.some((t) => (t.object as VariableTerm).value === 'head')) extra.push(triple(item, nxvTerm('head'), v('head')));
-      const raw = v(`raw${i}`);
-      payload.push(optional([graph(v('head'), [bgp(triple(v('id'), n(key.field.predicate), raw))])]));
-      payload.push(bind(sv, op('coalesce', raw, typed('', MISSING_DATATYPE)) as Expression));
-      return { variable: sv, descending: key.descending, raw };
+      // The stored value itself, unbound when the payload has none (the page's reader writes the
+      // missing-value marker into the cursor). Not a `BIND(COALESCE(...))` of it: on Virtuoso 7 the
+      // cursor FILTER over that computed variable passed every row but the cursor's own with `>`.
+      payload.push(optional([graph(v('head'), [bgp(triple(v('id'), n(key.field.predicate), sv))])]));
+      return { variable: sv, descending: key.descending, payload: true };
     }
-    return { variable: sv, descending: key.descending };
+    return { variable: sv, descending: key.descending, payload: false };
   });
   extra.push(triple(item, nxvTerm('id'), v('id')));
   const where = [...selection(f, extra), ...payload];
   if (page.after) where.push(filter(afterFilter(keys, page.after)));
   // Items without a payload value come last in both directions: `!BOUND` orders them after the others.
   const order: Ordering[] = [
-    ...keys.flatMap((k): Ordering[] => [...(k.raw ? [{ expression: op('!', op('bound', k.raw)) }] : []), { expression: k.variable, descending: k.descending }]),
+    ...keys.flatMap((k): Ordering[] => [
+      ...(k.payload ? [{ expression: op('!', op('bound', k.variable)) }] : []),
+      { expression: k.variable, descending: k.descending },
+    ]),
     { expression: item },
   ];
   const query: SelectQuery = {
@@ -142,31 +145,60 @@ export const pageQuery = (f: ListingFilter, sort: SortKey[], page: { offset: num
   return stringify(query);
 };
 
-const NUMERIC = new Set(['integer', 'decimal', 'double', 'float'].map((t) => `http://www.w3.org/2001/XMLSchema#${t}`));
+/** One sort key of the page query: its variable, unbound for an item without a value when it is a payload field. */
+interface Key {
+  variable: VariableTerm;
+  descending: boolean;
+  payload: boolean;
+}
+
+const XSD = 'http://www.w3.org/2001/XMLSchema#';
+const NUMERIC = new Set(['integer', 'decimal', 'double', 'float'].map((t) => `${XSD}${t}`));
+
+/** A cursor value that is a plain string (`xsd:string`, no language). */
+const isString = (b: Binding) => b.type === 'literal' && b['xml:lang'] === undefined && (b.datatype === undefined || b.datatype === `${XSD}string`);
+
+/**
+ * `variable <operator> value` for a plain string value, as SPARQL means it (true only for a string
+ * variable), on the lexical forms. Virtuoso 7 does not compare a stored string with a string
+ * constant in a FILTER by its text (seemingly by the order it stored the strings in): on a store
+ * that received the values in descending order, `?v > "heron d"` passed exactly the rows before
+ * "heron d"; with a constant the store did not hold, no row at all; `=` with an `xsd:string`-typed
+ * constant matched nothing. It compares STR() of both sides as text, as every other store does.
+ */
+const stringComparison = (operator: '<' | '>' | '=', variable: Expression, value: string): Expression =>
+  and(op('sameterm', op('datatype', variable), n(`${XSD}string`)), op(operator, op('str', variable), str(value)));
 
 /** Rows strictly after the cursor in the listing's order (the cursor ends with the item node). */
-const afterFilter = (keys: { variable: VariableTerm; descending: boolean; raw?: VariableTerm }[], after: Binding[]): Expression => {
-  const all: { variable: VariableTerm; descending: boolean; raw?: VariableTerm }[] = [...keys, { variable: item, descending: false }];
+const afterFilter = (keys: Key[], after: Binding[]): Expression => {
+  const all: Key[] = [...keys, { variable: item, descending: false, payload: false }];
   const term = (b: Binding) => (b.type === 'uri' ? n(b.value) : b.datatype ? typed(b.value, b.datatype) : str(b.value));
-  const cmp = (k: (typeof all)[number], b: Binding): Expression => {
-    const left = b.type === 'uri' ? (op('str', k.variable) as Expression) : (k.variable as Expression);
-    const right = b.type === 'uri' ? str(b.value) : term(b);
-    const past = op(k.descending ? '<' : '>', left, right as Expression);
+  const cmp = (k: Key, b: Binding): Expression => {
+    const operator = k.descending ? '<' : '>';
+    const past =
+      b.type === 'uri'
+        ? op(operator, op('str', k.variable), str(b.value))
+        : isString(b)
+          ? stringComparison(operator, k.variable, b.value)
+          : op(operator, k.variable, term(b) as Expression);
     // ORDER BY puts "" (a missing payload value) before every number, but `<`/`>` between them is
     // a type error that drops the row: without these, a cursor crossing that border loses rows.
     if (b.type === 'literal' && !b.datatype && b.value === '' && !k.descending) return or(past, op('isnumeric', k.variable));
     if (b.type === 'literal' && b.datatype && NUMERIC.has(b.datatype) && k.descending) return or(past, op('sameterm', k.variable, str('')));
     return past;
   };
-  const eq = (k: (typeof all)[number], b: Binding): Expression =>
-    b.type === 'uri' ? op('=', op('str', k.variable), str(b.value)) : op('=', k.variable, term(b) as Expression);
+  const eq = (k: Key, b: Binding): Expression =>
+    b.type === 'uri'
+      ? op('=', op('str', k.variable), str(b.value))
+      : isString(b)
+        ? stringComparison('=', k.variable, b.value)
+        : op('=', k.variable, term(b) as Expression);
   // A payload key orders items without a value after all others: a cursor on one of them is passed
   // only by the next keys; any other cursor is passed by every item without a value.
   const isMissing = (b: Binding) => b.type === 'literal' && b.datatype === MISSING_DATATYPE;
-  const past = (k: (typeof all)[number], b: Binding): Expression =>
-    !k.raw ? cmp(k, b) : isMissing(b) ? bool(false) : or(op('!', op('bound', k.raw)), cmp(k, b));
-  const same = (k: (typeof all)[number], b: Binding): Expression =>
-    !k.raw ? eq(k, b) : isMissing(b) ? op('!', op('bound', k.raw)) : and(op('bound', k.raw), eq(k, b));
+  const past = (k: Key, b: Binding): Expression => (!k.payload ? cmp(k, b) : isMissing(b) ? bool(false) : or(op('!', op('bound', k.variable)), cmp(k, b)));
+  const same = (k: Key, b: Binding): Expression =>
+    !k.payload ? eq(k, b) : isMissing(b) ? op('!', op('bound', k.variable)) : and(op('bound', k.variable), eq(k, b));
   const disjuncts = all.map((k, i) => and(...all.slice(0, i).map((p, j) => same(p, after[j]!)), past(k, after[i]!)));
   return or(...disjuncts);
 };
