@@ -18,7 +18,12 @@ const contract = (name: string, make: () => Promise<{ store: FileStore; stop(): 
   describe(`file store contract: ${name}`, () => {
     let store: FileStore;
     let stop: () => Promise<void>;
-    before(async () => ({ store, stop } = await make()));
+    // A storage's store is checked when the storage is written, before any file (an S3 bucket is
+    // created then): each test may run alone.
+    before(async () => {
+      ({ store, stop } = await make());
+      await store.check();
+    });
     after(() => stop());
 
     it('is accessible', async () => {
