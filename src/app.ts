@@ -606,13 +606,14 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
       for (const r of runners) r.stop();
       searchOffsets?.stop();
       await storeRunner?.stop();
+      // Modules first: the views drop their graphs from the SPARQL store before it closes.
+      for (const m of wired) await m.close?.();
       await log.close();
       projector.snapshot();
       await graphStore.close();
       textIndex?.close();
       await executor.close();
       await sparqlDatasets.close();
-      for (const m of wired) await m.close?.();
     },
   };
 };
