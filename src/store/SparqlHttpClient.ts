@@ -56,6 +56,11 @@ export class SparqlHttpClient {
     this.attempts = options.attempts ?? 5;
   }
 
+  /** How long a request may take, unless the call says otherwise. */
+  get timeoutMillis(): number {
+    return this.options.timeoutMillis;
+  }
+
   /** A query's answer as text in the media type the server chose among `accept`. */
   async query(
     query: string,

@@ -1,6 +1,7 @@
 import sparqljs from 'sparqljs';
 import type { JsonObject } from '../../kernel/json.js';
 import type { ProjectRef } from '../../kernel/labels.js';
+import { searchSelect } from './searchSelect.js';
 import type { SparqlHttpClient } from '../../store/SparqlHttpClient.js';
 import { DEFAULT_TRACK, deeperThan, integer, KNOWN, MAX_BODY_DEPTH, MAX_WINDOW, sortKeys } from '../dsl/executeSearch.js';
 import type { SearchHit, SearchResponse, SortKey } from '../dsl/executeSearch.js';
@@ -129,9 +130,7 @@ export class StoreSearchEngine implements SearchEngine {
   }
 
   private async select(query: Omit<Select, 'type' | 'queryType' | 'prefixes'>): Promise<Binding[]> {
-    const text = generator.stringify({ type: 'query', queryType: 'SELECT', prefixes: {}, ...query } as Select);
-    const answer = await this.client.query(text, 'application/sparql-results+json');
-    return (JSON.parse(answer.body) as { results: { bindings: Binding[] } }).results.bindings;
+    return searchSelect<Binding>(this.client, generator.stringify({ type: 'query', queryType: 'SELECT', prefixes: {}, ...query } as Select));
   }
 
   private async count(where: Pattern[]): Promise<number> {

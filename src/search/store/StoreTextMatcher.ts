@@ -1,6 +1,7 @@
 import sparqljs from 'sparqljs';
 import type { TextMatch, TextMatcher } from '../../catalogue/textRanking.js';
 import type { ProjectRef } from '../../kernel/labels.js';
+import { searchSelect } from './searchSelect.js';
 import type { SparqlHttpClient } from '../../store/SparqlHttpClient.js';
 import { LENGTH, phraseText, TEXT, textGraphOf, WORD } from './textGraph.js';
 import type { Expression, Pattern } from './translateSearch.js';
@@ -71,10 +72,6 @@ export class StoreTextMatcher implements TextMatcher {
   }
 
   private async select(query: Omit<sparqljs.SelectQuery, 'type' | 'queryType' | 'prefixes'>): Promise<Rows> {
-    const answer = await this.client.query(
-      generator.stringify({ type: 'query', queryType: 'SELECT', prefixes: {}, ...query } as sparqljs.SelectQuery),
-      'application/sparql-results+json',
-    );
-    return (JSON.parse(answer.body) as { results: { bindings: Rows } }).results.bindings;
+    return searchSelect<Rows[number]>(this.client, generator.stringify({ type: 'query', queryType: 'SELECT', prefixes: {}, ...query } as sparqljs.SelectQuery));
   }
 }
