@@ -9,15 +9,19 @@ const ctx = { permissions: new Set(MINIMUM_PERMISSIONS), realms: new Set(['r']) 
 const alice = callerFromClaims('r', 'alice', ['team']);
 
 describe('AclIndex', () => {
-  const index = new AclIndex(bootstrapRootAcl(ANONYMOUS, MINIMUM_PERMISSIONS, at.instant, 'anonymous'));
+  let index: AclIndex;
   const write = (cmd: AclCommand) => index.apply(evaluateAcl(index.get(cmd.path), cmd, ctx) as AclEvent);
-
-  it('folds events over the bootstrap root and answers decisions from memory', () => {
+  // Each test starts from the same ACLs: the bootstrap root, then the four written here.
+  beforeEach(() => {
+    index = new AclIndex(bootstrapRootAcl(ANONYMOUS, MINIMUM_PERMISSIONS, at.instant, 'anonymous'));
     expect(index.allows(anonymousCaller, 'resources/write', '/org/p')).to.equal(true);
     write({ ...at, type: 'Replace', path: '/', rev: 0, acl: [{ identity: { type: 'User', realm: 'r', subject: 'alice' }, permissions: ['acls/write'] }] });
     write({ ...at, type: 'Replace', path: '/org', rev: 0, acl: [{ identity: { type: 'Group', realm: 'r', group: 'team' }, permissions: ['resources/read'] }] });
     write({ ...at, type: 'Replace', path: '/org/p', rev: 0, acl: [{ identity: ANONYMOUS, permissions: ['resources/read'] }] });
     write({ ...at, type: 'Replace', path: '/other', rev: 0, acl: [{ identity: ANONYMOUS, permissions: ['events/read'] }] });
+  });
+
+  it('folds events over the bootstrap root and answers decisions from memory', () => {
     expect(index.allows(anonymousCaller, 'resources/write', '/org/p')).to.equal(false);
     expect(index.allows(alice, 'resources/read', '/org/q')).to.equal(true);
     expect(index.listingAccess(anonymousCaller, 'resources/read', ['org/p', 'org/q'])).to.deep.equal({ mode: 'limited', projects: new Set(['org/p']) });
