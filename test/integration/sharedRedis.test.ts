@@ -30,6 +30,14 @@ describe('two registries sharing one Redis event log', () => {
     apiA = client(a.url);
     apiB = client(b.url);
     expect((await apiA.get('/v1/version')).body.dependencies.eventLog).to.equal('redis');
+    // The project every test writes in: made through A, seen by B.
+    expect((await apiA.put('/v1/orgs/shared', {})).status).to.equal(201);
+    expect((await apiA.put('/v1/projects/shared/p', {})).status).to.equal(201);
+    await eventually(
+      'project on B',
+      () => apiB.get('/v1/projects/shared/p'),
+      (r) => r.status === 200,
+    );
   });
   after(async () => {
     await a.stop(true);
@@ -38,13 +46,6 @@ describe('two registries sharing one Redis event log', () => {
   });
 
   it('makes a write through one readable through the other (fetch and listing)', async () => {
-    expect((await apiA.put('/v1/orgs/shared', {})).status).to.equal(201);
-    expect((await apiA.put('/v1/projects/shared/p', {})).status).to.equal(201);
-    await eventually(
-      'project on B',
-      () => apiB.get('/v1/projects/shared/p'),
-      (r) => r.status === 200,
-    );
     expect((await apiB.put('/v1/projects/shared/p', {})).status).to.equal(409);
 
     const created = await apiA.put('/v1/resources/shared/p/_/one', { '@type': 'http://schema.org/Thing', name: 'one' });
@@ -89,10 +90,11 @@ describe('two registries sharing one Redis event log', () => {
   });
 
   it('streams through one process the events written through the other, with the same ids', async () => {
+    expect((await apiB.put('/v1/resources/shared/p/_/streamed', { n: 1 })).status).to.equal(201);
     const onA = await openStream(`${a.url}/v1/resources/shared/p/events`);
     const onB = await openStream(`${b.url}/v1/resources/shared/p/events`);
-    const replayA = await onA.until((e) => e.payload._resourceId.endsWith('/contended') && e.payload._rev === 2);
-    const replayB = await onB.until((e) => e.payload._resourceId.endsWith('/contended') && e.payload._rev === 2);
+    const replayA = await onA.until((e) => e.payload._resourceId.endsWith('/streamed'));
+    const replayB = await onB.until((e) => e.payload._resourceId.endsWith('/streamed'));
     expect(replayB.map((e) => e.id)).to.deep.equal(replayA.map((e) => e.id));
     expect((await apiA.put('/v1/resources/shared/p/_/live', { live: true })).status).to.equal(201);
     const [live] = await onB.take(1);
@@ -103,9 +105,11 @@ describe('two registries sharing one Redis event log', () => {
   });
 
   it('lets a new process with an empty data directory catch up from the shared log', async () => {
+    expect((await apiA.put('/v1/resources/shared/p/_/caught', { n: 1 })).status).to.equal(201);
+    expect((await apiA.put('/v1/resources/shared/p/_/caught?rev=1', { n: 2 })).status).to.equal(200);
     const c = await startServer({ redisUrl: REDIS_URL, redisPrefix: prefix });
     try {
-      const fetched = await client(c.url).get('/v1/resources/shared/p/_/contended');
+      const fetched = await client(c.url).get('/v1/resources/shared/p/_/caught');
       expect(fetched.body._rev).to.equal(2);
     } finally {
       await c.stop(true);
