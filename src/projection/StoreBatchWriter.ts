@@ -11,7 +11,8 @@ import type { RevisionProjection } from './RevisionProjection.js';
  * once (each whole and once), then the heads of the items it touched as its last change for each
  * leaves them, then their catalogue entries likewise (an entry names its head graph: written
  * after it), then the graphs of permanently deleted items. Each step leaves what the batch says
- * whatever the store held, so a batch written again after a crash or a takeover changes nothing.
+ * whatever the store held, so a batch written again after a crash or a takeover changes nothing,
+ * and so does each request sent again by the client's retries (Virtuoso's deadlocks, SQL state 40001).
  *
  * A permanent deletion ends a run of the batch: its graphs are dropped before a later change
  * writes the item's graphs anew.

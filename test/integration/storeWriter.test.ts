@@ -204,7 +204,8 @@ describe('the lease holder alone writes the external store, the catalogue graph 
     await store.recordPosition(before);
     const b = await replica();
     // It hears the dead holder's last announcement at once; it writes once the lease has expired.
-    for (let i = 0; i < 500 && !((await store.recordedPosition())! > before); i++) await new Promise((r) => setTimeout(r, 20));
+    // (Its log lines are written asynchronously.)
+    for (let i = 0; i < 500 && !((await store.recordedPosition())! > before && holds(b)); i++) await new Promise((r) => setTimeout(r, 20));
     expect(holds(b)).to.equal(true);
     expect(await answers(b)).to.deep.equal(seen);
     expect(await content()).to.deep.equal(written);
