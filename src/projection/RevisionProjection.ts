@@ -44,9 +44,10 @@ export class RevisionProjection {
   }
 
   /**
-   * What `apply` would write, without writing: the revision graph a change makes with its text
-   * (derived already by the fold, or a copy read from `written`, the graphs of the same batch, else
-   * from the store), or the graphs a permanent deletion drops. For the writer of a shared store, which writes a batch at once.
+   * What `apply` would write, without writing, for the writer of a shared store (which writes a
+   * batch at once): the revision graph a change makes with its text (derived already by the fold,
+   * or a copy read from `written`, the graphs of the same batch, else from the store), or the
+   * graphs a permanent deletion drops.
    */
   async planned(change: Change, written: (graph: string) => string | undefined): Promise<RevisionText | { drop: string[] } | undefined> {
     const { definition, previous, next, logged, triples } = change;
