@@ -212,6 +212,22 @@ describe('the lease holder alone writes the external store, the catalogue graph 
     expect(b.proxy.writes().filter((w) => !/urn:registry:(position|heads|catalogue)|\/rev\//.test(w.update))).to.deep.equal([]);
   });
 
+  it("removes a permanently deleted item's triples from its project's default graph (its heads before its graphs)", async () => {
+    await clearVirtuoso(virtuoso.server);
+    prefix = uniquePrefix('store-prune');
+    const a = await replica();
+    await put(a, '/v1/orgs/o', {});
+    await put(a, '/v1/projects/o/p', {});
+    await put(a, `/v1/resources/o/p/_/${id(1)}`, payload(1, { 'http://x/name': 'kept' }));
+    await put(a, `/v1/resources/o/p/_/${id(2)}`, payload(2, { 'http://x/name': 'doomed' }));
+    expect((await fetch(`${a.proc.url}/v1/resources/o/p/_/${id(2)}?prune=true`, { method: 'DELETE' })).status).to.equal(204);
+    const query = encodeURIComponent('SELECT ?n WHERE { ?s <http://x/name> ?n }');
+    const answer = await fetch(`${a.proc.url}/v1/views/o/p/graph/sparql?query=${query}`);
+    expect(answer.status).to.equal(200);
+    const rows = ((await answer.json()) as { results: { bindings: { n: { value: string } }[] } }).results.bindings;
+    expect(rows.map((r) => r.n.value)).to.deep.equal(['kept']);
+  });
+
   it('keeps nothing of the triple store in the data directory: a replica started on an empty one answers fetches, listings and SPARQL at once', async () => {
     await clearVirtuoso(virtuoso.server);
     prefix = uniquePrefix('store-stateless');
