@@ -93,3 +93,15 @@ export const json = async (url: string, method = 'GET', body?: unknown): Promise
   if (res.status >= 400) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 300)}`);
   return text ? JSON.parse(text) : undefined;
 };
+
+/** A PUT retried while the replica answers 503; returns once written. */
+export const put = async (url: string, body: unknown): Promise<void> => {
+  // A loaded machine may answer 503 (a projection behind); a retried create that had been written is 409.
+  for (let attempt = 0; ; attempt++) {
+    const reply = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const text = await reply.text();
+    if (reply.ok || (attempt > 0 && reply.status === 409)) return;
+    if (reply.status !== 503 || attempt > 20) throw new Error(`PUT ${url}: ${reply.status} ${text.slice(0, 300)}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+};

@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import { freePort } from '../test/support/process.js';
 import { dropPrefix, REDIS_URL, uniquePrefix } from '../test/support/redis.js';
 import { releaseVirtuoso, useVirtuoso } from '../test/support/virtuoso.js';
-import { json, measure, percentile, startProcess } from './harness.js';
+import { json, measure, percentile, put, startProcess } from './harness.js';
 import type { ServerProcess } from './harness.js';
 
 /**
@@ -83,17 +83,6 @@ const uptime = () => execSync('uptime').toString().trim();
 const rss = (pid: number): number => {
   const line = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return Number(line?.[1] ?? 0) * 1024;
-};
-
-const put = async (url: string, body: unknown): Promise<void> => {
-  // A loaded machine may answer 503 (a projection behind); a retried create that had been written is 409.
-  for (let attempt = 0; ; attempt++) {
-    const reply = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const text = await reply.text();
-    if (reply.ok || (attempt > 0 && reply.status === 409)) return;
-    if (reply.status !== 503 || attempt > 20) throw new Error(`PUT ${url}: ${reply.status} ${text.slice(0, 300)}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
 };
 
 /** Creates resources [from, to) at CONCURRENCY, request i through urls[i % urls.length]; returns creates per second. */

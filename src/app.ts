@@ -35,6 +35,7 @@ import { consistentReads, readsFrom } from './http/consistentReads.js';
 import { ChangeFeed } from './projection/ChangeFeed.js';
 import { ProjectionRunner } from './projection/ProjectionRunner.js';
 import { StoreProjectionRunner } from './projection/StoreProjectionRunner.js';
+import { StoreBatchWriter } from './projection/StoreBatchWriter.js';
 import { RedisWriterLease, soleWriter } from './store/StoreLease.js';
 import type { RunnerOptions } from './projection/ProjectionRunner.js';
 import { FileProjectionCheckpoints } from './projection/FileProjectionCheckpoints.js';
@@ -165,7 +166,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   const metrics = new Metrics({
     logHead: () => log.lastSeq(),
     projected: () => projector.position,
-    storeQuads: () => graphStore.size(),
+    storeQuads: () => storeQuads(),
     maxStoreQuads: config.maxStoreQuads,
     openStreams: () => streams.openStreams,
     workerQueue: () => (executor instanceof WorkerPool ? executor.queued : 0),
@@ -175,7 +176,13 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   const opened = await openLog(config, logs);
   const log = timedEventLog(opened.log, (seconds) => metrics.appends.observe(seconds));
   const logName = opened.name;
-  const { graphStore, datasets: sparqlDatasets, name: storeName, recorded: storeRecorded } = openTripleStore(config, (line) => logs.warn(line));
+  const {
+    graphStore,
+    datasets: sparqlDatasets,
+    name: storeName,
+    recorded: storeRecorded,
+    quads: storeQuads,
+  } = openTripleStore(config, (line) => logs.warn(line));
   const catalogueIndex = new CatalogueIndex();
   const payloadSorts = new PayloadSortIndexes(graphStore, catalogueIndex);
   // JSON-LD and SHACL run in worker threads with a time budget: no request holds the event loop.
@@ -255,7 +262,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   // The embedded SPARQL replica is this process's own, in memory; the external store is shared:
   // exactly one replica writes its revision graphs and datasets, from the position recorded in it.
   const sparqlReplica = new SparqlReplicaProjection(sparqlDatasets);
-  const storeRevisions = new RevisionProjection(graphStore, jsonld);
+  const storeWriter = new StoreBatchWriter(graphStore, sparqlDatasets, new RevisionProjection(graphStore, jsonld), catalogueProjection);
   const leaseMillis = config.storeLeaseMillis ?? 10_000;
   const storeRunner =
     storeRecorded &&
@@ -268,21 +275,24 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
           })
         : soleWriter(),
       storeRecorded,
-      // The catalogue entry names the head graph: written after it. Full text on the store (search
-      // documents, listings' words) is shared content too: written here once, not by every replica.
-      async (change) => {
-        const triples = await storeRevisions.write(change);
-        await sparqlReplica.apply(triples === undefined ? change : { ...change, triples });
-        await catalogueProjection.write(change);
-        await searchOnStore?.projection.apply(change);
-        await searchOnStore?.textProjection.write(change);
+      // Full text on the store (search documents, listings' words) is shared content too: written
+      // by the holder once, after the batch's graphs, heads and catalogue, not by every replica.
+      async (changes, proceed) => {
+        if (!(await storeWriter.write(changes, proceed))) return false;
+        if (searchOnStore)
+          for (const change of changes) {
+            if (!proceed()) return false;
+            await searchOnStore.projection.apply(change);
+            await searchOnStore.textProjection.write(change);
+          }
+        return true;
       },
       {
         log: logs,
         renewMillis: Math.round(leaseMillis / 4),
         // The others hear the holder's position in Redis as it is recorded; reading it again is a backstop.
         pollMillis: 250,
-        batch: 200,
+        batch: 100,
         ...(opened.redis
           ? {
               announce: {
@@ -495,7 +505,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   const version = (JSON.parse(readFileSync(assetPath('package.json'), 'utf8')) as { version: string }).version;
   versionRoutes(routes, router, {
     version,
-    storeSize: () => graphStore.size(),
+    storeSize: storeQuads,
     maxStoreQuads: config.maxStoreQuads,
     eventLog: logName,
     quarantined: () => projector.quarantined,

@@ -2,9 +2,9 @@ import type { KindDefinition, Listed } from '../domain/KindDefinition.js';
 import type { ProjectRef } from '../kernel/labels.js';
 import type { Change, Projection } from '../projection/Projection.js';
 import type { GraphStore } from '../store/GraphStore.js';
-import { CATALOGUE, revisionGraph } from '../store/graphNames.js';
+import { CATALOGUE, itemNode, revisionGraph } from '../store/graphNames.js';
 import type { CatalogueItem } from './catalogue.js';
-import { catalogueQuads, catalogueTriples, removeCatalogueUpdate, replaceCatalogueUpdate } from './catalogue.js';
+import { catalogueQuads, catalogueTriples, removeCatalogueUpdate, replaceCatalogueUpdates } from './catalogue.js';
 import type { CatalogueIndex } from './CatalogueIndex.js';
 import type { PayloadSortIndexes } from './PayloadSortIndexes.js';
 import type { TermDictionary } from './TermDictionary.js';
@@ -15,7 +15,7 @@ import type { TermDictionary } from './TermDictionary.js';
  * the field names payloads use.
  *
  * In a store shared by every replica (the external one) the graph is durable content like the
- * revision graphs: only the lease holder writes it (`write`, in its batches, in log order, at the
+ * revision graphs: only the lease holder writes it (`writeAll`, in its batches, in log order, at the
  * position it records), and every replica keeps its own in-memory indexes. A replica that writes
  * its catalogue graph itself would write it N times per change and reload it whole at each start.
  */
@@ -27,7 +27,7 @@ export class CatalogueProjection implements Projection {
     private readonly terms: TermDictionary,
     /** Address prefix of subjects in the catalogue (`{base_url}/v1/`). */
     private readonly subjectBase: string,
-    /** False where the store is shared by every replica: the lease holder writes the graph (`write`). */
+    /** False where the store is shared by every replica: the lease holder writes the graph (`writeAll`). */
     private readonly writesGraph = true,
   ) {}
 
@@ -93,18 +93,21 @@ export class CatalogueProjection implements Projection {
   }
 
   /**
-   * The catalogue graph's part of a change, for the writer of a shared store: one update that
-   * removes the item's entry and writes its current one (or only removes it), so writing a change
-   * again, in a replay after a takeover, leaves what writing it once did.
+   * The catalogue graph's part of a batch of changes, for the writer of a shared store, in a few
+   * updates: each item's entry replaced by the one its last change leaves (or removed), so writing
+   * the batch again, in a replay after a takeover, leaves what writing it once did.
    */
-  async write({ definition, previous, next }: Change): Promise<void> {
-    if (!definition.listed) return;
-    const state = next ?? previous;
-    if (state === undefined) return;
-    const listed = definition.listed(state);
-    await this.store.update(
-      next === undefined ? removeCatalogueUpdate(definition.kind, listed.project, listed.id) : replaceCatalogueUpdate(this.item(definition.kind, listed)),
-    );
+  async writeAll(changes: readonly Change[]): Promise<void> {
+    const entries = new Map<string, CatalogueItem | undefined>();
+    for (const { definition, previous, next } of changes) {
+      const state = next ?? previous;
+      if (!definition.listed || state === undefined) continue;
+      const listed = definition.listed(state);
+      const node = itemNode(definition.kind, listed.project, listed.id);
+      entries.delete(node);
+      entries.set(node, next === undefined ? undefined : this.item(definition.kind, listed));
+    }
+    for (const update of replaceCatalogueUpdates([...entries].map(([node, item]) => ({ node, item })))) await this.store.update(update);
   }
 
   private item(kind: string, r: Listed): CatalogueItem {

@@ -53,6 +53,34 @@ export const removeCatalogueUpdate = (kind: string, project: ProjectRef, id: str
   return `DELETE WHERE { GRAPH ${G} { ${s} ${nxv('link')} ?l . ?l ?lp ?lo } } ;\nDELETE WHERE { GRAPH ${G} { ${s} ?p ?o } }`;
 };
 
-/** The item's entry replaced by its current one, in one update (idempotent). */
-export const replaceCatalogueUpdate = (item: CatalogueItem): string =>
-  `${removeCatalogueUpdate(item.kind, item.project, item.id)} ;\nINSERT DATA { GRAPH ${G} {\n${catalogueTriples(item)}} }`;
+/** Entries kept small enough for one request to any server (Virtuoso's limits: remoteSparql.ts). */
+const ENTRIES_PER_UPDATE = 200;
+const BYTES_PER_UPDATE = 256 * 1024;
+
+/**
+ * Several items' entries replaced by their current ones (`item`) or removed (none), set-wise: a few
+ * updates of three operations each, whatever the number of items; writing them again changes nothing.
+ */
+export const replaceCatalogueUpdates = (entries: readonly { node: string; item: CatalogueItem | undefined }[]): string[] => {
+  const updates: string[] = [];
+  let run: string[] = [];
+  let triples = '';
+  const flush = () => {
+    if (!run.length) return;
+    const nodes = run.join(' ');
+    updates.push(
+      `DELETE { GRAPH ${G} { ?l ?lp ?lo } } WHERE { VALUES ?s { ${nodes} } GRAPH ${G} { ?s ${nxv('link')} ?l . ?l ?lp ?lo } } ;\n` +
+        `DELETE { GRAPH ${G} { ?s ?p ?o } } WHERE { VALUES ?s { ${nodes} } GRAPH ${G} { ?s ?p ?o } }` +
+        (triples ? ` ;\nINSERT DATA { GRAPH ${G} {\n${triples}} }` : ''),
+    );
+    run = [];
+    triples = '';
+  };
+  for (const { node, item } of entries) {
+    run.push(iri(node));
+    if (item) triples += catalogueTriples(item);
+    if (run.length >= ENTRIES_PER_UPDATE || triples.length >= BYTES_PER_UPDATE) flush();
+  }
+  flush();
+  return updates;
+};

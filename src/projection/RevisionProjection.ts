@@ -1,6 +1,6 @@
 import type { ProjectRef } from '../kernel/labels.js';
 import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
-import type { GraphStore } from '../store/GraphStore.js';
+import type { GraphStore, RevisionText } from '../store/GraphStore.js';
 import { revisionGraph } from '../store/graphNames.js';
 import type { Change } from './Projection.js';
 
@@ -43,12 +43,28 @@ export class RevisionProjection {
       : await this.put(definition.kind, project, id, rev, await this.jsonld.toNQuads(content.expanded));
   }
 
-  /** Writes the revision graph of a change whose content triples were derived already (by the fold), else as `apply`. */
-  async write(change: Change): Promise<string | undefined> {
-    const { definition, next, triples } = change;
-    if (triples === undefined || next === undefined || !definition.listed) return this.apply(change);
+  /**
+   * What `apply` would write, without writing, for the writer of a shared store (which writes a
+   * batch at once): the revision graph a change makes with its text (derived already by the fold,
+   * or a copy read from `written`, the graphs of the same batch, else from the store), or the
+   * graphs a permanent deletion drops.
+   */
+  async planned(change: Change, written: (graph: string) => string | undefined): Promise<RevisionText | { drop: string[] } | undefined> {
+    const { definition, previous, next, logged, triples } = change;
+    if (!definition.listed) return undefined;
+    if (next === undefined) {
+      if (previous === undefined) return undefined;
+      const { project, id, rev } = definition.listed(previous);
+      return { drop: Array.from({ length: rev }, (_, i) => revisionGraph(definition.kind, project, id, i + 1)) };
+    }
     const { project, id, rev } = definition.listed(next);
-    return this.put(definition.kind, project, id, rev, triples);
+    const graph = revisionGraph(definition.kind, project, id, rev);
+    if (triples !== undefined) return { graph, ntriples: triples };
+    const content = definition.revision?.(previous, next, logged);
+    if (content === undefined) return undefined;
+    if (content !== 'unchanged') return { graph, ntriples: await this.jsonld.toNQuads(content.expanded) };
+    const from = revisionGraph(definition.kind, project, id, definition.listed(previous!).rev);
+    return { graph, ntriples: written(from) ?? (await this.store.graph(from)) };
   }
 
   /** Writes one revision graph from N-Triples text; returns the text. */

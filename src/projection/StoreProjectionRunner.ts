@@ -24,7 +24,7 @@ export interface StoreRunnerOptions {
   renewMillis: number;
   /** How often a reader waiting for the store reads its position again (a backstop when it is announced). */
   pollMillis: number;
-  /** Changes written between two checks of the lease in Redis. */
+  /** Changes written at once (`write`), between two checks of the lease in Redis. */
   batch: number;
   /**
    * Where the holder announces each position it recorded in the store, under the name `as()` gives
@@ -66,7 +66,8 @@ export class StoreProjectionRunner implements Follower {
     private readonly feed: ChangeFeed,
     private readonly lease: WriterLease,
     private readonly stored: StorePosition,
-    private readonly step: (change: Change) => Promise<void>,
+    /** Writes a batch in log order while `proceed()` holds (the lease is valid); false when it stopped before the end. */
+    private readonly write: (changes: readonly Change[], proceed: () => boolean) => Promise<boolean>,
     private readonly options: StoreRunnerOptions,
   ) {
     // Only the holder has work when the fold pushes; the others hear its announcements.
@@ -167,13 +168,10 @@ export class StoreProjectionRunner implements Follower {
     if (!batch.length) {
       if (this.feed.position > position && this.feed.after(position, 1).length === 0) position = this.feed.position;
     }
-    for (const change of batch) {
-      // Between two renewals, never write past the lease's local deadline: another replica may own it by then.
-      if (!this.lease.valid()) break;
-      await this.step(change);
-      position = change.logged.seq;
-    }
-    if (position === this.known || !this.lease.valid()) return false;
+    // Between two renewals, never write past the lease's local deadline: another replica may own it by then.
+    const valid = () => this.lease.valid();
+    if (batch.length && valid() && (await this.write(batch, valid))) position = batch[batch.length - 1]!.logged.seq;
+    if (position === this.known || !valid()) return false;
     await this.stored.set(position);
     this.known = position;
     this.notify();

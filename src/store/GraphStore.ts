@@ -17,6 +17,12 @@ export interface Dataset {
   namedGraphs: string[];
 }
 
+/** One revision graph's triples as N-Triples text. */
+export interface RevisionText {
+  graph: string;
+  ntriples: string;
+}
+
 /**
  * The triple store port: named graphs, SPARQL queries and updates, bulk loads of N-Quads text.
  * Asynchronous so that a remote store fits behind it. Implemented by the embedded Oxigraph store; an
@@ -31,6 +37,12 @@ export interface Dataset {
 export interface GraphStore extends StoreCheckpoints {
   /** Writes one revision graph from N-Triples text; it survives restarts once a checkpoint covers it. */
   putGraph(graph: string, ntriples: string): Promise<void>;
+  /**
+   * Writes several revision graphs, in as few requests as the store allows: each whole and once (a
+   * graph the store holds already is kept as is, so writing them again changes nothing), the blank
+   * nodes of each its own. The first of two texts for one graph is written.
+   */
+  putGraphs(graphs: readonly RevisionText[]): Promise<void>;
   /** Adds derived triples given as N-Triples bytes to one named graph. */
   loadGraph(graph: string, ntriples: Uint8Array): Promise<void>;
   /** Adds derived quads given as N-Quads text. */

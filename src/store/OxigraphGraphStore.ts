@@ -1,5 +1,5 @@
 import oxigraph from 'oxigraph';
-import type { Dataset, GraphStore, Row } from './GraphStore.js';
+import type { Dataset, GraphStore, RevisionText, Row } from './GraphStore.js';
 import { iri } from '../rdf/terms.js';
 import { capacityGuard } from './capacityGuard.js';
 import { refusedLine } from './refusedLine.js';
@@ -64,6 +64,11 @@ export class OxigraphGraphStore implements GraphStore {
     const quads = intoGraph(ntriples, graph, this.blankScope());
     await this.load(quads);
     this.file?.append(quads);
+  }
+
+  async putGraphs(graphs: readonly RevisionText[]): Promise<void> {
+    for (const { graph, ntriples } of graphs)
+      if (ntriples.trim() && this.store.match(null, null, null, oxigraph.namedNode(graph)).length === 0) await this.putGraph(graph, ntriples);
   }
 
   async load(nquads: string | Uint8Array): Promise<void> {

@@ -50,6 +50,13 @@ export class QueryFailed extends Error {
   }
 }
 
+/** An item's head revision graph in its project's default graph (none: deprecated or deleted). */
+export interface ItemHead {
+  project: ProjectRef;
+  item: string;
+  graph: string | undefined;
+}
+
 /**
  * The store port's query side for callers (SPARQL endpoint): every project is a dataset of its own,
  * fixed by the store before a query runs, never by rewriting the query. The default graph is the
@@ -69,6 +76,8 @@ export interface ProjectSparqlStore {
   revision(project: ProjectRef, graph: string, ntriples: string): Promise<void>;
   /** The head revision graph of `item` (undefined: it has none in the default graph, being deprecated or deleted). */
   current(project: ProjectRef, item: string, graph: string | undefined): Promise<void>;
+  /** `current` for several items, in as few requests as the store allows; of two heads given for one item the later holds. */
+  currents(heads: readonly ItemHead[]): Promise<void>;
   /** Permanent deletion. */
   drop(project: ProjectRef, graphs: string[]): Promise<void>;
   /**

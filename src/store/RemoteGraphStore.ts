@@ -1,8 +1,17 @@
 import { iri, integer, literal } from '../rdf/terms.js';
 import { capacityGuard } from './capacityGuard.js';
-import type { Dataset, GraphStore, Row } from './GraphStore.js';
+import type { Dataset, GraphStore, RevisionText, Row } from './GraphStore.js';
 import { refusedLine } from './refusedLine.js';
-import { asNTriples, dropStatements, insertData, revisionInsert, standardResults } from './remoteSparql.js';
+import {
+  asNTriples,
+  dropStatements,
+  heldGraphsQueries,
+  insertData,
+  lineCount as lines,
+  revisionInsert,
+  revisionInserts,
+  standardResults,
+} from './remoteSparql.js';
 import type { SparqlHttpClient } from './SparqlHttpClient.js';
 
 export interface RemoteStoreOptions {
@@ -57,6 +66,16 @@ export class RemoteGraphStore implements GraphStore {
     if (!ntriples.trim()) return;
     await this.client.update(revisionInsert(graph, ntriples));
     this.written += lines(ntriples);
+  }
+
+  /** One query for the graphs held already, then the others in a few requests (`revisionInserts`). */
+  async putGraphs(graphs: readonly RevisionText[]): Promise<void> {
+    const wanted = new Map<string, RevisionText>();
+    for (const g of graphs) if (g.ntriples.trim() && !wanted.has(g.graph)) wanted.set(g.graph, g);
+    if (!wanted.size) return;
+    for (const query of heldGraphsQueries([...wanted.keys()])) for (const row of await this.select(query)) wanted.delete(row.g!.value);
+    for (const update of revisionInserts([...wanted.values()])) await this.client.update(update);
+    for (const g of wanted.values()) this.written += lines(g.ntriples);
   }
 
   async loadGraph(graph: string, ntriples: Uint8Array): Promise<void> {
@@ -180,9 +199,3 @@ export class RemoteGraphStore implements GraphStore {
     this.written = 0;
   }
 }
-
-const lines = (text: string): number => {
-  let n = 0;
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) n++;
-  return n;
-};

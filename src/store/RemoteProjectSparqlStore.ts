@@ -3,9 +3,9 @@ import type { ProjectRef } from '../kernel/labels.js';
 import { iri } from '../rdf/terms.js';
 import { confinedQuery } from './confinedQuery.js';
 import { currentGraphOf, HEAD, HEADS_PREFIX, headsGraphOf } from './graphNames.js';
-import type { ProjectQuery, ProjectSparqlStore, QueryAnswer, ViewMember } from './ProjectSparqlStore.js';
+import type { ItemHead, ProjectQuery, ProjectSparqlStore, QueryAnswer, ViewMember } from './ProjectSparqlStore.js';
 import { QueryFailed } from './ProjectSparqlStore.js';
-import { dropStatements, revisionInsert, standardResults } from './remoteSparql.js';
+import { chunks, dropStatements, revisionInsert, standardResults, VALUES_ROWS } from './remoteSparql.js';
 import type { SparqlHttpClient } from './SparqlHttpClient.js';
 import { SparqlRequestFailed } from './SparqlHttpClient.js';
 import { writeResults } from './resultFormats.js';
@@ -50,20 +50,20 @@ export class RemoteProjectSparqlStore implements ProjectSparqlStore {
 
   /** The heads the store holds are set to those of the restored states (a restart from a snapshot older than the store). */
   async start(heads: Iterable<[ProjectRef, string, string]>): Promise<void> {
-    const wanted = new Map<string, [ProjectRef, string, string]>();
-    for (const head of heads) wanted.set(`${head[0]} ${head[1]}`, head);
+    const wanted = new Map<string, ItemHead>();
+    for (const [project, item, graph] of heads) wanted.set(`${project} ${item}`, { project, item, graph });
     const { body } = await this.client.query(
       `SELECT ?h ?item ?g WHERE { GRAPH ?h { ?item <${HEAD}> ?g } FILTER(STRSTARTS(STR(?h), "${HEADS_PREFIX}")) }`,
       'application/sparql-results+json',
     );
-    const held = new Map<string, string>();
+    const changes: ItemHead[] = [];
     for (const row of standardResults(body).results?.bindings ?? []) {
       const project = row.h!.value.slice(HEADS_PREFIX.length);
       const key = `${project} ${row.item!.value}`;
-      held.set(key, row.g!.value);
-      if (!wanted.has(key)) await this.setHead(project, row.item!.value, row.g!.value, undefined);
+      if (wanted.get(key)?.graph === row.g!.value) wanted.delete(key);
+      else if (!wanted.has(key)) changes.push({ project, item: row.item!.value, graph: undefined });
     }
-    for (const [key, [project, item, graph]] of wanted) if (held.get(key) !== graph) await this.setHead(project, item, held.get(key), graph);
+    await this.currents([...changes, ...wanted.values()]);
   }
 
   async revision(_project: ProjectRef, graph: string, ntriples: string): Promise<void> {
@@ -71,12 +71,61 @@ export class RemoteProjectSparqlStore implements ProjectSparqlStore {
   }
 
   async current(project: ProjectRef, item: string, graph: string | undefined): Promise<void> {
+    await this.currents([{ project, item, graph }]);
+  }
+
+  /**
+   * Per run of items, one query for the heads the store holds, then one update of four set-wise
+   * operations: the heads graphs first, then the former heads' triples leave the default graphs
+   * unless a current head holds them, then the new heads' triples are copied in. Each run leaves
+   * what the heads say, whatever the store held: a replay converges to the same content.
+   */
+  async currents(heads: readonly ItemHead[]): Promise<void> {
+    const last = new Map<string, ItemHead>();
+    for (const head of heads) last.set(`${head.project} ${head.item}`, head);
+    for (const run of chunks([...last.values()], () => 1, Number.POSITIVE_INFINITY, VALUES_ROWS)) await this.setHeads(run);
+  }
+
+  private async setHeads(heads: ItemHead[]): Promise<void> {
+    const rows = heads.map((h) => `(${iri(headsGraphOf(h.project))} ${iri(h.item)})`);
     const { body } = await this.client.query(
-      `SELECT ?g WHERE { GRAPH ${iri(headsGraphOf(project))} { ${iri(item)} <${HEAD}> ?g } }`,
+      `SELECT ?h ?item ?g WHERE { VALUES (?h ?item) { ${rows.join(' ')} } GRAPH ?h { ?item <${HEAD}> ?g } }`,
       'application/sparql-results+json',
     );
-    const previous = standardResults(body).results?.bindings[0]?.g?.value;
-    if (previous !== graph) await this.setHead(project, item, previous, graph);
+    const held = new Map<string, string[]>();
+    for (const row of standardResults(body).results?.bindings ?? []) {
+      const key = `${row.h!.value} ${row.item!.value}`;
+      held.set(key, [...(held.get(key) ?? []), row.g!.value]);
+    }
+    const removed: string[] = [];
+    const added: string[] = [];
+    // By project: Virtuoso (7.2) fails a template whose graph is a variable bound by VALUES (SR002).
+    const leaving = new Map<ProjectRef, string[]>();
+    const copied = new Map<ProjectRef, string[]>();
+    const push = (map: Map<ProjectRef, string[]>, project: ProjectRef, graph: string) => map.set(project, [...(map.get(project) ?? []), iri(graph)]);
+    for (const { project, item, graph } of heads) {
+      const headsGraph = iri(headsGraphOf(project));
+      const before = held.get(`${headsGraphOf(project)} ${item}`) ?? [];
+      for (const old of before)
+        if (old !== graph) {
+          removed.push(`GRAPH ${headsGraph} { ${iri(item)} <${HEAD}> ${iri(old)} }`);
+          push(leaving, project, old);
+        }
+      if (graph !== undefined && !before.includes(graph)) {
+        added.push(`GRAPH ${headsGraph} { ${iri(item)} <${HEAD}> ${iri(graph)} }`);
+        push(copied, project, graph);
+      }
+    }
+    const steps: string[] = [];
+    if (removed.length) steps.push(`DELETE DATA {\n${removed.join('\n')}\n}`);
+    if (added.length) steps.push(`INSERT DATA {\n${added.join('\n')}\n}`);
+    for (const [project, graphs] of leaving)
+      steps.push(
+        `DELETE { GRAPH ${iri(currentGraphOf(project))} { ?s ?p ?o } } WHERE { VALUES ?old { ${graphs.join(' ')} } GRAPH ?old { ?s ?p ?o } FILTER NOT EXISTS { GRAPH ${iri(headsGraphOf(project))} { ?other <${HEAD}> ?h } GRAPH ?h { ?s ?p ?o } } }`,
+      );
+    for (const [project, graphs] of copied)
+      steps.push(`INSERT { GRAPH ${iri(currentGraphOf(project))} { ?s ?p ?o } } WHERE { VALUES ?g { ${graphs.join(' ')} } GRAPH ?g { ?s ?p ?o } }`);
+    if (steps.length) await this.client.update(steps.join(' ;\n'));
   }
 
   async drop(_project: ProjectRef, graphs: string[]): Promise<void> {
@@ -104,24 +153,6 @@ export class RemoteProjectSparqlStore implements ProjectSparqlStore {
     const held = this.views.get(view);
     this.views.delete(view);
     for (const statement of viewDropStatements(view, held?.values() ?? [])) await this.client.update(statement);
-  }
-
-  /**
-   * One update: the heads graph first, then the former head's triples leave the default graph
-   * unless another current head holds them, then the new head's triples are copied in.
-   */
-  private async setHead(project: ProjectRef, item: string, previous: string | undefined, graph: string | undefined): Promise<void> {
-    const heads = iri(headsGraphOf(project));
-    const current = iri(currentGraphOf(project));
-    const steps: string[] = [];
-    if (previous !== undefined) steps.push(`DELETE DATA { GRAPH ${heads} { ${iri(item)} <${HEAD}> ${iri(previous)} } }`);
-    if (graph !== undefined) steps.push(`INSERT DATA { GRAPH ${heads} { ${iri(item)} <${HEAD}> ${iri(graph)} } }`);
-    if (previous !== undefined)
-      steps.push(
-        `DELETE { GRAPH ${current} { ?s ?p ?o } } WHERE { GRAPH ${iri(previous)} { ?s ?p ?o } FILTER NOT EXISTS { GRAPH ${heads} { ?other <${HEAD}> ?h } GRAPH ?h { ?s ?p ?o } } }`,
-      );
-    if (graph !== undefined) steps.push(`INSERT { GRAPH ${current} { ?s ?p ?o } } WHERE { GRAPH ${iri(graph)} { ?s ?p ?o } }`);
-    await this.client.update(steps.join(' ;\n'));
   }
 
   async query(q: ProjectQuery): Promise<QueryAnswer> {

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { ProjectRef } from '../kernel/labels.js';
-import type { ProjectQuery, ProjectSparqlStore, QueryAnswer, QueryFailure, ViewMember } from './ProjectSparqlStore.js';
+import type { ItemHead, ProjectQuery, ProjectSparqlStore, QueryAnswer, QueryFailure, ViewMember } from './ProjectSparqlStore.js';
 import { QueryFailed } from './ProjectSparqlStore.js';
 import { QueryMemoryWatch } from './QueryMemoryWatch.js';
 
@@ -101,6 +101,10 @@ export class SparqlReplica implements ProjectSparqlStore {
     if (graph === undefined) this.headsOf(project).delete(item);
     else this.headsOf(project).set(item, graph);
     this.send({ t: 'current', project, item, graph });
+  }
+
+  async currents(heads: readonly ItemHead[]): Promise<void> {
+    for (const { project, item, graph } of heads) await this.current(project, item, graph);
   }
 
   async drop(project: ProjectRef, graphs: string[]): Promise<void> {

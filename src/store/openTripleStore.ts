@@ -7,16 +7,25 @@ import { RemoteGraphStore } from './RemoteGraphStore.js';
 import { RemoteProjectSparqlStore } from './RemoteProjectSparqlStore.js';
 import { SparqlHttpClient } from './SparqlHttpClient.js';
 import { SparqlReplica } from './SparqlReplica.js';
+import { refreshedCount } from './refreshedCount.js';
 
 export interface TripleStore {
   graphStore: GraphStore;
   /** The SPARQL endpoint's per-project datasets. */
   datasets: ProjectSparqlStore;
+  /** The store's quads as reports give them (`/metrics`, `/v1/version`). */
+  quads: () => Promise<number>;
   /** `embedded` or `external`, as `/v1/version` and the logs say. */
   name: 'embedded' | 'external';
   /** The external store, shared by every replica: the position projected into it, recorded in it. */
   recorded?: { get(): Promise<number | undefined>; set(position: number): Promise<void> };
 }
+
+/**
+ * How old the external store's size in reports may be: counting it scans the whole server. The
+ * capacity guard counts on its own (`maxQuads`), exactly.
+ */
+const QUADS_MAX_AGE_MILLIS = 60_000;
 
 /** Bound of one write or internal query to the external server, in ms. */
 const STORE_REQUEST_MILLIS = 30_000;
@@ -41,7 +50,7 @@ export const openTripleStore = (config: Config, warn: (line: string) => void): T
       writesRevisions: false,
     });
     const recorded = { get: () => graphStore.recordedPosition(), set: (position: number) => graphStore.recordPosition(position) };
-    return { graphStore, datasets, name: 'external', recorded };
+    return { graphStore, datasets, name: 'external', recorded, quads: refreshedCount(() => graphStore.size(), QUADS_MAX_AGE_MILLIS) };
   }
   const graphStore = new OxigraphGraphStore({ revisionFile: join(config.dataDir, 'projection', 'revisions.nq'), maxQuads: config.maxStoreQuads });
   // The SPARQL endpoint's queries run in a worker holding a replica of every project's dataset,
@@ -54,5 +63,5 @@ export const openTripleStore = (config: Config, warn: (line: string) => void): T
     queryMemoryMb: config.sparqlQueryMemoryMb ?? 1024,
     log: warn,
   });
-  return { graphStore, datasets, name: 'embedded' };
+  return { graphStore, datasets, name: 'embedded', quads: () => graphStore.size() };
 };

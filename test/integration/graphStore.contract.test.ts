@@ -153,6 +153,36 @@ for (const subject of subjects) {
       expect(values(await store.select('SELECT ?l WHERE { GRAPH ?g { ?x <urn:note> ?l } }'), 'l')).to.deep.equal(['_:b0 in a literal']);
     });
 
+    it('writes several revision graphs at once, each whole and once, their blank nodes apart; writing them again changes nothing', async () => {
+      await store.putGraph('urn:test:r0', '<urn:z> <urn:p> "held" .\n');
+      const graphs = [
+        { graph: 'urn:test:r1', ntriples: '<urn:a> <urn:has> _:b0 .\n_:b0 <urn:name> "one" .\n' },
+        { graph: 'urn:test:r2', ntriples: '<urn:b> <urn:has> _:b0 .\n_:b0 <urn:name> "two" .\n_:b0 <urn:note> "_:b0 in a literal" .\n' },
+        { graph: 'urn:test:r3', ntriples: '<urn:c> <urn:p> "plain" .\n' },
+        { graph: 'urn:test:r0', ntriples: '<urn:z> <urn:p> "other" .\n' },
+        { graph: 'urn:test:r3', ntriples: '<urn:c> <urn:p> "second text" .\n' },
+        // More than one request holds (Virtuoso: an INSERT template is cut at 500 triples).
+        ...Array.from({ length: 120 }, (_, n) => ({
+          graph: `urn:test:m${n}`,
+          ntriples:
+            n % 2 ? `<urn:m${n}> <urn:has> _:b0 .\n_:b0 <urn:name> "m${n}" .\n`.repeat(5) : `<urn:m${n}> <urn:p> "m${n}" .\n<urn:m${n}> <urn:q> "m" .\n`,
+        })),
+      ];
+      await store.putGraphs(graphs);
+      const blanks = 'SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { GRAPH ?g { ?owner <urn:has> ?x } }';
+      const expected = async () => {
+        expect(await store.size()).to.equal(3 + 1 + 2 + 3 + 1 + 120 * 2);
+        expect(await store.graph('urn:test:r0')).to.equal('<urn:z> <urn:p> "held" .\n');
+        expect(await store.graph('urn:test:r3')).to.equal('<urn:c> <urn:p> "plain" .\n');
+        expect(values(await store.select(blanks), 'c')).to.deep.equal(['62']);
+        expect(values(await store.select('SELECT ?n WHERE { GRAPH ?g { <urn:a> <urn:has> ?x } GRAPH ?h { ?x <urn:name> ?n } }'), 'n')).to.deep.equal(['one']);
+        expect(values(await store.select('SELECT ?l WHERE { GRAPH ?g { ?x <urn:note> ?l } }'), 'l')).to.deep.equal(['_:b0 in a literal']);
+      };
+      await expected();
+      await store.putGraphs(graphs);
+      await expected();
+    });
+
     it('forgets persisted graphs when restored without a checkpoint (a shared store keeps them), and a dropped graph stays dropped', async () => {
       await store.putGraph('urn:test:r1', '<urn:s:r> <urn:p> "first" .\n');
       await store.putGraph('urn:test:r2', '<urn:s:r> <urn:p> "second" .\n');
@@ -282,6 +312,27 @@ for (const subject of querySubjects) {
       expect(await select(P1, 'SELECT ?n WHERE { ?s <urn:name> ?n }')).to.deep.equal([]);
       await store.current(P1, node(P1, 'a'), rev(P1, 'a', 3));
       expect(await select(P1, 'SELECT ?n WHERE { ?s <urn:name> ?n }')).to.deep.equal(['a3']);
+    });
+
+    it('sets several heads at once, the later of two for one item holding; setting them again changes nothing', async () => {
+      const heads = [
+        { project: P1, item: node(P1, 'a'), graph: rev(P1, 'a', 2) },
+        { project: P1, item: node(P1, 'b'), graph: undefined },
+        { project: P2, item: node(P2, 'c'), graph: undefined },
+        { project: P1, item: node(P1, 'a'), graph: rev(P1, 'a', 1) },
+      ];
+      for (let n = 0; n < 2; n++) {
+        await store.currents(heads);
+        expect(await select(P1, 'SELECT ?n WHERE { ?s <urn:name> ?n }')).to.deep.equal(['a1', 'shared']);
+        expect(await select(P2, 'SELECT ?n WHERE { ?s ?p ?n }')).to.deep.equal([]);
+      }
+      await store.currents([
+        { project: P1, item: node(P1, 'b'), graph: rev(P1, 'b', 1) },
+        { project: P2, item: node(P2, 'c'), graph: rev(P2, 'c', 1) },
+        { project: P1, item: node(P1, 'a'), graph: rev(P1, 'a', 2) },
+      ]);
+      expect(await select(P1, 'SELECT ?n WHERE { ?s <urn:name> ?n }')).to.deep.equal(['a2', 'b1', 'blank', 'shared']);
+      expect(await select(P2, 'SELECT ?n WHERE { ?s ?p ?n }')).to.deep.equal(['secret']);
     });
 
     it('drops the graphs of a deleted item', async () => {

@@ -9,6 +9,8 @@ import { recordingProxy } from '../support/recordingProxy.js';
 import type { RecordingProxy } from '../support/recordingProxy.js';
 import { dropPrefix, REDIS_URL, uniquePrefix } from '../support/redis.js';
 import { clearVirtuoso, releaseVirtuoso, useVirtuoso } from '../support/virtuoso.js';
+import { RemoteGraphStore } from '../../src/store/RemoteGraphStore.js';
+import { SparqlHttpClient } from '../../src/store/SparqlHttpClient.js';
 import type { Virtuoso } from '../support/virtuoso.js';
 
 interface Replica {
@@ -140,7 +142,8 @@ describe('the lease holder alone writes the external store, the catalogue graph 
     // The figure the report quotes: every write the store took for these changes.
     console.log(`      store writes for ${changes} changes: holder ${tally(holder)}; other ${tally(other)}`);
     expect(catalogueWrites(other)).to.have.length(0);
-    expect(catalogueWrites(holder)).to.have.length(changes);
+    // One update per batch, whatever it holds.
+    expect(catalogueWrites(holder).length).to.be.within(1, changes);
     expect(other.proxy.writes()).to.deep.equal([]);
     // It heard how far the store is from the holder (Redis), without asking the store.
     expect(other.proxy.requests.filter((r) => r.query.includes('urn:registry:position'))).to.deep.equal([]);
@@ -163,6 +166,67 @@ describe('the lease holder alone writes the external store, the catalogue graph 
     expect(await answers(other)).to.deep.equal(await answers(holder));
     expect(catalogueWrites(holder)).to.have.length(1);
     expect(other.proxy.writes()).to.deep.equal([]);
+  });
+
+  it('writes a batch at once; a new holder writing the batches again from an older position (a takeover mid-batch) changes nothing, blank nodes included', async () => {
+    await clearVirtuoso(virtuoso.server);
+    prefix = uniquePrefix('store-replay');
+    const a = await replica();
+    await put(a, '/v1/orgs/o', {});
+    await put(a, '/v1/projects/o/p', {});
+    expect((await fetch(`${a.proc.url}/v1/resources/o/p`)).status).to.equal(200);
+    const store = new RemoteGraphStore(new SparqlHttpClient(virtuoso.server, { timeoutMillis: 10_000 }), {
+      graphPrefix: 'urn:registry:',
+      markerGraph: 'urn:registry:store',
+    });
+    const before = (await store.recordedPosition())!;
+    a.proxy.clear();
+    // Written together, they are projected in a few batches; blank nodes, new revisions and deprecations (copied graphs) among them.
+    const nested = (n: number) => payload(n, { 'http://x/nested': { 'http://x/v': n }, 'http://x/link': { '@id': 'http://x/r1' } });
+    await Promise.all(Array.from({ length: 24 }, (_, n) => put(a, `/v1/resources/o/p/_/${id(n + 1)}`, nested(n + 1))));
+    await Promise.all(Array.from({ length: 6 }, (_, n) => put(a, `/v1/resources/o/p/_/${id(n + 1)}?rev=1`, nested(100 + n))));
+    for (const n of [7, 8]) expect((await fetch(`${a.proc.url}/v1/resources/o/p/_/${id(n)}?rev=1`, { method: 'DELETE' })).status).to.equal(200);
+    const seen = await answers(a);
+    const changes = 32;
+    console.log(`      store writes for ${changes} changes written together: ${tally(a)}`);
+    expect(a.proxy.writes().length).to.be.below(changes);
+    const content = async () => [
+      await store.select(
+        'SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } FILTER(STRSTARTS(STR(?g), "urn:registry:") && ?g != <urn:registry:store>) } GROUP BY ?g ORDER BY ?g',
+      ),
+      await store.select('SELECT (COUNT(DISTINCT ?b) AS ?n) WHERE { GRAPH ?g { ?s ?p ?b } FILTER(isBlank(?b)) }'),
+    ];
+    const written = await content();
+    expect(written[0]!.length).to.be.above(changes);
+
+    // The holder dies; the store says it projected nothing of these changes: the next holder writes them all again.
+    a.proc.child.kill('SIGKILL');
+    await a.proc.exited;
+    await store.recordPosition(before);
+    const b = await replica();
+    // It hears the dead holder's last announcement at once; it writes once the lease has expired.
+    // (Its log lines are written asynchronously.)
+    for (let i = 0; i < 500 && !((await store.recordedPosition())! > before && holds(b)); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(holds(b)).to.equal(true);
+    expect(await answers(b)).to.deep.equal(seen);
+    expect(await content()).to.deep.equal(written);
+    expect(b.proxy.writes().filter((w) => !/urn:registry:(position|heads|catalogue)|\/rev\//.test(w.update))).to.deep.equal([]);
+  });
+
+  it("removes a permanently deleted item's triples from its project's default graph (its heads before its graphs)", async () => {
+    await clearVirtuoso(virtuoso.server);
+    prefix = uniquePrefix('store-prune');
+    const a = await replica();
+    await put(a, '/v1/orgs/o', {});
+    await put(a, '/v1/projects/o/p', {});
+    await put(a, `/v1/resources/o/p/_/${id(1)}`, payload(1, { 'http://x/name': 'kept' }));
+    await put(a, `/v1/resources/o/p/_/${id(2)}`, payload(2, { 'http://x/name': 'doomed' }));
+    expect((await fetch(`${a.proc.url}/v1/resources/o/p/_/${id(2)}?prune=true`, { method: 'DELETE' })).status).to.equal(204);
+    const query = encodeURIComponent('SELECT ?n WHERE { ?s <http://x/name> ?n }');
+    const answer = await fetch(`${a.proc.url}/v1/views/o/p/graph/sparql?query=${query}`);
+    expect(answer.status).to.equal(200);
+    const rows = ((await answer.json()) as { results: { bindings: { n: { value: string } }[] } }).results.bindings;
+    expect(rows.map((r) => r.n.value)).to.deep.equal(['kept']);
   });
 
   it('keeps nothing of the triple store in the data directory: a replica started on an empty one answers fetches, listings and SPARQL at once', async () => {

@@ -56,10 +56,16 @@ describe('the projection into a store every replica shares', () => {
     // Pauses far longer than the test: only a wake-up (a push, a reader, an announcement) moves a runner.
     const options = { log: quiet, renewMillis: 600_000, pollMillis: 600_000, batch: 2, announce: { checkpoints: announced, as: () => 'store:7' } };
     const feeds = { holder: new ChangeFeed(), other: new ChangeFeed() };
-    const other = new StoreProjectionRunner(feeds.other, lease(false), store('other'), async () => undefined, options);
+    const other = new StoreProjectionRunner(feeds.other, lease(false), store('other'), async () => true, options);
     await other.start(0);
     const read = other.reach(3);
-    const holder = new StoreProjectionRunner(feeds.holder, lease(true), store('holder'), async (c) => void written.push(c.logged.seq), options);
+    const holder = new StoreProjectionRunner(
+      feeds.holder,
+      lease(true),
+      store('holder'),
+      async (cs) => (written.push(...cs.map((c) => c.logged.seq)), true),
+      options,
+    );
     await holder.start(0);
     for (const seq of [1, 2, 3])
       for (const feed of Object.values(feeds)) {
@@ -81,7 +87,7 @@ describe('the projection into a store every replica shares', () => {
     let recorded = 2;
     const store: StorePosition = { get: async () => recorded, set: async (position) => void (recorded = position) };
     const options = { log: quiet, renewMillis: 600_000, pollMillis: 600_000, batch: 10, announce: { checkpoints: announcements(), as: () => 'store:1' } };
-    const other = new StoreProjectionRunner(new ChangeFeed(), lease(false), store, async () => undefined, options);
+    const other = new StoreProjectionRunner(new ChangeFeed(), lease(false), store, async () => true, options);
     await other.start(0);
     recorded = 5;
     await other.reach(5);
@@ -95,7 +101,7 @@ describe('the projection into a store every replica shares', () => {
     const feed = new ChangeFeed();
     for (const seq of [6, 7, 8, 9]) feed.push(change(seq));
     feed.advance(9);
-    const holder = new StoreProjectionRunner(feed, lease(true), store, async (c) => void written.push(c.logged.seq), {
+    const holder = new StoreProjectionRunner(feed, lease(true), store, async (cs) => (written.push(...cs.map((c) => c.logged.seq)), true), {
       ...options,
       announce: { checkpoints, as: () => 'store:1' },
     });
