@@ -35,7 +35,7 @@ const tally = (r: Replica): string => {
         ? 'catalogue'
         : w.update.includes('urn:registry:heads/')
           ? 'heads'
-          : w.update.includes('(COUNT(*) AS ?held)')
+          : /^INSERT (DATA )?\{\nGRAPH <[^>]*\/rev\/\d+>/.test(w.update)
             ? 'revision'
             : w.update
               ? 'other'
