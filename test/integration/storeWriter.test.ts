@@ -37,7 +37,7 @@ const tally = (r: Replica): string => {
           ? 'text'
           : w.update.includes('urn:registry:heads/')
             ? 'heads'
-            : w.update.includes('(COUNT(*) AS ?held)')
+            : /^INSERT (DATA )?\{\nGRAPH <[^>]*\/rev\/\d+>/.test(w.update)
               ? 'revision'
               : w.update
                 ? 'other'
@@ -189,7 +189,9 @@ describe('the lease holder alone writes the external store, the catalogue graph 
     const seen = await answers(a);
     const changes = 32;
     console.log(`      store writes for ${changes} changes written together: ${tally(a)}`);
-    expect(a.proxy.writes().length).to.be.below(changes);
+    // The graphs, heads and catalogue of a batch in a few requests; full text still one or two a change.
+    const text = (w: { update: string }) => w.update.includes('urn:registry:text/') || w.update.includes('urn:registry:search/');
+    expect(a.proxy.writes().filter((w) => !text(w)).length).to.be.below(changes);
     const content = async () => [
       await store.select(
         'SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } FILTER(STRSTARTS(STR(?g), "urn:registry:") && ?g != <urn:registry:store>) } GROUP BY ?g ORDER BY ?g',
