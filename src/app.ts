@@ -279,13 +279,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
       // by the holder once, after the batch's graphs, heads and catalogue, not by every replica.
       async (changes, proceed) => {
         if (!(await storeWriter.write(changes, proceed))) return false;
-        if (searchOnStore)
-          for (const change of changes) {
-            if (!proceed()) return false;
-            await searchOnStore.projection.apply(change);
-            await searchOnStore.textProjection.write(change);
-          }
-        return true;
+        return searchOnStore ? searchOnStore.writeBatch(changes, proceed) : true;
       },
       {
         log: logs,

@@ -24,10 +24,16 @@ export class StoreSearchProjection implements Projection {
     private readonly log: EventLog,
   ) {}
 
-  async apply({ definition, next, previous, logged }: Change): Promise<void> {
-    if (definition.kind !== 'resources') return;
+  async apply(change: Change): Promise<void> {
+    const update = await this.updateOf(change);
+    if (update !== undefined) await this.client.update(update);
+  }
+
+  /** The change's update of its document (undefined: it touches none), to send alone or with others. */
+  async updateOf({ definition, next, previous, logged }: Change): Promise<string | undefined> {
+    if (definition.kind !== 'resources') return undefined;
     const state = (next ?? previous) as ResourceState | undefined;
-    if (!state) return;
+    if (!state) return undefined;
     const node = itemNode('resources', state.project, state.id);
     const graph = iri(searchGraphOf(state.project));
     const steps = [`DELETE WHERE { GRAPH ${graph} { ${iri(node)} ?p ?o } }`];
@@ -40,7 +46,7 @@ export class StoreSearchProjection implements Projection {
         steps.push(`INSERT DATA { GRAPH ${graph} {\n${documentTriples(node, this.documentOf(current, { '@id': current.id, ...rest }))}} }`);
       }
     }
-    await this.client.update(steps.join(' ;\n'));
+    return steps.join(' ;\n');
   }
 
   /** The payload of the state's content: in the event itself when it is a content event, else read back from the log. */

@@ -35,12 +35,18 @@ export class StoreTextProjection implements Projection {
   }
 
   /** Writes a change's words into the shared store (the store's lease holder, in log order). */
-  async write({ definition, next, previous, logged }: Change): Promise<void> {
+  async write(change: Change): Promise<void> {
+    const update = this.updateOf(change);
+    if (update !== undefined) await this.client.update(update);
+  }
+
+  /** The change's update of its item's words (undefined: none), to send alone or with others. */
+  updateOf({ definition, next, previous, logged }: Change): string | undefined {
     const covered = this.covered(definition);
-    if (!covered) return;
+    if (!covered) return undefined;
     const current = next as ListedState | undefined;
     const state = current ?? (previous as ListedState | undefined);
-    if (state) await this.writeItem(definition.kind, covered.fromState, state, current, previous as ListedState | undefined, logged);
+    return state && this.itemUpdate(definition.kind, covered.fromState, state, current, previous as ListedState | undefined, logged);
   }
 
   /** Notes that a change is in the store (every replica, once the store's position covers it): the project's offset. */
@@ -59,28 +65,28 @@ export class StoreTextProjection implements Projection {
     return this.positions.get(project);
   }
 
-  private async writeItem(
+  private itemUpdate(
     kind: string,
     fromState: StateDocument | undefined,
     state: ListedState,
     current: ListedState | undefined,
     previous: ListedState | undefined,
     logged: Change['logged'],
-  ): Promise<void> {
+  ): string | undefined {
     let body: string | undefined;
     if (current && fromState) {
       body = stateText(fromState, current).body;
       // A change that leaves the words as they were (most of a file's) writes nothing.
-      if (previous && body === stateText(fromState, previous).body) return;
+      if (previous && body === stateText(fromState, previous).body) return undefined;
     } else if (current) {
       const event = resourceEventOf(logged.event);
-      if (!isContentEvent(event)) return;
+      if (!isContentEvent(event)) return undefined;
       body = payloadText(current.id, event.source);
     }
     const node = itemNode(kind, state.project, state.id);
     const graph = iri(textGraphOf(kind, state.project));
     const steps = [`DELETE WHERE { GRAPH ${graph} { ${iri(node)} ?p ?o } }`];
     if (body !== undefined) steps.push(`INSERT DATA { GRAPH ${graph} {\n${textTriples(node, body)}} }`);
-    await this.client.update(steps.join(' ;\n'));
+    return steps.join(' ;\n');
   }
 }

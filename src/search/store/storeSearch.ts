@@ -1,4 +1,5 @@
 import type { EventLog } from '../../events/EventLog.js';
+import type { Change } from '../../projection/Projection.js';
 import { SparqlHttpClient } from '../../store/SparqlHttpClient.js';
 import type { SparqlServer } from '../../store/SparqlHttpClient.js';
 import type { DocumentOf, StateDocument } from '../TextProjection.js';
@@ -22,10 +23,47 @@ export const storeSearch = (server: SparqlServer, documentOf: DocumentOf, log: E
   const writes = new SparqlHttpClient(server, { timeoutMillis: 30_000 });
   // A search's queries are bounded by the search's time budget and not retried past it.
   const reads = new SparqlHttpClient(server, { timeoutMillis, attempts: 1 });
+  const projection = new StoreSearchProjection(writes, documentOf, log);
+  const textProjection = new StoreTextProjection(writes, text.payloadKinds, text.stateDocuments);
   return {
-    projection: new StoreSearchProjection(writes, documentOf, log),
+    projection,
     engine: new StoreSearchEngine(reads),
-    textProjection: new StoreTextProjection(writes, text.payloadKinds, text.stateDocuments),
+    textProjection,
     matcher: new StoreTextMatcher(reads),
+    /**
+     * The full text of a batch of changes (the store's lease holder): each change's updates in log
+     * order, several changes to a request (one was two requests a change), while `proceed()` holds.
+     * Each update is idempotent (an item's triples removed, then its current ones inserted).
+     */
+    writeBatch: async (changes: readonly Change[], proceed: () => boolean): Promise<boolean> => {
+      let pending: string[] = [];
+      let bytes = 0;
+      const flush = async () => {
+        if (pending.length) await writes.update(pending.join(' ;\n'));
+        pending = [];
+        bytes = 0;
+      };
+      for (const change of changes) {
+        for (const update of [await projection.updateOf(change), textProjection.updateOf(change)]) {
+          if (update === undefined) continue;
+          pending.push(update);
+          bytes += update.length;
+        }
+        if (pending.length >= UPDATES_PER_REQUEST || bytes >= BYTES_PER_REQUEST) {
+          if (!proceed()) return false;
+          await flush();
+        }
+      }
+      if (!proceed()) return false;
+      await flush();
+      return true;
+    },
   };
 };
+
+/**
+ * Updates sent in one request: Virtuoso slows down fast with the operations of a request (about a
+ * hundred changes' worth took seconds, twice that is refused), so a few changes at a time.
+ */
+const UPDATES_PER_REQUEST = 16;
+const BYTES_PER_REQUEST = 256 * 1024;
