@@ -3,6 +3,8 @@ import { XSD } from '../../rdf/terms.js';
 import { words } from '../analyzer.js';
 import { isObject } from '../dsl/queryParams.js';
 import { epochMillis, isDate } from '../dsl/fields.js';
+// One limit of clauses for both engines: the in-process evaluator's.
+import { MAX_CLAUSES } from '../dsl/queries.js';
 import { searchRejections } from '../searchRejections.js';
 import { dateOf, ID, valueOf, wordsOf } from './searchGraph.js';
 
@@ -58,8 +60,6 @@ const one = (spec: unknown, what: string): [string, unknown] => {
   if (!isObject(spec) || Object.keys(spec).length !== 1) throw malformed(`[${what}] query must name exactly one field.`);
   return Object.entries(spec)[0]!;
 };
-
-const MAX_CLAUSES = 1024;
 
 /** Translates queries, naming each clause's variables apart. */
 export class QueryTranslator {
