@@ -1,47 +1,34 @@
 import { resourceEventOf } from '../../domain/resources/ItemKind.js';
 import { isContentEvent } from '../../domain/resources/ResourceEvent.js';
 import type { ProjectRef } from '../../kernel/labels.js';
-import type { Change, Projection } from '../../projection/Projection.js';
-import { iri } from '../../rdf/terms.js';
+import type { Change } from '../../projection/Projection.js';
 import { itemNode } from '../../store/graphNames.js';
-import type { SparqlHttpClient } from '../../store/SparqlHttpClient.js';
 import { payloadText, stateText } from '../TextProjection.js';
 import type { ListedState, StateDocument } from '../TextProjection.js';
+import type { ItemTriples } from './itemTriples.js';
 import { textGraphOf, textTriples } from './textGraph.js';
 
 /**
  * Keeps listings' text index in the external store (textGraph.ts) for the same items as the embedded
  * TextProjection: the listed items of the payload kinds (resources, schemas), whose words change with
- * a content event only, and of the kinds whose words are read off their state (storages, files). Each
- * change is one idempotent update (the item's triples removed, then its current ones inserted), so a
- * replay or a retry converges.
+ * a content event only, and of the kinds whose words are read off their state (storages, files).
+ * What a change leaves of an item's words is written by the store's lease holder with the rest of a
+ * batch (storeSearch.ts); every replica notes the projects' positions once the store's covers them.
  */
-export class StoreTextProjection implements Projection {
+export class StoreTextProjection {
   private readonly payloadKinds: ReadonlySet<string>;
   /** Log position of the last event applied per project since start (the search view's offset). */
   private readonly positions = new Map<ProjectRef, number>();
 
   constructor(
-    private readonly client: SparqlHttpClient,
     payloadKinds: readonly string[],
     private readonly stateDocuments: Readonly<Record<string, StateDocument>> = {},
   ) {
     this.payloadKinds = new Set(payloadKinds);
   }
 
-  async apply(change: Change): Promise<void> {
-    await this.write(change);
-    this.note(change);
-  }
-
-  /** Writes a change's words into the shared store (the store's lease holder, in log order). */
-  async write(change: Change): Promise<void> {
-    const update = this.updateOf(change);
-    if (update !== undefined) await this.client.update(update);
-  }
-
-  /** The change's update of its item's words (undefined: none), to send alone or with others. */
-  updateOf({ definition, next, previous, logged }: Change): string | undefined {
+  /** What the change leaves of its item's words (undefined: it changes none). */
+  itemOf({ definition, next, previous, logged }: Change): ItemTriples | undefined {
     const covered = this.covered(definition);
     if (!covered) return undefined;
     const current = next as ListedState | undefined;
@@ -72,7 +59,7 @@ export class StoreTextProjection implements Projection {
     current: ListedState | undefined,
     previous: ListedState | undefined,
     logged: Change['logged'],
-  ): string | undefined {
+  ): ItemTriples | undefined {
     let body: string | undefined;
     if (current && fromState) {
       body = stateText(fromState, current).body;
@@ -84,9 +71,6 @@ export class StoreTextProjection implements Projection {
       body = payloadText(current.id, event.source);
     }
     const node = itemNode(kind, state.project, state.id);
-    const graph = iri(textGraphOf(kind, state.project));
-    const steps = [`DELETE WHERE { GRAPH ${graph} { ${iri(node)} ?p ?o } }`];
-    if (body !== undefined) steps.push(`INSERT DATA { GRAPH ${graph} {\n${textTriples(node, body)}} }`);
-    return steps.join(' ;\n');
+    return { graph: textGraphOf(kind, state.project), node, triples: body === undefined ? undefined : textTriples(node, body), fresh: previous === undefined };
   }
 }

@@ -7,6 +7,8 @@ import { StoreSearchEngine } from './StoreSearchEngine.js';
 import { StoreSearchProjection } from './StoreSearchProjection.js';
 import { StoreTextMatcher } from './StoreTextMatcher.js';
 import { StoreTextProjection } from './StoreTextProjection.js';
+import { itemTriplesUpdates, lastOfEach } from './itemTriples.js';
+import type { ItemTriples } from './itemTriples.js';
 
 /** What listings' text index covers: the kinds whose words are their payload's, and those whose words are read off their state. */
 export interface TextKinds {
@@ -23,47 +25,26 @@ export const storeSearch = (server: SparqlServer, documentOf: DocumentOf, log: E
   const writes = new SparqlHttpClient(server, { timeoutMillis: 30_000 });
   // A search's queries are bounded by the search's time budget and not retried past it.
   const reads = new SparqlHttpClient(server, { timeoutMillis, attempts: 1 });
-  const projection = new StoreSearchProjection(writes, documentOf, log);
-  const textProjection = new StoreTextProjection(writes, text.payloadKinds, text.stateDocuments);
+  const projection = new StoreSearchProjection(documentOf, log);
+  const textProjection = new StoreTextProjection(text.payloadKinds, text.stateDocuments);
   return {
-    projection,
     engine: new StoreSearchEngine(reads),
     textProjection,
     matcher: new StoreTextMatcher(reads),
     /**
-     * The full text of a batch of changes (the store's lease holder): each change's updates in log
-     * order, several changes to a request (one was two requests a change), while `proceed()` holds.
-     * Each update is idempotent (an item's triples removed, then its current ones inserted).
+     * The full text of a batch of changes (the store's lease holder), while `proceed()` holds: each
+     * item's document and words as the batch leaves them, in a few requests of set-wise operations
+     * (itemTriples.ts; one change was two requests of its own, then a sixteenth of one).
      */
     writeBatch: async (changes: readonly Change[], proceed: () => boolean): Promise<boolean> => {
-      let pending: string[] = [];
-      let bytes = 0;
-      const flush = async () => {
-        if (pending.length) await writes.update(pending.join(' ;\n'));
-        pending = [];
-        bytes = 0;
-      };
-      for (const change of changes) {
-        for (const update of [await projection.updateOf(change), textProjection.updateOf(change)]) {
-          if (update === undefined) continue;
-          pending.push(update);
-          bytes += update.length;
-        }
-        if (pending.length >= UPDATES_PER_REQUEST || bytes >= BYTES_PER_REQUEST) {
-          if (!proceed()) return false;
-          await flush();
-        }
+      const items: ItemTriples[] = [];
+      for (const change of changes) for (const item of [await projection.itemOf(change), textProjection.itemOf(change)]) if (item) items.push(item);
+      const updates = itemTriplesUpdates(lastOfEach(items));
+      for (const update of updates) {
+        if (!proceed()) return false;
+        await writes.update(update);
       }
-      if (!proceed()) return false;
-      await flush();
       return true;
     },
   };
 };
-
-/**
- * Updates sent in one request: Virtuoso slows down fast with the operations of a request (about a
- * hundred changes' worth took seconds, twice that is refused), so a few changes at a time.
- */
-const UPDATES_PER_REQUEST = 16;
-const BYTES_PER_REQUEST = 256 * 1024;
