@@ -31,7 +31,7 @@ import { EventWriter } from './domain/EventWriter.js';
 import type { Indexing } from './domain/EventWriter.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ReadBarrier } from './projection/ReadBarrier.js';
-import { consistentReads, readsFrom } from './http/consistentReads.js';
+import { consistentReads } from './http/consistentReads.js';
 import { ChangeFeed } from './projection/ChangeFeed.js';
 import { ProjectionRunner } from './projection/ProjectionRunner.js';
 import { StoreProjectionRunner } from './projection/StoreProjectionRunner.js';
@@ -576,11 +576,16 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   app.use(corsHeaders(config.corsOrigins));
   app.use(compressedAnswers());
   app.use(plainQuery);
+  // What the request's route declared to read, then the wait for it.
   app.use(
-    consistentReads(
-      barrier,
-      readsFrom({ states: projector, catalogue: catalogueRunner, text: textRunners, sparql: sparqlRunner, ...(storeRunner ? { store: storeRunner } : {}) }),
-    ),
+    routes.readsLookup(),
+    consistentReads(barrier, {
+      states: projector,
+      catalogue: catalogueRunner,
+      text: textRunners,
+      sparql: sparqlRunner,
+      ...(storeRunner ? { store: storeRunner } : {}),
+    }),
   );
   // `indexing=async`: the write is acknowledged once its state is readable; the projections follow.
   app.use((req, _res, next) => (req.query['indexing'] === 'async' ? requestIndexing.run('async', next) : next()));

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { Request, Response, Router } from 'express';
 import type { AclCheck } from '../../src/auth/AclCheck.js';
 import { rejections } from '../../src/domain/rejections.js';
+import { NOTHING } from '../../src/http/reads.js';
 import { CallerConcurrency } from '../../src/http/CallerConcurrency.js';
 import type { Context, Endpoint, Guard } from '../../src/http/route.js';
 import { onOrg, onProject, onRoot, Routes } from '../../src/http/route.js';
@@ -57,6 +58,7 @@ const call = (
   new Promise((resolve) => {
     const endpoint: Endpoint = {
       guard,
+      reads: NOTHING,
       body: 'none' as never,
       handle: (_req, _res, ctx) => {
         if (extra.handle) return extra.handle() as void;
