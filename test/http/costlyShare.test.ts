@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Routes } from '../../src/http/route.js';
 import { CallerConcurrency } from '../../src/http/CallerConcurrency.js';
+import { InProcessShares } from '../../src/http/CostlyShares.js';
 import { NOTHING } from '../../src/http/reads.js';
 import { bodyReaders } from '../../src/http/bodyReader.js';
 import { errorMiddleware } from '../../src/http/errorMiddleware.js';
@@ -28,7 +29,7 @@ describe('costly requests: COSTLY_PER_CALLER in flight pass, one more is 429 Too
 
   before(async () => {
     // A public route never asks the ACL check.
-    const routes = new Routes({} as AclCheck, bodyReaders({ json: 1024 }), new CallerConcurrency(PER_CALLER));
+    const routes = new Routes({} as AclCheck, bodyReaders({ json: 1024 }), new CallerConcurrency(new InProcessShares(PER_CALLER)));
     const app = express();
     app.use((_req, res, next) => ((res.locals['caller'] = anonymousCaller), next()));
     const router = express.Router();

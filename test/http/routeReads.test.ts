@@ -5,7 +5,10 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AclCheck } from '../../src/auth/AclCheck.js';
 import { bodyReaders } from '../../src/http/bodyReader.js';
-import { readsOf, FETCH, NOTHING, STATES } from '../../src/http/reads.js';
+import { consistentReads } from '../../src/http/consistentReads.js';
+import { readsOf, LISTING, NOTHING, STATES } from '../../src/http/reads.js';
+import { ReadBarrier } from '../../src/projection/ReadBarrier.js';
+import type { Follower } from '../../src/projection/ReadBarrier.js';
 import type { ReadModel } from '../../src/http/reads.js';
 import { Routes } from '../../src/http/route.js';
 import type { DeclaredRoute } from '../../src/http/route.js';
@@ -137,6 +140,7 @@ describe('what each route reads before it is served', () => {
 describe("the read barrier's lookup: the route a request takes, by Express' own matching", () => {
   let server: Server;
   let base: string;
+  let catchUp: (() => void) | undefined;
 
   before(async () => {
     const routes = new Routes({} as AclCheck, bodyReaders({ json: 1024 }));
@@ -145,8 +149,13 @@ describe("the read barrier's lookup: the route a request takes, by Express' own 
     const ok = { guard: { public: true as const }, body: 'none' as const, handle: () => undefined };
     // As the event streams and the items they share paths with: GET only, other methods fall through.
     routes.only(router, 'get', '/x/:a/events', { ...ok, reads: NOTHING });
-    routes.add(router, '/x/:a/:b', { get: { ...ok, reads: FETCH }, post: { ...ok, reads: STATES } });
-    app.use(routes.readsLookup(), (_req, res) => void res.json({ reads: res.locals['reads'] ?? null }));
+    routes.add(router, '/x/:a/:b', { get: { ...ok, reads: LISTING }, post: { ...ok, reads: STATES } });
+    // The log is at 1; the text index lags at 0 until the test lets it catch up.
+    const at = (name: string, position: number): Follower => ({ name, position, reach: () => Promise.resolve() });
+    const text = { name: 'text', position: 0, reach: () => new Promise<void>((caught) => (catchUp = () => ((text.position = 1), caught()))) };
+    const barrier = new ReadBarrier(() => Promise.resolve(1), { waitMillis: 120_000 });
+    const models = { states: at('states', 1), catalogue: at('catalogue', 1), text: [text], sparql: at('sparql', 1) };
+    app.use(routes.readsLookup(), consistentReads(barrier, models), (_req, res) => void res.json({ reads: res.locals['reads'] ?? null }));
     server = await new Promise((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
     });
@@ -160,8 +169,22 @@ describe("the read barrier's lookup: the route a request takes, by Express' own 
     expect(await noted('GET', '/x/o/events')).to.deep.equal([]);
     expect(await noted('POST', '/x/o/events')).to.deep.equal(['states']);
     expect(await noted('GET', '/x/o/item')).to.deep.equal(['states', 'catalogue']);
+    expect(await noted('GET', '/x/o/item?sort=s')).to.deep.equal(['states', 'catalogue', 'store']);
     expect((await fetch(`${base}/x/o/item`, { method: 'HEAD' })).status).to.equal(200);
     expect(await noted('DELETE', '/x/o/item')).to.equal(null);
     expect(await noted('GET', '/nowhere')).to.equal(null);
+  });
+
+  it('holds a request whose route reads a projection behind the log until it catches up, and only that one', async () => {
+    let answered = false;
+    const searching = noted('GET', '/x/o/item?q=w').then((reads) => ((answered = true), reads));
+    // Neither a listing without q nor a write reads the text index: they pass while it lags.
+    expect(await noted('GET', '/x/o/item')).to.deep.equal(['states', 'catalogue']);
+    expect(await noted('POST', '/x/o/item')).to.deep.equal(['states']);
+    // Held at the text index (whose wait the request has reached once `catchUp` is set), not answered.
+    for (let i = 0; i < 1_000 && !catchUp && !answered; i++) await new Promise((next) => setTimeout(next, 10));
+    expect(answered, 'answered before the text index caught up').to.equal(false);
+    catchUp!();
+    expect(await searching).to.deep.equal(['states', 'catalogue', 'text', 'store']);
   });
 });

@@ -4,6 +4,7 @@ import type { AclCheck } from '../../src/auth/AclCheck.js';
 import { rejections } from '../../src/domain/rejections.js';
 import { NOTHING } from '../../src/http/reads.js';
 import { CallerConcurrency } from '../../src/http/CallerConcurrency.js';
+import { InProcessShares } from '../../src/http/CostlyShares.js';
 import type { Context, Endpoint, Guard } from '../../src/http/route.js';
 import { onOrg, onProject, onRoot, Routes } from '../../src/http/route.js';
 import type { Caller } from '../../src/kernel/Caller.js';
@@ -171,7 +172,7 @@ describe('route guard: the one place a route is authorized', () => {
 
   it("counts a costly route against the caller's share, and only a costly one", async () => {
     const { acl } = aclOf([]);
-    const none = new CallerConcurrency(0);
+    const none = new CallerConcurrency(new InProcessShares(0));
     const counted = await call(acl, { public: true }, {}, { costly: none, flag: true });
     expect((counted.error as Rejection).type).to.equal('TooManyRequests');
     expect((await call(acl, { public: true }, {}, { costly: none })).ran).to.not.equal(undefined);
