@@ -90,7 +90,7 @@ export class Routes {
   /**
    * The same routes again, in the same order, each only noting what it reads and leaving at once:
    * Express' own matching tells the read barrier, which runs before authentication, the route a
-   * request will take (`only` routes and 405s included), so no URL pattern is matched twice.
+   * request will take (`only` routes and 405s included): no URL pattern of its own beside the table.
    */
   private readonly lookup = express.Router();
 
