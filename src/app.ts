@@ -25,13 +25,15 @@ import { inlineExecutor } from './workers/Executor.js';
 import { WorkerPool } from './workers/WorkerPool.js';
 import { CpuTurns } from './workers/CpuTurns.js';
 import { CallerConcurrency } from './http/CallerConcurrency.js';
+import { InProcessShares } from './http/CostlyShares.js';
+import { RedisCostlyShares } from './http/RedisCostlyShares.js';
 import { systemClock } from './kernel/Clock.js';
 import type { Clock } from './kernel/Clock.js';
 import { EventWriter } from './domain/EventWriter.js';
 import type { Indexing } from './domain/EventWriter.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ReadBarrier } from './projection/ReadBarrier.js';
-import { consistentReads, readsFrom } from './http/consistentReads.js';
+import { consistentReads } from './http/consistentReads.js';
 import { ChangeFeed } from './projection/ChangeFeed.js';
 import { ProjectionRunner } from './projection/ProjectionRunner.js';
 import { StoreProjectionRunner } from './projection/StoreProjectionRunner.js';
@@ -495,7 +497,12 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   app.disable('x-powered-by');
   app.set('etag', false);
   const router = express.Router();
-  const routes = new Routes(access.check, bodyReaders({ json: config.maxPayloadBytes }), new CallerConcurrency(config.costlyPerCaller ?? 4));
+  // Replicas on one Redis count a caller's costly requests together: its share is the same whichever replicas they reach.
+  const perCaller = config.costlyPerCaller ?? 4;
+  const costlyShares = opened.redis
+    ? new RedisCostlyShares(opened.redis.connection, opened.redis.keyOf('costly'), perCaller, logs)
+    : new InProcessShares(perCaller);
+  const routes = new Routes(access.check, bodyReaders({ json: config.maxPayloadBytes }), new CallerConcurrency(costlyShares));
   const version = (JSON.parse(readFileSync(assetPath('package.json'), 'utf8')) as { version: string }).version;
   versionRoutes(routes, router, {
     version,
@@ -576,11 +583,16 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   app.use(corsHeaders(config.corsOrigins));
   app.use(compressedAnswers());
   app.use(plainQuery);
+  // What the request's route declared to read, then the wait for it.
   app.use(
-    consistentReads(
-      barrier,
-      readsFrom({ states: projector, catalogue: catalogueRunner, text: textRunners, sparql: sparqlRunner, ...(storeRunner ? { store: storeRunner } : {}) }),
-    ),
+    routes.readsLookup(),
+    consistentReads(barrier, {
+      states: projector,
+      catalogue: catalogueRunner,
+      text: textRunners,
+      sparql: sparqlRunner,
+      ...(storeRunner ? { store: storeRunner } : {}),
+    }),
   );
   // `indexing=async`: the write is acknowledged once its state is readable; the projections follow.
   app.use((req, _res, next) => (req.query['indexing'] === 'async' ? requestIndexing.run('async', next) : next()));

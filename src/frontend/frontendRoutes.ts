@@ -4,6 +4,7 @@ import { assetPath } from '../assets.js';
 import type { FrontendConfig } from '../config/Config.js';
 import { rejections } from '../domain/rejections.js';
 import type { Routes } from '../http/route.js';
+import { NOTHING } from '../http/reads.js';
 
 interface Deps {
   /** The service's public base (`BASE_URL`): the API the page calls, and the frontend's own address below it. */
@@ -55,6 +56,7 @@ export const frontendRoutes = (routes: Routes, router: Router, deps: Deps): void
   routes.add(router, '/web/assets/:file', {
     get: {
       guard: { public: true },
+      reads: NOTHING,
       body: 'none',
       summary: "The built-in frontend's script and style sheet",
       handle: (req, res) => {
@@ -70,6 +72,7 @@ export const frontendRoutes = (routes: Routes, router: Router, deps: Deps): void
   const endpoint = {
     get: {
       guard: { public: true as const },
+      reads: NOTHING,
       body: 'none' as const,
       summary: 'The built-in web frontend (orgs, projects, resources, events), signing in through the configured realm',
       handle: (_req: unknown, res: import('express').Response) => void res.status(200).type('text/html').set(PAGE_HEADERS).send(page()),

@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import type { Caller } from '../kernel/Caller.js';
 import { anonymousCaller } from '../kernel/Caller.js';
 import { rejections } from '../domain/rejections.js';
+import type { CostlyShares } from './CostlyShares.js';
 
 /**
  * Who a costly request counts against: an authenticated caller by its subject, wherever it comes
@@ -14,26 +15,22 @@ export const callerKey = (caller: Caller, req: Request): string =>
 /**
  * A cap on the costly requests (searches, SPARQL queries) one caller has in flight at once: past it,
  * 429 TooManyRequests with `Retry-After`, so that one caller cannot queue enough work to hold
- * everyone else's (the CPU's turns and the query workers are shared by all callers).
+ * everyone else's (the CPU's turns and the query workers are shared by all callers). The count is
+ * the shares' to keep: in process, or in Redis across every replica.
  */
 export class CallerConcurrency {
-  private readonly running = new Map<string, number>();
-
   constructor(
-    private readonly perCaller: number,
+    private readonly shares: CostlyShares,
     private readonly retryAfterSeconds = 1,
   ) {}
 
   async run<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const now = this.running.get(key) ?? 0;
-    if (now >= this.perCaller) throw rejections.tooManyRequests(this.perCaller, this.retryAfterSeconds);
-    this.running.set(key, now + 1);
+    const release = await this.shares.take(key);
+    if (!release) throw rejections.tooManyRequests(this.shares.perCaller, this.retryAfterSeconds);
     try {
       return await work();
     } finally {
-      const left = this.running.get(key)! - 1;
-      if (left) this.running.set(key, left);
-      else this.running.delete(key);
+      await release();
     }
   }
 }

@@ -1,19 +1,27 @@
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Follower, ReadBarrier } from '../projection/ReadBarrier.js';
+import type { ReadModel } from './reads.js';
+
+const READS = 'reads';
+
+/** Notes what the route a request takes declared to read (Routes' lookup, before authentication). */
+export const noteReads = (res: Response, reads: readonly ReadModel[]): void => void (res.locals[READS] = reads);
 
 /**
  * Before authentication (ACL decisions read the ACL states) and before any handler: notes the log
- * head as the request arrives and waits until what the request reads from has applied it. Writes
- * go through it too, so a command is evaluated against a state no older than the request.
- * Event streams read the log themselves; health and metrics must answer whatever the log does.
+ * head as the request arrives and waits until what its route declared to read has applied it.
+ * Writes declare the states, so a command is evaluated against a state no older than the request.
+ * A request no route takes (404, 405) and a route that reads nothing (event streams, health,
+ * metrics) pass at once.
  */
 export const consistentReads =
-  (barrier: ReadBarrier, readsFrom: (req: Request) => readonly Follower[]): RequestHandler =>
-  (req, _res, next) => {
-    if (!req.path.startsWith('/v1/') || (req.method === 'GET' && req.path.endsWith('/events'))) return next();
+  (barrier: ReadBarrier, models: ReadModels): RequestHandler =>
+  (_req, res, next) => {
+    const reads = res.locals[READS] as readonly ReadModel[] | undefined;
+    if (!reads?.length) return next();
     barrier
       .note()
-      .then((head) => barrier.reach(head, readsFrom(req)))
+      .then((head) => barrier.reach(head, followersOf(models, reads)))
       .then(() => next(), next);
   };
 
@@ -27,27 +35,20 @@ export interface ReadModels {
    * The external store, shared by every replica and projected by one of them (its revision graphs,
    * datasets and catalogue graph): reads that query it (SPARQL, search, listings in another order
    * than the default, aggregations, links) wait for its recorded position. Absent with the
-   * embedded store.
+   * embedded store, where reads that declare it wait for nothing more.
    */
   store?: Follower;
 }
 
-/**
- * What a request reads from. Every request reads the states (fetches, ACL decisions, the state a
- * command is evaluated against). Reads (`GET`, and the query `POST`s of search and SPARQL) read
- * the catalogue too (listings, links, aggregations); full text (`q`, the search API) the text
- * index; the SPARQL endpoint its replica. Writes wait for the states only: a projection that is
- * behind never stops them.
- */
-export const readsFrom =
-  (models: ReadModels) =>
-  (req: Request): readonly Follower[] => {
-    const path = req.path;
-    const sparql = path.endsWith('/sparql');
-    const search = path.startsWith('/v1/search') || path.includes('/_search') || path.includes('/search/') || req.query['q'] !== undefined;
-    const read = req.method === 'GET' || req.method === 'HEAD' || sparql || search || path.startsWith('/v1/multi-fetch');
-    if (!read) return [models.states];
-    const catalogueGraph = req.query['sort'] !== undefined || req.query['aggregations'] !== undefined || /\/(incoming|outgoing)$/.test(path);
-    const store = models.store && (sparql || search || catalogueGraph) ? [models.store] : [];
-    return [models.states, models.catalogue, ...(search ? models.text : []), ...(sparql && models.sparql !== models.store ? [models.sparql] : []), ...store];
-  };
+/** The followers behind the read models a route declared, each once (the SPARQL replica is the store when that is external). */
+export const followersOf = (models: ReadModels, reads: readonly ReadModel[]): readonly Follower[] => {
+  const wanted = new Set(reads);
+  const followers = [
+    ...(wanted.has('states') ? [models.states] : []),
+    ...(wanted.has('catalogue') ? [models.catalogue] : []),
+    ...(wanted.has('text') ? models.text : []),
+    ...(wanted.has('sparql') ? [models.sparql] : []),
+    ...(wanted.has('store') && models.store ? [models.store] : []),
+  ];
+  return [...new Set(followers)];
+};

@@ -1,3 +1,4 @@
+import express from 'express';
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type { AclCheck, AclPath, ProjectAccess } from '../auth/AclCheck.js';
 import type { Caller } from '../kernel/Caller.js';
@@ -10,6 +11,9 @@ import type { BodyKind } from './bodyReader.js';
 import { callerOf } from './authenticate.js';
 import { callerKey } from './CallerConcurrency.js';
 import type { CallerConcurrency } from './CallerConcurrency.js';
+import { noteReads } from './consistentReads.js';
+import { readsOf } from './reads.js';
+import type { Reads } from './reads.js';
 
 /** What a handler is given besides the request: the caller, and what it may read of a multi-project scope. */
 export interface Context {
@@ -54,6 +58,8 @@ export interface Upsert {
 
 export interface Endpoint {
   guard: Guard;
+  /** The read models the request waits for before it is served (consistentReads): see reads.ts. */
+  reads: Reads;
   body: BodyKind;
   handle: Handler;
   /** What the route does, for the OpenAPI description (else the shared table of summaries). */
@@ -67,6 +73,7 @@ export interface DeclaredRoute {
   method: Method;
   path: string;
   guard: Guard;
+  reads: Reads;
   body: BodyKind;
   summary?: string;
 }
@@ -74,12 +81,18 @@ export interface DeclaredRoute {
 const ALL: ProjectAccess = { mode: 'all' };
 
 /**
- * The route table: every route says what it needs (permission, ACL path, body kind) and this is the
- * only place that checks it, before the handler runs. Handlers may be async: their rejections
+ * The route table: every route says what it needs (permission, ACL path, what it reads, body kind)
+ * and this is the only place that checks it, before the handler runs. Handlers may be async: their rejections
  * reach the error middleware. Any other method on a path is 405 with an `Allow` header.
  */
 export class Routes {
   private readonly declared: DeclaredRoute[] = [];
+  /**
+   * The same routes again, in the same order, each only noting what it reads and leaving at once:
+   * Express' own matching tells the read barrier, which runs before authentication, the route a
+   * request will take (`only` routes and 405s included): no URL pattern of its own beside the table.
+   */
+  private readonly lookup = express.Router();
 
   constructor(
     private readonly acl: AclCheck,
@@ -90,10 +103,13 @@ export class Routes {
 
   add(router: Router, path: string, endpoints: Partial<Record<Method, Endpoint>>): void {
     const r = router.route(path);
+    const l = this.lookup.route(path);
     for (const [method, endpoint] of Object.entries(endpoints) as [Method, Endpoint][]) {
-      this.declared.push({ method, path, guard: endpoint.guard, body: endpoint.body, ...(endpoint.summary ? { summary: endpoint.summary } : {}) });
+      this.declare(method, path, endpoint);
       r[method](...this.bodies[endpoint.body], this.run(endpoint));
+      l[method](noting(endpoint.reads));
     }
+    l.all(leave);
     const allowed = Object.keys(endpoints).map((m) => m.toUpperCase());
     if (allowed.includes('GET') && !allowed.includes('HEAD')) allowed.push('HEAD');
     r.all((_req: Request, _res: Response, next: NextFunction) => next(rejections.methodNotAllowed(allowed)));
@@ -104,13 +120,24 @@ export class Routes {
    * reads as a project named `events` too): only this method is taken, others fall through.
    */
   only(router: Router, method: 'get' | 'head', path: string, endpoint: Endpoint): void {
-    this.declared.push({ method, path, guard: endpoint.guard, body: endpoint.body, ...(endpoint.summary ? { summary: endpoint.summary } : {}) });
+    this.declare(method, path, endpoint);
     router[method](path, ...this.bodies[endpoint.body], this.run(endpoint));
+    this.lookup[method](path, noting(endpoint.reads));
+  }
+
+  /** Notes on each request what the route it will take reads, for consistentReads after it; mount it before that. */
+  readsLookup(): RequestHandler {
+    return this.lookup;
   }
 
   /** Every route added so far. */
   routes(): readonly DeclaredRoute[] {
     return this.declared;
+  }
+
+  private declare(method: Method, path: string, endpoint: Endpoint): void {
+    const { guard, reads, body, summary } = endpoint;
+    this.declared.push({ method, path, guard, reads, body, ...(summary ? { summary } : {}) });
   }
 
   private run(endpoint: Endpoint) {
@@ -143,6 +170,15 @@ export class Routes {
     return ALL;
   }
 }
+
+/** Leaves the lookup router at its first matching route, whatever else matches after it. */
+const noting =
+  (reads: Reads): RequestHandler =>
+  (req, res, next) => {
+    noteReads(res, readsOf(reads, req));
+    next('router');
+  };
+const leave: RequestHandler = (_req, _res, next) => next('router');
 
 const param = (req: Request, name: string): string => {
   const value = req.params[name];

@@ -4,6 +4,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Routes } from '../../src/http/route.js';
 import { CallerConcurrency } from '../../src/http/CallerConcurrency.js';
+import { InProcessShares } from '../../src/http/CostlyShares.js';
+import { NOTHING } from '../../src/http/reads.js';
 import { bodyReaders } from '../../src/http/bodyReader.js';
 import { errorMiddleware } from '../../src/http/errorMiddleware.js';
 import { anonymousCaller } from '../../src/kernel/Caller.js';
@@ -27,13 +29,14 @@ describe('costly requests: COSTLY_PER_CALLER in flight pass, one more is 429 Too
 
   before(async () => {
     // A public route never asks the ACL check.
-    const routes = new Routes({} as AclCheck, bodyReaders({ json: 1024 }), new CallerConcurrency(PER_CALLER));
+    const routes = new Routes({} as AclCheck, bodyReaders({ json: 1024 }), new CallerConcurrency(new InProcessShares(PER_CALLER)));
     const app = express();
     app.use((_req, res, next) => ((res.locals['caller'] = anonymousCaller), next()));
     const router = express.Router();
     routes.add(router, '/costly/:name', {
       get: {
         guard: { public: true },
+        reads: NOTHING,
         body: 'none',
         costly: true,
         handle: async (req, res) => {
@@ -45,7 +48,7 @@ describe('costly requests: COSTLY_PER_CALLER in flight pass, one more is 429 Too
         },
       },
     });
-    routes.add(router, '/cheap', { get: { guard: { public: true }, body: 'none', handle: (_req, res) => void res.json({ ok: true }) } });
+    routes.add(router, '/cheap', { get: { guard: { public: true }, reads: NOTHING, body: 'none', handle: (_req, res) => void res.json({ ok: true }) } });
     app.use(router);
     app.use(errorMiddleware(consoleLog));
     server = await new Promise((resolve) => {

@@ -2,9 +2,9 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, killStarted, ready, start } from '../support/process.js';
-import type { Proc } from '../support/process.js';
-import { dropPrefix, REDIS_URL, uniquePrefix } from '../support/redis.js';
+import { killStarted } from '../support/process.js';
+import { dropPrefix, uniquePrefix } from '../support/redis.js';
+import { startReplicas } from '../support/replicas.js';
 import { replicaRace } from '../support/replicaRace.js';
 
 /**
@@ -12,28 +12,6 @@ import { replicaRace } from '../support/replicaRace.js';
  * too long for a CI run on two shared cores.
  */
 const ROUNDS = Number(process.env['RACE_ROUNDS'] ?? 100);
-
-/** Two replicas as a deployment runs them: separate processes, separate data directories, one Redis log. */
-export const startReplicas = async (prefix: string, dirs: string[], extra: Record<string, string> = {}): Promise<Proc[]> => {
-  const replicas: Proc[] = [];
-  for (const dir of dirs) {
-    const port = await freePort();
-    replicas.push(
-      start({
-        PORT: String(port),
-        DATA_DIR: dir,
-        REDIS_URL,
-        REDIS_PREFIX: prefix,
-        LOG_LEVEL: 'warn',
-        WORKERS: '1',
-        STORAGE_PASSWORD: 'replicas-share-this-password',
-        ...extra,
-      }),
-    );
-  }
-  await Promise.all(replicas.map(ready));
-  return replicas;
-};
 
 describe('replicas answer as one (two processes on one Redis)', function () {
   this.timeout(300_000);

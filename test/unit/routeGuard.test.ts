@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import type { Request, Response, Router } from 'express';
 import type { AclCheck } from '../../src/auth/AclCheck.js';
 import { rejections } from '../../src/domain/rejections.js';
+import { NOTHING } from '../../src/http/reads.js';
 import { CallerConcurrency } from '../../src/http/CallerConcurrency.js';
+import { InProcessShares } from '../../src/http/CostlyShares.js';
 import type { Context, Endpoint, Guard } from '../../src/http/route.js';
 import { onOrg, onProject, onRoot, Routes } from '../../src/http/route.js';
 import type { Caller } from '../../src/kernel/Caller.js';
@@ -57,6 +59,7 @@ const call = (
   new Promise((resolve) => {
     const endpoint: Endpoint = {
       guard,
+      reads: NOTHING,
       body: 'none' as never,
       handle: (_req, _res, ctx) => {
         if (extra.handle) return extra.handle() as void;
@@ -169,7 +172,7 @@ describe('route guard: the one place a route is authorized', () => {
 
   it("counts a costly route against the caller's share, and only a costly one", async () => {
     const { acl } = aclOf([]);
-    const none = new CallerConcurrency(0);
+    const none = new CallerConcurrency(new InProcessShares(0));
     const counted = await call(acl, { public: true }, {}, { costly: none, flag: true });
     expect((counted.error as Rejection).type).to.equal('TooManyRequests');
     expect((await call(acl, { public: true }, {}, { costly: none })).ran).to.not.equal(undefined);

@@ -4,6 +4,13 @@ import type { EventScope } from '../../events/sse/EventScope.js';
 import type { EventStreams } from '../../events/sse/EventStreams.js';
 import { onOrg, onProject, onRoot } from '../route.js';
 import type { AclTarget, Endpoint, Handler, Routes } from '../route.js';
+import { FETCH, NOTHING } from '../reads.js';
+import type { Reads } from '../reads.js';
+
+/** A stream reads the log itself, from where the client asks. */
+const STREAM = NOTHING;
+/** HEAD checks the permission and the scope on the states (and waits for the catalogue, as other reads do). */
+const CHECK = FETCH;
 
 interface Deps {
   streams: EventStreams;
@@ -49,8 +56,9 @@ export const eventRoutes = (routes: Routes, router: Router, deps: Deps): void =>
       res.status(200).end();
     };
 
-  const guarded = (on: AclTarget, handle: Handler, summary?: string): Endpoint => ({
+  const guarded = (on: AclTarget, reads: Reads, handle: Handler, summary?: string): Endpoint => ({
     guard: { permission: 'events/read', on },
+    reads,
     body: 'none',
     handle,
     ...(summary ? { summary } : {}),
@@ -58,11 +66,11 @@ export const eventRoutes = (routes: Routes, router: Router, deps: Deps): void =>
   const streamText = (kind: string, scope: string) => `Server-sent event stream (${kind}${scope})`;
   const checkText = (kind: string, scope: string) => `Check the permission to read the event stream (${kind}${scope})`;
 
-  routes.add(router, '/v1/events', { get: guarded(onRoot, stream(undefined)), head: guarded(onRoot, check(undefined)) });
+  routes.add(router, '/v1/events', { get: guarded(onRoot, STREAM, stream(undefined)), head: guarded(onRoot, CHECK, check(undefined)) });
   for (const kind of deps.streamKinds) {
     routes.add(router, `/v1/${kind}/events`, {
-      get: guarded(onRoot, stream(kind), streamText(kind, '')),
-      head: guarded(onRoot, check(kind), checkText(kind, '')),
+      get: guarded(onRoot, STREAM, stream(kind), streamText(kind, '')),
+      head: guarded(onRoot, CHECK, check(kind), checkText(kind, '')),
     });
     // These paths also read as item paths (a project or a schema id named `events`): only GET and HEAD
     // are taken here, every other method falls through to the item routes. HEAD first: a GET layer
@@ -71,8 +79,8 @@ export const eventRoutes = (routes: Routes, router: Router, deps: Deps): void =>
       [`/v1/${kind}/:org/events`, onOrg, ' of one organization'],
       [`/v1/${kind}/:org/:project/events`, onProject, ' of one project'],
     ] as const) {
-      routes.only(router, 'head', path, guarded(on, check(kind), checkText(kind, scope)));
-      routes.only(router, 'get', path, guarded(on, stream(kind), streamText(kind, scope)));
+      routes.only(router, 'head', path, guarded(on, CHECK, check(kind), checkText(kind, scope)));
+      routes.only(router, 'get', path, guarded(on, STREAM, stream(kind), streamText(kind, scope)));
     }
   }
 };

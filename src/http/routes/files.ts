@@ -11,6 +11,8 @@ import { byteRange } from '../byteRange.js';
 import { contentDisposition } from '../contentDisposition.js';
 import { listingRequest, nextAddress } from '../listingParams.js';
 import type { Scope } from '../listingParams.js';
+import { FETCH, LINKS, LISTING, STATES } from '../reads.js';
+import type { Reads } from '../reads.js';
 import { filePart } from '../multipart.js';
 import { indexing, requiredRev, selector, single } from '../params.js';
 import { pageBody } from '../render/listing.js';
@@ -61,13 +63,15 @@ export const fileRoutes = (routes: Routes, router: Router, { files, storages, qu
       return storages.forFiles(projectOf(req), named).value.fields.writePermission;
     });
 
-  const read = (handle: Handler, own = true): Endpoint => ({
+  const read = (handle: Handler, own = true, reads: Reads = FETCH): Endpoint => ({
     guard: { permission: 'resources/read', on: onProject, ...(own ? { resolve: readPermission } : {}) },
+    reads,
     body: 'none',
     handle,
   });
   const write = (handle: Handler, body: 'json' | 'none' | 'multipart', resolve: PermissionOf): Endpoint => ({
     guard: { permission: 'files/write', on: onProject, resolve },
+    reads: STATES,
     body,
     handle,
   });
@@ -120,15 +124,21 @@ export const fileRoutes = (routes: Routes, router: Router, { files, storages, qu
   };
 
   routes.add(router, '/v1/files', {
-    get: { guard: { permission: 'resources/read', within: onRoot }, body: 'none', handle: list(() => ({ kind: 'files' })) },
+    get: { guard: { permission: 'resources/read', within: onRoot }, reads: LISTING, body: 'none', handle: list(() => ({ kind: 'files' })) },
   });
   routes.add(router, '/v1/files/:org', {
-    get: { guard: { permission: 'resources/read', within: onOrg }, body: 'none', handle: list((req) => ({ kind: 'files', org: req.params['org'] as string })) },
+    get: {
+      guard: { permission: 'resources/read', within: onOrg },
+      reads: LISTING,
+      body: 'none',
+      handle: list((req) => ({ kind: 'files', org: req.params['org'] as string })),
+    },
   });
   routes.add(router, F, {
     get: read(
       list((req) => ({ kind: 'files', project: projectOf(req) })),
       false,
+      LISTING,
     ),
     post: write((req, res, ctx) => create(req, res, ctx, undefined), 'multipart', uploadPermission),
   });
@@ -193,17 +203,25 @@ export const fileRoutes = (routes: Routes, router: Router, { files, storages, qu
     ),
   });
   routes.add(router, `${I}/incoming`, {
-    get: read(async (req, res) => {
-      const file = files.fetch(projectOf(req), id(req));
-      const { from, size } = paging(req);
-      send(res, links(req, await queries.incoming(file.project, file.id, from, size), from, size));
-    }),
+    get: read(
+      async (req, res) => {
+        const file = files.fetch(projectOf(req), id(req));
+        const { from, size } = paging(req);
+        send(res, links(req, await queries.incoming(file.project, file.id, from, size), from, size));
+      },
+      true,
+      LINKS,
+    ),
   });
   routes.add(router, `${I}/outgoing`, {
-    get: read(async (req, res) => {
-      const file = files.fetch(projectOf(req), id(req));
-      const { from, size } = paging(req);
-      send(res, links(req, await queries.outgoing(file.project, file.id, from, size), from, size));
-    }),
+    get: read(
+      async (req, res) => {
+        const file = files.fetch(projectOf(req), id(req));
+        const { from, size } = paging(req);
+        send(res, links(req, await queries.outgoing(file.project, file.id, from, size), from, size));
+      },
+      true,
+      LINKS,
+    ),
   });
 };

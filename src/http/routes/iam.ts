@@ -12,6 +12,7 @@ import { context } from '../../kernel/vocabulary.js';
 import { bool, integer, requiredRev } from '../params.js';
 import { onRoot } from '../route.js';
 import type { AclTarget, Routes } from '../route.js';
+import { FETCH, STATES } from '../reads.js';
 
 interface Deps {
   realms: RealmService;
@@ -39,12 +40,13 @@ const onAclPath: AclTarget = (req) => {
 export const iamRoutes = (routes: Routes, router: Router, { realms, acls, aclIndex, permissions, addresses }: Deps): void => {
   const base = addresses.base;
   routes.add(router, '/v1/identities', {
-    get: { guard: { public: true }, body: 'none', handle: (_req, res, { caller }) => void res.json(identitiesBody(base, caller)) },
+    get: { guard: { public: true }, reads: FETCH, body: 'none', handle: (_req, res, { caller }) => void res.json(identitiesBody(base, caller)) },
   });
 
   routes.add(router, '/v1/realms', {
     get: {
       guard: { permission: 'realms/read', on: onRoot },
+      reads: FETCH,
       body: 'none',
       handle: (req, res) => {
         const deprecated = bool(req.query, 'deprecated');
@@ -56,11 +58,13 @@ export const iamRoutes = (routes: Routes, router: Router, { realms, acls, aclInd
   routes.add(router, '/v1/realms/:realm', {
     get: {
       guard: { permission: 'realms/read', on: onRoot },
+      reads: FETCH,
       body: 'none',
       handle: (req, res) => void res.json(realmBody(base, realms.fetch(req.params['realm'] as string, integer(req.query, 'rev', 1)))),
     },
     put: {
       guard: { permission: 'realms/write', on: onRoot },
+      reads: STATES,
       body: 'json',
       handle: async (req, res, { caller }) => {
         const label = req.params['realm'] as string;
@@ -72,6 +76,7 @@ export const iamRoutes = (routes: Routes, router: Router, { realms, acls, aclInd
     },
     delete: {
       guard: { permission: 'realms/write', on: onRoot },
+      reads: STATES,
       body: 'none',
       handle: async (req, res, { caller }) =>
         void res.json(realmBody(base, await realms.deprecate(req.params['realm'] as string, requiredRev(req.query), caller), false)),
@@ -81,11 +86,13 @@ export const iamRoutes = (routes: Routes, router: Router, { realms, acls, aclInd
   routes.add(router, '/v1/permissions', {
     get: {
       guard: { permission: 'permissions/read', on: onRoot },
+      reads: FETCH,
       body: 'none',
       handle: (req, res) => void res.json(permissionsBody(base, permissions.fetch(integer(req.query, 'rev', 0)))),
     },
     put: {
       guard: { permission: 'permissions/write', on: onRoot },
+      reads: STATES,
       body: 'json',
       handle: async (req, res, { caller }) => {
         const { op, permissions: list } = permissionsFromJson(req.body, false);
@@ -94,6 +101,7 @@ export const iamRoutes = (routes: Routes, router: Router, { realms, acls, aclInd
     },
     patch: {
       guard: { permission: 'permissions/write', on: onRoot },
+      reads: STATES,
       body: 'json',
       handle: async (req, res, { caller }) => {
         const { op, permissions: list } = permissionsFromJson(req.body, true);
@@ -102,6 +110,7 @@ export const iamRoutes = (routes: Routes, router: Router, { realms, acls, aclInd
     },
     delete: {
       guard: { permission: 'permissions/write', on: onRoot },
+      reads: STATES,
       body: 'none',
       handle: async (req, res, { caller }) => void res.json(permissionsBody(base, await permissions.delete(revOrZero(req), caller), false)),
     },
@@ -113,6 +122,7 @@ export const iamRoutes = (routes: Routes, router: Router, { realms, acls, aclInd
       get: {
         // Reading one's own entries needs nothing; everyone's (`self=false`) needs `acls/read`.
         guard: { permission: 'acls/read', on: onAclPath, when: (req) => bool(req.query, 'self') === false },
+        reads: FETCH,
         body: 'none',
         handle: (req, res, { caller }) => {
           const ancestors = bool(req.query, 'ancestors') ?? false;
@@ -129,6 +139,7 @@ export const iamRoutes = (routes: Routes, router: Router, { realms, acls, aclInd
         : {
             put: {
               guard: { permission: 'acls/write', on: onAclPath },
+              reads: STATES,
               body: 'json',
               handle: async (req, res, { caller }) => {
                 const { acl } = aclFromJson(req.body, false);
@@ -139,6 +150,7 @@ export const iamRoutes = (routes: Routes, router: Router, { realms, acls, aclInd
             },
             patch: {
               guard: { permission: 'acls/write', on: onAclPath },
+              reads: STATES,
               body: 'json',
               handle: async (req, res, { caller }) => {
                 const { op, acl } = aclFromJson(req.body, true);
@@ -147,6 +159,7 @@ export const iamRoutes = (routes: Routes, router: Router, { realms, acls, aclInd
             },
             delete: {
               guard: { permission: 'acls/write', on: onAclPath },
+              reads: STATES,
               body: 'none',
               handle: async (req, res, { caller }) => void res.json(aclBody(base, await acls.delete(pathOf(req), requiredRev(req.query), caller), false)),
             },

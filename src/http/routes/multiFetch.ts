@@ -9,6 +9,7 @@ import { dot, metadataTriples } from '../render/rdfFormats.js';
 import { onRoot } from '../route.js';
 import type { Endpoint, Routes } from '../route.js';
 import type { ItemRenderer } from './itemHandlers.js';
+import { FETCH } from '../reads.js';
 
 const FORMATS = ['source', 'annotated-source', 'compacted', 'expanded', 'n-triples', 'dot'] as const;
 type Format = (typeof FORMATS)[number];
@@ -87,6 +88,7 @@ export const multiFetchRoutes = (routes: Routes, router: Router, deps: Deps): vo
   const endpoint: Endpoint = {
     // Each entry is checked on its own project: the handler gets every project the caller may read.
     guard: { permission: 'resources/read', within: onRoot },
+    reads: FETCH,
     body: 'json',
     handle: async (req, res, { access }) => {
       const { format, entries } = request(req.body, deps.maxEntries);

@@ -3,6 +3,7 @@ import { rejections } from '../../domain/rejections.js';
 import type { Metrics } from '../metrics.js';
 import { onRoot } from '../route.js';
 import type { Guard, Routes } from '../route.js';
+import { NOTHING } from '../reads.js';
 
 export type MetricsAccess = 'off' | 'open' | 'permission';
 
@@ -16,11 +17,12 @@ interface Deps {
 /** Liveness and readiness for load balancers and the container healthcheck, and the Prometheus metrics. */
 export const operationsRoutes = (routes: Routes, router: Router, deps: Deps): void => {
   routes.add(router, '/health/live', {
-    get: { guard: { public: true }, body: 'none', handle: (_req, res) => void res.json({ status: 'up' }) },
+    get: { guard: { public: true }, reads: NOTHING, body: 'none', handle: (_req, res) => void res.json({ status: 'up' }) },
   });
   routes.add(router, '/health/ready', {
     get: {
       guard: { public: true },
+      reads: NOTHING,
       body: 'none',
       handle: async (_req, res) => {
         if (!(await deps.ready())) throw rejections.eventLogUnavailable();
@@ -33,6 +35,7 @@ export const operationsRoutes = (routes: Routes, router: Router, deps: Deps): vo
   routes.add(router, '/metrics', {
     get: {
       guard,
+      reads: NOTHING,
       body: 'none',
       handle: async (_req, res) => {
         res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());

@@ -11,6 +11,7 @@ import type { Routes } from '../route.js';
 import type { Addresses } from '../../kernel/Addresses.js';
 import type { Counted } from '../../domain/projects/projectStatistics.js';
 import { projectStatistics } from '../../domain/projects/projectStatistics.js';
+import { FETCH, STATES } from '../reads.js';
 
 interface Deps {
   orgs: OrgService;
@@ -54,6 +55,7 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
   routes.add(router, '/v1/orgs', {
     get: {
       guard: { permission: 'organizations/read', within: onRoot },
+      reads: FETCH,
       body: 'none',
       handle: (req, res, { access }) => {
         const { total, items } = page(
@@ -72,11 +74,13 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
   routes.add(router, '/v1/orgs/:org', {
     get: {
       guard: { permission: 'organizations/read', on: onOrg },
+      reads: FETCH,
       body: 'none',
       handle: (req, res) => void res.json(orgBody(orgs.fetch(req.params['org'] as string, integer(req.query, 'rev', 1)), addresses)),
     },
     put: {
       guard: { permission: { create: 'organizations/create', update: 'organizations/write' }, on: onOrg },
+      reads: STATES,
       body: 'json',
       handle: async (req, res, { caller }) => {
         const label = req.params['org'] as string;
@@ -87,6 +91,7 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
     },
     delete: {
       guard: { permission: 'organizations/write', on: onOrg },
+      reads: STATES,
       body: 'none',
       handle: async (req, res, { caller }) =>
         void res.json(orgBody(await orgs.deprecate(req.params['org'] as string, requiredRev(req.query), caller), addresses, false)),
@@ -95,6 +100,7 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
   routes.add(router, '/v1/projects', {
     get: {
       guard: { permission: 'projects/read', within: onRoot },
+      reads: FETCH,
       body: 'none',
       handle: (req, res, { access }) => {
         const { total, items } = page(
@@ -113,6 +119,7 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
   routes.add(router, '/v1/projects/:org', {
     get: {
       guard: { permission: 'projects/read', within: onOrg },
+      reads: FETCH,
       body: 'none',
       handle: (req, res, { access }) => {
         orgs.fetch(req.params['org'] as string);
@@ -132,11 +139,13 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
   routes.add(router, '/v1/projects/:org/:project', {
     get: {
       guard: { permission: 'projects/read', on: onProject },
+      reads: FETCH,
       body: 'none',
       handle: (req, res) => void res.json(projectBody(projects.fetch(projectOf(req), integer(req.query, 'rev', 1)), addresses)),
     },
     put: {
       guard: { permission: { create: 'projects/create', update: 'projects/write' }, on: onProject },
+      reads: STATES,
       body: 'json',
       handle: async (req, res, { caller }) => {
         const [org, label] = [req.params['org'] as string, req.params['project'] as string];
@@ -148,6 +157,7 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
     delete: {
       // Deletion (`prune=true`) needs Delta's `projects/delete`; deprecation `projects/write`.
       guard: { permission: 'projects/write', on: onProject, resolve: (req) => (bool(req.query, 'prune') === true ? 'projects/delete' : undefined) },
+      reads: STATES,
       body: 'none',
       handle: async (req, res, { caller }) => {
         const [org, label] = [req.params['org'] as string, req.params['project'] as string];
@@ -160,6 +170,7 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
   routes.add(router, '/v1/projects/:org/:project/statistics', {
     get: {
       guard: { permission: 'resources/read', on: onProject },
+      reads: FETCH,
       body: 'none',
       handle: (req, res) => {
         const ref = projectOf(req);

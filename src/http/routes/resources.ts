@@ -8,6 +8,8 @@ import { onOrg, onProject, onRoot, projectOf, segment } from '../route.js';
 import type { Endpoint, Handler, Routes } from '../route.js';
 import { itemHandlers } from './itemHandlers.js';
 import type { Addresses } from '../../kernel/Addresses.js';
+import { FETCH, LINKS, LISTING, STATES } from '../reads.js';
+import type { Reads } from '../reads.js';
 
 interface Deps {
   resources: ResourceService;
@@ -24,8 +26,13 @@ const idOf = (req: Request) => segment(req, 'id');
 const at = (req: Request) => ({ ref: ref(req), schema: schemaOf(req), id: idOf(req) });
 
 /** Spec §5: reading needs `resources/read`, writing `resources/write`, both on the project. */
-const read = (handle: Handler): Endpoint => ({ guard: { permission: 'resources/read', on: onProject }, body: 'none', handle });
-const write = (handle: Handler, body: 'json' | 'none' = 'json'): Endpoint => ({ guard: { permission: 'resources/write', on: onProject }, body, handle });
+const read = (handle: Handler, reads: Reads = FETCH): Endpoint => ({ guard: { permission: 'resources/read', on: onProject }, reads, body: 'none', handle });
+const write = (handle: Handler, body: 'json' | 'none' = 'json'): Endpoint => ({
+  guard: { permission: 'resources/write', on: onProject },
+  reads: STATES,
+  body,
+  handle,
+});
 
 export const resourceRoutes = (routes: Routes, router: Router, { resources, queries, jsonld, addresses }: Deps): void => {
   const h = itemHandlers(
@@ -41,25 +48,32 @@ export const resourceRoutes = (routes: Routes, router: Router, { resources, quer
   );
 
   routes.add(router, '/v1/resources', {
-    get: { guard: { permission: 'resources/read', within: onRoot }, body: 'none', handle: h.list(() => ({ kind: 'resources' })) },
+    get: { guard: { permission: 'resources/read', within: onRoot }, reads: LISTING, body: 'none', handle: h.list(() => ({ kind: 'resources' })) },
   });
   routes.add(router, '/v1/resources/:org', {
     get: {
       guard: { permission: 'resources/read', within: onOrg },
+      reads: LISTING,
       body: 'none',
       handle: h.list((req) => ({ kind: 'resources', org: req.params['org'] as string })),
     },
   });
   routes.add(router, '/v1/resources/:org/:project', {
-    get: read(h.list((req) => ({ kind: 'resources', project: ref(req) }))),
+    get: read(
+      h.list((req) => ({ kind: 'resources', project: ref(req) })),
+      LISTING,
+    ),
     post: write((req, res, ctx) => h.create(req, res, ctx, ref(req), '_', undefined)),
   });
   routes.add(router, '/v1/resources/:org/:project/:schema', {
-    get: read(h.list((req) => ({ kind: 'resources', project: ref(req), schemaSegment: schemaOf(req) }))),
+    get: read(
+      h.list((req) => ({ kind: 'resources', project: ref(req), schemaSegment: schemaOf(req) })),
+      LISTING,
+    ),
     post: write((req, res, ctx) => h.create(req, res, ctx, ref(req), schemaOf(req), undefined)),
   });
-  routes.add(router, `${R}/incoming`, { get: read(h.incoming) });
-  routes.add(router, `${R}/outgoing`, { get: read(h.outgoing) });
+  routes.add(router, `${R}/incoming`, { get: read(h.incoming, LINKS) });
+  routes.add(router, `${R}/outgoing`, { get: read(h.outgoing, LINKS) });
   routes.add(router, R, {
     get: read(h.fetch),
     put: write(h.put),

@@ -7,6 +7,8 @@ import { onOrg, onProject, onRoot, projectOf, segment } from '../route.js';
 import type { Endpoint, Handler, Routes } from '../route.js';
 import { itemHandlers } from './itemHandlers.js';
 import type { Addresses } from '../../kernel/Addresses.js';
+import { FETCH, LINKS, LISTING, STATES } from '../reads.js';
+import type { Reads } from '../reads.js';
 
 interface Deps {
   schemas: ResourceService;
@@ -22,8 +24,13 @@ const ref = projectOf;
 const at = (req: Request) => ({ ref: ref(req), schema: '_', id: segment(req, 'id') });
 
 /** Spec §5: schemas are read with `resources/read` and written with `schemas/write`, on the project. */
-const read = (handle: Handler): Endpoint => ({ guard: { permission: 'resources/read', on: onProject }, body: 'none', handle });
-const write = (handle: Handler, body: 'json' | 'none' = 'json'): Endpoint => ({ guard: { permission: 'schemas/write', on: onProject }, body, handle });
+const read = (handle: Handler, reads: Reads = FETCH): Endpoint => ({ guard: { permission: 'resources/read', on: onProject }, reads, body: 'none', handle });
+const write = (handle: Handler, body: 'json' | 'none' = 'json'): Endpoint => ({
+  guard: { permission: 'schemas/write', on: onProject },
+  reads: STATES,
+  body,
+  handle,
+});
 
 /** Spec 4.3: the schema lifecycle, listings at three scopes, and the link listings `_incoming`/`_outgoing` name. */
 export const schemaRoutes = (routes: Routes, router: Router, { schemas, queries, jsonld, addresses }: Deps): void => {
@@ -32,17 +39,21 @@ export const schemaRoutes = (routes: Routes, router: Router, { schemas, queries,
     at,
   );
   routes.add(router, '/v1/schemas', {
-    get: { guard: { permission: 'resources/read', within: onRoot }, body: 'none', handle: h.list(() => ({ kind: 'schemas' })) },
+    get: { guard: { permission: 'resources/read', within: onRoot }, reads: LISTING, body: 'none', handle: h.list(() => ({ kind: 'schemas' })) },
   });
   routes.add(router, '/v1/schemas/:org', {
     get: {
       guard: { permission: 'resources/read', within: onOrg },
+      reads: LISTING,
       body: 'none',
       handle: h.list((req) => ({ kind: 'schemas', org: req.params['org'] as string })),
     },
   });
   routes.add(router, '/v1/schemas/:org/:project', {
-    get: read(h.list((req) => ({ kind: 'schemas', project: ref(req) }))),
+    get: read(
+      h.list((req) => ({ kind: 'schemas', project: ref(req) })),
+      LISTING,
+    ),
     post: write((req, res, ctx) => h.create(req, res, ctx, ref(req), '_', undefined)),
   });
   routes.add(router, S, { get: read(h.fetch), put: write(h.put), delete: write(h.deprecate, 'none') });
@@ -51,6 +62,6 @@ export const schemaRoutes = (routes: Routes, router: Router, { schemas, queries,
   routes.add(router, `${S}/tags/:tag`, { delete: write(h.deleteTag, 'none') });
   routes.add(router, `${S}/refresh`, { put: write(h.refresh, 'none') });
   routes.add(router, `${S}/undeprecate`, { put: write(h.undeprecate, 'none') });
-  routes.add(router, `${S}/incoming`, { get: read(h.incoming) });
-  routes.add(router, `${S}/outgoing`, { get: read(h.outgoing) });
+  routes.add(router, `${S}/incoming`, { get: read(h.incoming, LINKS) });
+  routes.add(router, `${S}/outgoing`, { get: read(h.outgoing, LINKS) });
 };

@@ -6,6 +6,7 @@ import type { SearchService } from '../../search/SearchService.js';
 import { many } from '../params.js';
 import { onProject, onRoot, projectOf } from '../route.js';
 import type { Context, Endpoint, Routes } from '../route.js';
+import { SEARCH } from '../reads.js';
 
 interface Deps {
   search: SearchService;
@@ -24,6 +25,7 @@ const searchBody = (req: Request): unknown => req.body ?? {};
 /** Searches read only the projects where the caller holds `views/query` (spec 4.6, 5). */
 const query = (handle: (req: Request, res: Response, ctx: Context) => Promise<void>): Endpoint => ({
   guard: { permission: 'views/query', within: onRoot },
+  reads: SEARCH,
   body: 'json',
   handle,
   costly: true,
@@ -47,6 +49,7 @@ export const searchRoutes = (routes: Routes, router: Router, { search, checkProj
     routes.add(router, path, {
       get: {
         guard: { permission: 'views/query', within: onRoot },
+        reads: SEARCH,
         body: 'none',
         handle: (req, res, ctx) => {
           const suite = search.suiteFor(req.params['name'] as string, ctx.access);
@@ -57,6 +60,7 @@ export const searchRoutes = (routes: Routes, router: Router, { search, checkProj
   routes.add(router, '/v1/search/config', {
     get: {
       guard: { permission: 'views/query', within: onRoot },
+      reads: SEARCH,
       body: 'none',
       handle: (_req, res, ctx) => void res.type('application/json').send(search.config(ctx.access)),
     },
@@ -64,6 +68,7 @@ export const searchRoutes = (routes: Routes, router: Router, { search, checkProj
   routes.add(router, '/v1/views/:org/:project/search/offset', {
     get: {
       guard: { permission: 'views/query', on: onProject },
+      reads: SEARCH,
       body: 'none',
       handle: async (req, res) => {
         const ref = projectOf(req);

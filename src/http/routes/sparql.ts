@@ -8,6 +8,7 @@ import { rejections } from '../../domain/rejections.js';
 import { sparqlRejections } from '../../sparqlEndpoint/sparqlRejections.js';
 import { onProject, projectOf, segment } from '../route.js';
 import type { Context, Guard, Routes } from '../route.js';
+import { FETCH, SPARQL } from '../reads.js';
 
 interface Deps {
   endpoint: SparqlEndpoint;
@@ -56,6 +57,7 @@ export const sparqlRoutes = (routes: Routes, router: Router, deps: Deps): void =
   routes.add(router, '/v1/views/:org/:project/:viewId/sparql', {
     get: {
       guard,
+      reads: SPARQL,
       body: 'none',
       costly: true,
       handle: async (req, res, ctx) => {
@@ -66,12 +68,13 @@ export const sparqlRoutes = (routes: Routes, router: Router, deps: Deps): void =
         res.vary('Accept').status(200).type('text/html').send(page);
       },
     },
-    post: { guard, body: 'sparql', handle: answer, costly: true },
+    post: { guard, reads: SPARQL, body: 'sparql', handle: answer, costly: true },
   });
   const cache = new Map<string, Buffer>();
   routes.add(router, '/v1/query-page/:file', {
     get: {
       guard: { public: true },
+      reads: FETCH,
       body: 'none',
       handle: (req, res) => {
         const name = req.params['file'] as string;

@@ -7,6 +7,8 @@ import type { Addresses } from '../../kernel/Addresses.js';
 import { context } from '../../kernel/vocabulary.js';
 import { listingRequest, nextAddress } from '../listingParams.js';
 import type { Scope } from '../listingParams.js';
+import { FETCH, LINKS, LISTING, STATES } from '../reads.js';
+import type { Reads } from '../reads.js';
 import { indexing, requiredRev, selector, single } from '../params.js';
 import { pageBody } from '../render/listing.js';
 import { storageBody, storageMetadata } from '../render/storages.js';
@@ -26,8 +28,13 @@ const T = '/v1/storages/:org/:project';
 const S = `${T}/:id`;
 
 /** Spec §5: storages are read with `storages/read` and written with `storages/write` on the project. */
-const read = (handle: Handler): Endpoint => ({ guard: { permission: 'storages/read', on: onProject }, body: 'none', handle });
-const write = (handle: Handler, body: 'json' | 'none' = 'json'): Endpoint => ({ guard: { permission: 'storages/write', on: onProject }, body, handle });
+const read = (handle: Handler, reads: Reads = FETCH): Endpoint => ({ guard: { permission: 'storages/read', on: onProject }, reads, body: 'none', handle });
+const write = (handle: Handler, body: 'json' | 'none' = 'json'): Endpoint => ({
+  guard: { permission: 'storages/write', on: onProject },
+  reads: STATES,
+  body,
+  handle,
+});
 
 /** Storages (spec §4.4): create, update, tag, deprecate, fetch, source, tags, statistics, listings. */
 export const storageRoutes = (routes: Routes, router: Router, { storages, files, queries, addresses }: Deps): void => {
@@ -43,17 +50,21 @@ export const storageRoutes = (routes: Routes, router: Router, { storages, files,
 
   // Spec §4.4: the organization and global scopes list only projects where the caller has `resources/read`.
   routes.add(router, '/v1/storages', {
-    get: { guard: { permission: 'resources/read', within: onRoot }, body: 'none', handle: list(() => ({ kind: 'storages' })) },
+    get: { guard: { permission: 'resources/read', within: onRoot }, reads: LISTING, body: 'none', handle: list(() => ({ kind: 'storages' })) },
   });
   routes.add(router, '/v1/storages/:org', {
     get: {
       guard: { permission: 'resources/read', within: onOrg },
+      reads: LISTING,
       body: 'none',
       handle: list((req) => ({ kind: 'storages', org: req.params['org'] as string })),
     },
   });
   routes.add(router, T, {
-    get: read(list((req) => ({ kind: 'storages', project: projectOf(req) }))),
+    get: read(
+      list((req) => ({ kind: 'storages', project: projectOf(req) })),
+      LISTING,
+    ),
     post: write(async (req, res, ctx) => {
       indexing(req.query);
       written(res, 201)(await storages.create(projectOf(req), undefined, req.body, ctx.caller));
@@ -92,8 +103,8 @@ export const storageRoutes = (routes: Routes, router: Router, { storages, files,
     const results = found.items.map((l) => ({ '@id': l.id, paths: l.paths }));
     send(res, linksBody(req, addresses, found.total, results, from, size));
   };
-  routes.add(router, `${S}/incoming`, { get: read((req, res) => links(req, res, 'incoming')) });
-  routes.add(router, `${S}/outgoing`, { get: read((req, res) => links(req, res, 'outgoing')) });
+  routes.add(router, `${S}/incoming`, { get: read((req, res) => links(req, res, 'incoming'), LINKS) });
+  routes.add(router, `${S}/outgoing`, { get: read((req, res) => links(req, res, 'outgoing'), LINKS) });
   routes.add(router, `${S}/statistics`, {
     get: read((req, res) => send(res, { '@context': context('storages'), ...files.statistics(projectOf(req), id(req)) })),
   });

@@ -3,6 +3,7 @@ import { rejections } from '../../domain/rejections.js';
 import type { TrackerService } from '../../tracker/TrackerService.js';
 import type { Guard, Routes } from '../route.js';
 import { segment } from '../route.js';
+import { FETCH, STATES } from '../reads.js';
 
 interface Deps {
   tracker: TrackerService;
@@ -38,11 +39,12 @@ const recent = (req: Request): number | undefined => {
 /** Spec §4.8: the issue-tracker integration, answering the tracker's own bodies. */
 export const trackerRoutes = (routes: Routes, router: Router, { tracker }: Deps): void => {
   routes.add(router, '/v1/tracker/request-token', {
-    post: { guard, body: 'none', handle: async (_req, res, { caller }) => void res.json(await tracker.requestToken(caller)) },
+    post: { guard, reads: STATES, body: 'none', handle: async (_req, res, { caller }) => void res.json(await tracker.requestToken(caller)) },
   });
   routes.add(router, '/v1/tracker/access-token', {
     post: {
       guard,
+      reads: STATES,
       body: 'json',
       handle: async (req, res, { caller }) => {
         await tracker.accessToken(caller, verifier(req));
@@ -51,11 +53,17 @@ export const trackerRoutes = (routes: Routes, router: Router, { tracker }: Deps)
     },
   });
   routes.add(router, '/v1/tracker/issue', {
-    post: { guard, body: 'json', handle: async (req, res, { caller }) => void res.status(201).json(await tracker.createIssue(caller, objectBody(req))) },
+    post: {
+      guard,
+      reads: STATES,
+      body: 'json',
+      handle: async (req, res, { caller }) => void res.status(201).json(await tracker.createIssue(caller, objectBody(req))),
+    },
   });
   routes.add(router, '/v1/tracker/issue/:issueId', {
     put: {
       guard,
+      reads: STATES,
       body: 'json',
       handle: async (req, res, { caller }) => {
         await tracker.editIssue(caller, segment(req, 'issueId'), objectBody(req));
@@ -64,9 +72,9 @@ export const trackerRoutes = (routes: Routes, router: Router, { tracker }: Deps)
     },
   });
   routes.add(router, '/v1/tracker/project', {
-    get: { guard, body: 'none', handle: async (req, res, { caller }) => void res.json(await tracker.listProjects(caller, recent(req))) },
+    get: { guard, reads: FETCH, body: 'none', handle: async (req, res, { caller }) => void res.json(await tracker.listProjects(caller, recent(req))) },
   });
   routes.add(router, '/v1/tracker/search', {
-    post: { guard, body: 'json', handle: async (req, res, { caller }) => void res.json(await tracker.search(caller, objectBody(req))) },
+    post: { guard, reads: STATES, body: 'json', handle: async (req, res, { caller }) => void res.json(await tracker.search(caller, objectBody(req))) },
   });
 };

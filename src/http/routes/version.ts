@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import { onRoot } from '../route.js';
 import type { DeclaredRoute, Routes } from '../route.js';
 import { openApiDocument } from '../openapi/openApiDocument.js';
+import { FETCH } from '../reads.js';
 
 interface Deps {
   version: string;
@@ -18,11 +19,12 @@ interface Deps {
 /** `GET /v1/version` (`version/read` on `/`): answers once the server is ready (projections restored). */
 export const versionRoutes = (routes: Routes, router: Router, deps: Deps): void => {
   routes.add(router, '/v1/openapi.json', {
-    get: { guard: { public: true }, body: 'none', handle: (_req, res) => void res.json(openApiDocument(deps.routes(), deps.version, deps.base)) },
+    get: { guard: { public: true }, reads: FETCH, body: 'none', handle: (_req, res) => void res.json(openApiDocument(deps.routes(), deps.version, deps.base)) },
   });
   routes.add(router, '/v1/version', {
     get: {
       guard: { permission: 'version/read', on: onRoot },
+      reads: FETCH,
       body: 'none',
       handle: async (_req, res) => {
         res.json({

@@ -10,6 +10,8 @@ import { contentDisposition } from '../../http/contentDisposition.js';
 import type { ArchiveService } from './ArchiveService.js';
 import { archiveBody, archiveMetadata, archiveSelf } from './archiveJson.js';
 import { tarStream, zipStream } from './archiveWriters.js';
+import { FETCH, STATES } from '../../http/reads.js';
+import type { Reads } from '../../http/reads.js';
 
 interface Deps {
   archives: ArchiveService;
@@ -19,8 +21,9 @@ interface Deps {
 const T = '/v1/archives/:org/:project';
 
 /** Delta 1.10: archives are made and read with `resources/read` on the project; each entry's own permission is checked at download. */
-const endpoint = (summary: string, handle: Handler, body: 'json' | 'none' = 'none'): Endpoint => ({
+const endpoint = (summary: string, reads: Reads, handle: Handler, body: 'json' | 'none' = 'none'): Endpoint => ({
   guard: { permission: 'resources/read', on: onProject },
+  reads,
   body,
   handle,
   summary,
@@ -39,6 +42,7 @@ export const archiveRoutes = (routes: Routes, router: Router, { archives, addres
   routes.add(router, T, {
     post: endpoint(
       'Create an archive; answers 303 to where it is downloaded',
+      STATES,
       async (req, res, ctx) => {
         indexing(req.query);
         const record = await archives.create(projectOf(req), undefined, req.body, ctx.caller);
@@ -64,9 +68,10 @@ export const archiveRoutes = (routes: Routes, router: Router, { archives, addres
     await pipeline(Readable.from(format === 'zip' ? zipStream(members) : tarStream(members)), res);
   };
   routes.add(router, `${T}/:id`, {
-    get: endpoint('Fetch an archive: its description, or the archive itself (Accept: application/zip or application/x-tar; ?ignoreNotFound)', download),
+    get: endpoint('Fetch an archive: its description, or the archive itself (Accept: application/zip or application/x-tar; ?ignoreNotFound)', FETCH, download),
     put: endpoint(
       'Create an archive with this id',
+      STATES,
       async (req, res, ctx) => {
         indexing(req.query);
         send(res, archiveMetadata(await archives.create(projectOf(req), segment(req, 'id'), req.body, ctx.caller), addresses), 201);

@@ -17,6 +17,8 @@ import type { Resolution, ResolutionOutcome } from './Resolution.js';
 import { describeRef, resolutionReport, resolverReport } from './Resolution.js';
 import { resolverBody, resolverMetadata } from './resolverJson.js';
 import { resolverRejections } from './resolverRejections.js';
+import { FETCH, LISTING, STATES } from '../../http/reads.js';
+import type { Reads } from '../../http/reads.js';
 
 interface Deps {
   resolvers: ResolverService;
@@ -31,9 +33,16 @@ const T = '/v1/resolvers/:org/:project';
 const S = `${T}/:id`;
 
 /** Delta: resolvers are read with `resources/read` and written with `resolvers/write` on the project. */
-const read = (summary: string, handle: Handler): Endpoint => ({ guard: { permission: 'resources/read', on: onProject }, body: 'none', handle, summary });
+const read = (summary: string, handle: Handler, reads: Reads = FETCH): Endpoint => ({
+  guard: { permission: 'resources/read', on: onProject },
+  reads,
+  body: 'none',
+  handle,
+  summary,
+});
 const write = (summary: string, handle: Handler, body: 'json' | 'none' = 'json'): Endpoint => ({
   guard: { permission: 'resolvers/write', on: onProject },
+  reads: STATES,
   body,
   handle,
   summary,
@@ -53,7 +62,7 @@ export const resolverRoutes = (routes: Routes, router: Router, { resolvers, reso
   };
 
   routes.add(router, T, {
-    get: read('List resolvers of a project', list),
+    get: read('List resolvers of a project', list, LISTING),
     post: write('Create a resolver (InProject, CrossProject)', async (req, res, ctx) => {
       indexing(req.query);
       written(res, 201)(await resolvers.create(projectOf(req), undefined, req.body, ctx.caller));

@@ -18,6 +18,8 @@ import type { ViewQueries } from './ViewQueries.js';
 import { viewBody, viewMetadata } from './viewJson.js';
 import { isDefaultView } from './viewDefinition.js';
 import type { IndexCounts } from './ViewIndex.js';
+import { FETCH, LISTING, SEARCH, STATES } from '../../http/reads.js';
+import type { Reads } from '../../http/reads.js';
 
 interface Deps {
   views: ViewService;
@@ -32,9 +34,16 @@ const T = '/v1/views/:org/:project';
 const S = `${T}/:id`;
 
 /** Delta: views are read with `resources/read` and written with `views/write` on the project. */
-const read = (summary: string, handle: Handler): Endpoint => ({ guard: { permission: 'resources/read', on: onProject }, body: 'none', handle, summary });
+const read = (summary: string, handle: Handler, reads: Reads = FETCH): Endpoint => ({
+  guard: { permission: 'resources/read', on: onProject },
+  reads,
+  body: 'none',
+  handle,
+  summary,
+});
 const write = (summary: string, handle: Handler, body: 'json' | 'none' = 'json'): Endpoint => ({
   guard: { permission: 'views/write', on: onProject },
+  reads: STATES,
   body,
   handle,
   summary,
@@ -54,7 +63,7 @@ export const viewRoutes = (routes: Routes, router: Router, { views, queries, ind
   };
 
   routes.add(router, T, {
-    get: read('List views of a project', list),
+    get: read('List views of a project', list, LISTING),
     post: write('Create a view (ElasticSearchView, SparqlView, AggregateElasticSearchView, AggregateSparqlView)', async (req, res, ctx) => {
       indexing(req.query);
       written(res, 201)(await views.create(projectOf(req), undefined, req.body, ctx.caller));
@@ -105,6 +114,7 @@ export const viewRoutes = (routes: Routes, router: Router, { views, queries, ind
     post: {
       // The view's own `permission` (views/query unless it says otherwise); an aggregate's members are checked one by one.
       guard: { permission: 'views/query', on: onProject, resolve: (req) => permissionOf(req) },
+      reads: SEARCH,
       body: 'json',
       costly: true,
       summary: "Search a view's documents with the Elasticsearch query DSL (aggregates: their members')",
