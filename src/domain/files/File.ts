@@ -1,3 +1,4 @@
+import type { DeprecateCommand, ItemTarget, TagCommand, UndeprecateCommand } from '../itemCommands.js';
 import type { EventBase } from '../Metadata.js';
 import type { ProjectRef } from '../../kernel/labels.js';
 import type { Rejection } from '../../kernel/Rejection.js';
@@ -34,20 +35,13 @@ export interface FileValue {
 
 export type FileState = Versioned<FileValue>;
 
-interface Target {
-  id: string;
-  project: ProjectRef;
-  instant: string;
-  subject: string;
-}
-
 export type FileCommand =
-  | (Target & FileValue & { type: 'Create' })
-  | (Target & FileValue & { type: 'Update'; rev: number })
-  | (Target & { type: 'Tag'; rev: number; tag: string; targetRev: number })
-  | (Target & { type: 'DeleteTag'; rev: number; tag: string })
-  | (Target & { type: 'Deprecate'; rev: number })
-  | (Target & { type: 'Undeprecate'; rev: number });
+  | (ItemTarget & FileValue & { type: 'Create' })
+  | (ItemTarget & FileValue & { type: 'Update'; rev: number })
+  | TagCommand
+  | (ItemTarget & { type: 'DeleteTag'; rev: number; tag: string })
+  | DeprecateCommand
+  | UndeprecateCommand;
 
 type Base = EventBase & { id: string; project: ProjectRef };
 

@@ -1,3 +1,4 @@
+import type { DeprecateCommand, ItemTarget, TagCommand } from '../itemCommands.js';
 import type { EventBase } from '../Metadata.js';
 import type { ProjectRef } from '../../kernel/labels.js';
 import type { JsonObject } from '../../kernel/json.js';
@@ -39,18 +40,8 @@ export interface StorageValue {
 
 export type StorageState = Versioned<StorageValue>;
 
-interface Target {
-  id: string;
-  project: ProjectRef;
-  instant: string;
-  subject: string;
-}
-
 export type StorageCommand =
-  | (Target & StorageValue & { type: 'Create' })
-  | (Target & StorageValue & { type: 'Update'; rev: number })
-  | (Target & { type: 'Tag'; rev: number; tag: string; targetRev: number })
-  | (Target & { type: 'Deprecate'; rev: number });
+  (ItemTarget & StorageValue & { type: 'Create' }) | (ItemTarget & StorageValue & { type: 'Update'; rev: number }) | TagCommand | DeprecateCommand;
 
 type Base = EventBase & { id: string; project: ProjectRef };
 

@@ -1,3 +1,4 @@
+import type { DeprecateCommand, ItemTarget, TagCommand } from '../../domain/itemCommands.js';
 import type { EventBase } from '../../domain/Metadata.js';
 import type { Identity } from '../../kernel/Caller.js';
 import type { JsonObject } from '../../kernel/json.js';
@@ -34,18 +35,8 @@ export interface ResolverValue {
 
 export type ResolverState = Versioned<ResolverValue>;
 
-interface Target {
-  id: string;
-  project: ProjectRef;
-  instant: string;
-  subject: string;
-}
-
 export type ResolverCommand =
-  | (Target & ResolverValue & { type: 'Create' })
-  | (Target & ResolverValue & { type: 'Update'; rev: number })
-  | (Target & { type: 'Tag'; rev: number; tag: string; targetRev: number })
-  | (Target & { type: 'Deprecate'; rev: number });
+  (ItemTarget & ResolverValue & { type: 'Create' }) | (ItemTarget & ResolverValue & { type: 'Update'; rev: number }) | TagCommand | DeprecateCommand;
 
 type Base = EventBase & { id: string; project: ProjectRef; resolverType: ResolverType };
 
