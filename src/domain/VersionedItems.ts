@@ -2,11 +2,11 @@ import type { Caller } from '../kernel/Caller.js';
 import type { Clock } from '../kernel/Clock.js';
 import type { JsonObject } from '../kernel/json.js';
 import type { ProjectRef } from '../kernel/labels.js';
-import type { Rejection } from '../kernel/Rejection.js';
 import type { DeprecateCommand, ItemTarget, TagCommand } from './itemCommands.js';
 import { itemId } from './itemId.js';
 import type { CommandDefinition, DomainEvent } from './KindDefinition.js';
 import type { Lifecycle } from './Lifecycle.js';
+import type { ItemRules } from './versionedDefinition.js';
 import type { ProjectState } from './projects/Project.js';
 import type { ProjectService } from './projects/ProjectService.js';
 import { resolveId } from './projects/apiMappings.js';
@@ -16,19 +16,11 @@ import type { Versioned } from './versioned.js';
 import { atRevision } from './versioned.js';
 
 /** What the shared steps need to know of a kind kept whole per revision: how it evaluates commands, where its items are kept, how it rejects. */
-export interface VersionedKind<V, C> {
-  definition: CommandDefinition<Versioned<V>, C, DomainEvent & { rev: number }>;
-  key(project: ProjectRef, id: string): string;
-  notFound(id: string, project: ProjectRef): Rejection;
-  alreadyExists(id: string, project: ProjectRef): Rejection;
-  isDeprecated(id: string): Rejection;
-  /** A path segment or `@id` that does not expand to an IRI. */
-  invalidId(value: string): Rejection;
-  /** Names the kind where a payload is refused for not being a JSON object ("A resolver payload must be ..."). */
-  noun: string;
-  /** The id a path segment names other than by expansion (the views' `graph`); undefined: none. */
-  alias?(segment: string): string | undefined;
-}
+export type VersionedKind<V, C> = CommandDefinition<Versioned<V>, C, DomainEvent & { rev: number }> &
+  ItemRules & {
+    /** The id a path segment names other than by expansion (the views' `graph`); undefined: none. */
+    alias?(segment: string): string | undefined;
+  };
 
 /** The collaborators every such service is built with. */
 export interface VersionedDeps<V> {
@@ -145,7 +137,7 @@ export class VersionedItems<V, C extends ItemTarget> {
   async run(state: Versioned<V> | undefined, cmd: C | TagCommand | DeprecateCommand): Promise<Versioned<V>> {
     const { id, project } = cmd;
     const [org] = project.split('/');
-    await this.deps.lifecycle.run(this.kind.definition, state, cmd, { key: this.kind.key(project, id), org: org!, project });
+    await this.deps.lifecycle.run(this.kind, state, cmd, { key: this.kind.key(project, id), org: org!, project });
     return this.current(project, id);
   }
 }

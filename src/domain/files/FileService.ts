@@ -3,13 +3,12 @@ import type { Caller } from '../../kernel/Caller.js';
 import type { ProjectRef } from '../../kernel/labels.js';
 import { Rejection } from '../../kernel/Rejection.js';
 import type { ItemTarget } from '../itemCommands.js';
-import { rejections } from '../rejections.js';
 import { resolveId } from '../projects/apiMappings.js';
 import type { Selector } from '../resources/ResourceService.js';
 import type { StorageFields, StorageState } from '../storages/Storage.js';
 import type { StorageService } from '../storages/StorageService.js';
 import { storageRejections } from '../storages/storageRejections.js';
-import type { VersionedDeps, VersionedKind } from '../VersionedItems.js';
+import type { VersionedDeps } from '../VersionedItems.js';
 import { VersionedItems } from '../VersionedItems.js';
 import type { FileCommand, FileState, FileValue } from './File.js';
 import { filePath } from './File.js';
@@ -52,16 +51,6 @@ export interface FileDeps extends VersionedDeps<FileValue> {
   ledger: CapacityLedger;
 }
 
-const fileKind: VersionedKind<FileValue, FileCommand> = {
-  definition: fileDefinition,
-  key: fileKey,
-  notFound: fileRejections.fileNotFound,
-  alreadyExists: fileRejections.fileAlreadyExists,
-  isDeprecated: fileRejections.fileIsDeprecated,
-  noun: 'file',
-  invalidId: rejections.invalidResourceId,
-};
-
 /**
  * Files (Delta's files API): bytes streamed to a storage with their digest computed on the way,
  * then the metadata written as an event. A write refused before the bytes arrive reads none; one
@@ -71,7 +60,7 @@ export class FileService {
   private readonly items: VersionedItems<FileValue, FileCommand>;
 
   constructor(private readonly deps: FileDeps) {
-    this.items = new VersionedItems(fileKind, deps);
+    this.items = new VersionedItems(fileDefinition, deps);
   }
 
   async create(ref: ProjectRef, idSegment: string | undefined, storageSegment: string | undefined, part: FilePartSource, caller: Caller): Promise<FileState> {

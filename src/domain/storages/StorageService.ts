@@ -2,13 +2,11 @@ import type { Caller } from '../../kernel/Caller.js';
 import type { ProjectRef } from '../../kernel/labels.js';
 import type { JsonObject } from '../../kernel/json.js';
 import { DEFAULT_STORAGE } from '../../kernel/vocabulary.js';
-import { rejections } from '../rejections.js';
 import type { Selector } from '../resources/ResourceService.js';
-import type { VersionedDeps, VersionedKind } from '../VersionedItems.js';
+import type { VersionedDeps } from '../VersionedItems.js';
 import { VersionedItems } from '../VersionedItems.js';
 import type { StorageCommand, StorageFields, StorageState, StorageValue } from './Storage.js';
 import { storageDefinition } from './storageDefinition.js';
-import { storageKey } from './storageKey.js';
 import type { StorageDefaults } from './storagePayload.js';
 import { payloadSecret, storageFields, withoutSecrets } from './storagePayload.js';
 import { storageRejections } from './storageRejections.js';
@@ -33,22 +31,12 @@ export interface StorageDeps extends VersionedDeps<StorageValue> {
   permissions(): readonly string[];
 }
 
-const storageKind: VersionedKind<StorageValue, StorageCommand> = {
-  definition: storageDefinition,
-  key: storageKey,
-  notFound: storageRejections.storageNotFound,
-  alreadyExists: storageRejections.storageAlreadyExists,
-  isDeprecated: storageRejections.storageIsDeprecated,
-  noun: 'storage',
-  invalidId: rejections.invalidResourceId,
-};
-
 /** Storages (spec §2.5, §4.4): create, update, tag, deprecate, fetch; keeps one default per project. */
 export class StorageService {
   private readonly items: VersionedItems<StorageValue, StorageCommand>;
 
   constructor(private readonly deps: StorageDeps) {
-    this.items = new VersionedItems(storageKind, deps);
+    this.items = new VersionedItems(storageDefinition, deps);
   }
 
   async create(ref: ProjectRef, idSegment: string | undefined, payload: unknown, caller: Caller): Promise<StorageState> {

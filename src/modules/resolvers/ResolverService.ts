@@ -4,32 +4,22 @@ import type { ProjectRef } from '../../kernel/labels.js';
 import type { ProjectState } from '../../domain/projects/Project.js';
 import { expandTerm } from '../../domain/projects/apiMappings.js';
 import type { Selector } from '../../domain/resources/ResourceService.js';
-import type { VersionedDeps, VersionedKind } from '../../domain/VersionedItems.js';
+import type { VersionedDeps } from '../../domain/VersionedItems.js';
 import { VersionedItems } from '../../domain/VersionedItems.js';
 import { identityKey } from '../../auth/Identity.js';
 import type { ResolverCommand, ResolverFields, ResolverState, ResolverValue } from './Resolver.js';
-import { DEFAULT_RESOLVER, resolverDefinition, resolverKey } from './resolverDefinition.js';
+import { DEFAULT_RESOLVER, resolverDefinition } from './resolverDefinition.js';
 import { resolverFields } from './resolverPayload.js';
 import { resolverRejections } from './resolverRejections.js';
 
 export type ResolverDeps = VersionedDeps<ResolverValue>;
-
-const resolverKind: VersionedKind<ResolverValue, ResolverCommand> = {
-  definition: resolverDefinition,
-  key: resolverKey,
-  notFound: resolverRejections.notFound,
-  alreadyExists: resolverRejections.alreadyExists,
-  isDeprecated: resolverRejections.isDeprecated,
-  noun: 'resolver',
-  invalidId: resolverRejections.invalidResolverId,
-};
 
 /** Resolvers' lifecycle (Delta's resolvers API): create, update, tag, deprecate, fetch; the default one of each project. */
 export class ResolverService {
   private readonly items: VersionedItems<ResolverValue, ResolverCommand>;
 
   constructor(private readonly deps: ResolverDeps) {
-    this.items = new VersionedItems(resolverKind, deps);
+    this.items = new VersionedItems(resolverDefinition, deps);
   }
 
   async create(ref: ProjectRef, idSegment: string | undefined, payload: unknown, caller: Caller): Promise<ResolverState> {

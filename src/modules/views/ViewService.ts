@@ -18,16 +18,8 @@ export interface ViewDeps extends VersionedDeps<ViewValue> {
   permissions(): readonly string[];
 }
 
-const viewKind: VersionedKind<ViewValue, ViewCommand> = {
-  definition: viewDefinition,
-  key: viewKey,
-  notFound: viewRejections.notFound,
-  alreadyExists: viewRejections.alreadyExists,
-  isDeprecated: viewRejections.isDeprecated,
-  noun: 'view',
-  invalidId: viewRejections.invalidViewId,
-  alias: (segment) => (segment === 'graph' ? DEFAULT_SPARQL_VIEW : undefined),
-};
+/** `graph` names the default SPARQL view in paths. */
+const viewKind: VersionedKind<ViewValue, ViewCommand> = { ...viewDefinition, alias: (segment) => (segment === 'graph' ? DEFAULT_SPARQL_VIEW : undefined) };
 
 const notDefault = (id: string): void => {
   if (isDefaultView(id)) throw viewRejections.isDefaultView();
