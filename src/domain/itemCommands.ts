@@ -8,6 +8,9 @@ export interface ItemTarget {
   subject: string;
 }
 
+/** What a command's event repeats of it: the item, when and by whom. */
+export const targetOf = ({ id, project, instant, subject }: ItemTarget): ItemTarget => ({ id, project, instant, subject });
+
 /** The commands every such kind takes alike (storages, files, resolvers, views), whatever else it takes. */
 export type TagCommand = ItemTarget & { type: 'Tag'; rev: number; tag: string; targetRev: number };
 export type DeprecateCommand = ItemTarget & { type: 'Deprecate'; rev: number };
