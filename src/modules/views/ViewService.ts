@@ -21,7 +21,7 @@ export interface ViewDeps extends VersionedDeps<ViewValue> {
 /** `graph` names the default SPARQL view in paths. */
 const viewKind: VersionedKind<ViewValue, ViewCommand> = { ...viewDefinition, alias: (segment) => (segment === 'graph' ? DEFAULT_SPARQL_VIEW : undefined) };
 
-const notDefault = (id: string): void => {
+const notDefault = ({ id }: { id: string }): void => {
   if (isDefaultView(id)) throw viewRejections.isDefaultView();
 };
 
@@ -59,7 +59,7 @@ export class ViewService {
 
   async update(ref: ProjectRef, idSegment: string, rev: number, payload: unknown, caller: Caller): Promise<ViewState> {
     const { project, source, id } = this.items.incoming(ref, idSegment, payload);
-    notDefault(id);
+    notDefault({ id });
     const state = this.items.updatable(ref, id, rev);
     const fields = this.checked(project, source);
     return this.items.run(state, { type: 'Update', ...this.items.target(ref, id, caller), rev, fields, source });
@@ -71,23 +71,11 @@ export class ViewService {
   }
 
   deprecate(ref: ProjectRef, idSegment: string, rev: number, caller: Caller): Promise<ViewState> {
-    return this.items.change(
-      ref,
-      idSegment,
-      caller,
-      (target) => ({ type: 'Deprecate', ...target, rev }),
-      (state) => notDefault(state.id),
-    );
+    return this.items.change(ref, idSegment, caller, (target) => ({ type: 'Deprecate', ...target, rev }), notDefault);
   }
 
   undeprecate(ref: ProjectRef, idSegment: string, rev: number, caller: Caller): Promise<ViewState> {
-    return this.items.change(
-      ref,
-      idSegment,
-      caller,
-      (target) => ({ type: 'Undeprecate', ...target, rev }),
-      (state) => notDefault(state.id),
-    );
+    return this.items.change(ref, idSegment, caller, (target) => ({ type: 'Undeprecate', ...target, rev }), notDefault);
   }
 
   fetch(ref: ProjectRef, idSegment: string, selector: Selector = {}): ViewState {
