@@ -1,6 +1,8 @@
 import type { Audit, EventBase } from './Metadata.js';
 import { created, touched } from './Metadata.js';
 import type { ProjectRef } from '../kernel/labels.js';
+import type { Rejection } from '../kernel/Rejection.js';
+import { rejections } from './rejections.js';
 
 /** One revision of a small item kept whole in its state: fetches by `rev` or `tag` read it back without the log. */
 export interface RevisionRecord<V> {
@@ -46,3 +48,11 @@ export const atRevision = <V>(s: Versioned<V>, rev: number): Versioned<V> | unde
   if (!r) return undefined;
   return { ...s, rev: r.rev, value: r.value, deprecated: r.deprecated, updatedAt: r.updatedAt, updatedBy: r.updatedBy };
 };
+
+/** The next revision when a tag is added: the same value, the tag naming `targetRev`. */
+export const tagged = <V>(s: Versioned<V>, e: EventBase & { tag: string; targetRev: number }): Versioned<V> =>
+  nextRevision(s, e, { tags: { ...s.tags, [e.tag]: e.targetRev } });
+
+/** A tag may only name a revision the item has (undefined: it does). */
+export const missingTargetRev = (s: { rev: number }, targetRev: number): Rejection | undefined =>
+  targetRev < 1 || targetRev > s.rev ? rejections.revisionNotFound(targetRev, s.rev) : undefined;

@@ -1,10 +1,12 @@
+import type { DeprecateCommand, ItemTarget, TagCommand, UndeprecateCommand } from '../itemCommands.js';
+import { targetOf } from '../itemCommands.js';
 import type { EventBase } from '../Metadata.js';
 import type { ProjectRef } from '../../kernel/labels.js';
 import type { Rejection } from '../../kernel/Rejection.js';
 import { rejections } from '../rejections.js';
 import type { StorageType } from '../storages/Storage.js';
 import type { Versioned } from '../versioned.js';
-import { firstRevision, nextRevision } from '../versioned.js';
+import { firstRevision, missingTargetRev, nextRevision, tagged } from '../versioned.js';
 import { fileRejections } from './fileRejections.js';
 
 /** What a stored file is: its bytes' size and digest, its name and type as uploaded, and where the storage keeps it. */
@@ -34,20 +36,13 @@ export interface FileValue {
 
 export type FileState = Versioned<FileValue>;
 
-interface Target {
-  id: string;
-  project: ProjectRef;
-  instant: string;
-  subject: string;
-}
-
 export type FileCommand =
-  | (Target & FileValue & { type: 'Create' })
-  | (Target & FileValue & { type: 'Update'; rev: number })
-  | (Target & { type: 'Tag'; rev: number; tag: string; targetRev: number })
-  | (Target & { type: 'DeleteTag'; rev: number; tag: string })
-  | (Target & { type: 'Deprecate'; rev: number })
-  | (Target & { type: 'Undeprecate'; rev: number });
+  | (ItemTarget & FileValue & { type: 'Create' })
+  | (ItemTarget & FileValue & { type: 'Update'; rev: number })
+  | TagCommand
+  | (ItemTarget & { type: 'DeleteTag'; rev: number; tag: string })
+  | DeprecateCommand
+  | UndeprecateCommand;
 
 type Base = EventBase & { id: string; project: ProjectRef };
 
@@ -64,7 +59,7 @@ export type FileEvent =
  * once the bytes are in (the state may have moved on meanwhile).
  */
 export const evaluateFile = (state: FileState | undefined, cmd: FileCommand): FileEvent | Rejection => {
-  const base = { id: cmd.id, project: cmd.project, instant: cmd.instant, subject: cmd.subject };
+  const base = targetOf(cmd);
   if (cmd.type === 'Create') {
     if (state) return fileRejections.fileAlreadyExists(cmd.id, cmd.project);
     return { ...base, type: 'FileCreated', rev: 1, attributes: cmd.attributes, storage: cmd.storage };
@@ -78,8 +73,7 @@ export const evaluateFile = (state: FileState | undefined, cmd: FileCommand): Fi
     case 'Update':
       return { ...base, type: 'FileUpdated', rev, attributes: cmd.attributes, storage: cmd.storage };
     case 'Tag':
-      if (cmd.targetRev < 1 || cmd.targetRev > state.rev) return rejections.revisionNotFound(cmd.targetRev, state.rev);
-      return { ...base, type: 'FileTagAdded', rev, tag: cmd.tag, targetRev: cmd.targetRev };
+      return missingTargetRev(state, cmd.targetRev) ?? { ...base, type: 'FileTagAdded', rev, tag: cmd.tag, targetRev: cmd.targetRev };
     case 'DeleteTag':
       if (!(cmd.tag in state.tags)) return rejections.tagNotFound(cmd.tag);
       return { ...base, type: 'FileTagDeleted', rev, tag: cmd.tag };
@@ -95,7 +89,7 @@ export const nextFile = (state: FileState | undefined, event: FileEvent): FileSt
     case 'FileUpdated':
       return nextRevision(state, event, { value: { attributes: event.attributes, storage: event.storage } });
     case 'FileTagAdded':
-      return nextRevision(state, event, { tags: { ...state.tags, [event.tag]: event.targetRev } });
+      return tagged(state, event);
     case 'FileTagDeleted': {
       const { [event.tag]: _removed, ...tags } = state.tags;
       return nextRevision(state, event, { tags });

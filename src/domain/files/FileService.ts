@@ -1,17 +1,15 @@
 import type { Readable } from 'node:stream';
 import type { Caller } from '../../kernel/Caller.js';
-import type { Clock } from '../../kernel/Clock.js';
 import type { ProjectRef } from '../../kernel/labels.js';
 import { Rejection } from '../../kernel/Rejection.js';
-import type { Lifecycle } from '../Lifecycle.js';
-import { rejections } from '../rejections.js';
-import type { ProjectService } from '../projects/ProjectService.js';
+import type { ItemTarget } from '../itemCommands.js';
 import { resolveId } from '../projects/apiMappings.js';
 import type { Selector } from '../resources/ResourceService.js';
 import type { StorageFields, StorageState } from '../storages/Storage.js';
 import type { StorageService } from '../storages/StorageService.js';
 import { storageRejections } from '../storages/storageRejections.js';
-import { atRevision } from '../versioned.js';
+import type { VersionedDeps } from '../VersionedItems.js';
+import { VersionedItems } from '../VersionedItems.js';
 import type { FileCommand, FileState, FileValue } from './File.js';
 import { filePath } from './File.js';
 import { fileDefinition } from './fileDefinition.js';
@@ -37,9 +35,8 @@ export type FilePartSource = (() => Promise<FilePart>) & { declaredBytes?: numbe
 /** The store behind a storage. */
 export type FileStores = (id: string, fields: StorageFields, secret: string | undefined) => FileStore;
 
-type WriteTarget = { id: string; project: ProjectRef; instant: string; subject: string };
 /** A create or update before its bytes are known. */
-type WriteHeader = (WriteTarget & { type: 'Create' }) | (WriteTarget & { type: 'Update'; rev: number });
+type WriteHeader = (ItemTarget & { type: 'Create' }) | (ItemTarget & { type: 'Update'; rev: number });
 
 export interface StorageStatistics {
   files: number;
@@ -47,13 +44,9 @@ export interface StorageStatistics {
   lastProcessedEventDateTime?: string;
 }
 
-export interface FileDeps {
-  states: ReadonlyMap<string, FileState>;
-  projects: ProjectService;
+export interface FileDeps extends VersionedDeps<FileValue> {
   storages: StorageService;
   stores: FileStores;
-  lifecycle: Lifecycle;
-  clock: Clock;
   /** Where disk storages with a capacity reserve room for an upload before its bytes stream. */
   ledger: CapacityLedger;
 }
@@ -64,50 +57,43 @@ export interface FileDeps {
  * that fails after leaves no bytes and no event.
  */
 export class FileService {
-  constructor(private readonly deps: FileDeps) {}
+  private readonly items: VersionedItems<FileValue, FileCommand>;
+
+  constructor(private readonly deps: FileDeps) {
+    this.items = new VersionedItems(fileDefinition, deps);
+  }
 
   async create(ref: ProjectRef, idSegment: string | undefined, storageSegment: string | undefined, part: FilePartSource, caller: Caller): Promise<FileState> {
     const project = this.deps.projects.active(ref);
-    const id = idSegment === undefined ? `${project.base}${this.deps.clock.uuid()}` : this.resolve(ref, idSegment);
+    const id = idSegment === undefined ? `${project.base}${this.deps.clock.uuid()}` : this.items.resolve(project, idSegment);
     const state = this.deps.states.get(fileKey(ref, id));
-    return this.write(state, { type: 'Create', ...this.target(ref, id, caller) }, storageSegment, part);
+    return this.write(state, { type: 'Create', ...this.items.target(ref, id, caller) }, storageSegment, part);
   }
 
   async update(ref: ProjectRef, idSegment: string, rev: number, storageSegment: string | undefined, part: FilePartSource, caller: Caller): Promise<FileState> {
-    this.deps.projects.active(ref);
-    const state = this.current(ref, this.resolve(ref, idSegment));
-    return this.write(state, { type: 'Update', rev, ...this.target(ref, state.id, caller) }, storageSegment, part);
+    const state = this.items.located(ref, idSegment, true);
+    return this.write(state, { type: 'Update', rev, ...this.items.target(ref, state.id, caller) }, storageSegment, part);
   }
 
-  async tag(ref: ProjectRef, idSegment: string, rev: number, tag: string, targetRev: number, caller: Caller): Promise<FileState> {
-    const state = this.writable(ref, idSegment);
-    return this.run(state, { type: 'Tag', ...this.target(ref, state.id, caller), rev, tag, targetRev });
+  tag(ref: ProjectRef, idSegment: string, rev: number, tag: string, targetRev: number, caller: Caller): Promise<FileState> {
+    return this.items.tag(ref, idSegment, rev, tag, targetRev, caller);
   }
 
-  async deleteTag(ref: ProjectRef, idSegment: string, rev: number, tag: string, caller: Caller): Promise<FileState> {
-    const state = this.writable(ref, idSegment);
-    return this.run(state, { type: 'DeleteTag', ...this.target(ref, state.id, caller), rev, tag });
+  deleteTag(ref: ProjectRef, idSegment: string, rev: number, tag: string, caller: Caller): Promise<FileState> {
+    return this.items.change(ref, idSegment, caller, (target) => ({ type: 'DeleteTag', ...target, rev, tag }));
   }
 
-  async deprecate(ref: ProjectRef, idSegment: string, rev: number, caller: Caller): Promise<FileState> {
-    const state = this.writable(ref, idSegment);
-    return this.run(state, { type: 'Deprecate', ...this.target(ref, state.id, caller), rev });
+  deprecate(ref: ProjectRef, idSegment: string, rev: number, caller: Caller): Promise<FileState> {
+    return this.items.deprecate(ref, idSegment, rev, caller);
   }
 
-  async undeprecate(ref: ProjectRef, idSegment: string, rev: number, caller: Caller): Promise<FileState> {
-    const state = this.writable(ref, idSegment);
-    return this.run(state, { type: 'Undeprecate', ...this.target(ref, state.id, caller), rev });
+  undeprecate(ref: ProjectRef, idSegment: string, rev: number, caller: Caller): Promise<FileState> {
+    return this.items.change(ref, idSegment, caller, (target) => ({ type: 'Undeprecate', ...target, rev }));
   }
 
   /** The revision a selector names (the current one by default). */
   fetch(ref: ProjectRef, idSegment: string, selector: Selector = {}): FileState {
-    this.deps.projects.fetch(ref);
-    const state = this.current(ref, this.resolve(ref, idSegment));
-    const rev = selector.tag === undefined ? (selector.rev ?? state.rev) : state.tags[selector.tag];
-    if (rev === undefined) throw rejections.tagNotFound(selector.tag!);
-    const at = atRevision(state, rev);
-    if (!at) throw rejections.revisionNotFound(rev, state.rev);
-    return at;
+    return this.items.fetch(ref, idSegment, selector);
   }
 
   /** The current state of a file, when there is one (what the route guard reads the storage's permission from). */
@@ -188,7 +174,7 @@ export class FileService {
         },
         storage: this.storageRef(storage),
       };
-      const written = await this.run(state, draft(value));
+      const written = await this.items.run(state, draft(value));
       await grant?.commit(saved.bytes);
       return written;
     } catch (error) {
@@ -257,32 +243,5 @@ export class FileService {
 
   private storageRef(storage: StorageState) {
     return { id: storage.id, type: storage.value.fields.type, rev: storage.rev };
-  }
-
-  private resolve(ref: ProjectRef, segment: string): string {
-    const id = resolveId(segment, this.deps.projects.fetch(ref));
-    if (id === undefined) throw rejections.invalidResourceId(segment);
-    return id;
-  }
-
-  private current(ref: ProjectRef, id: string): FileState {
-    const state = this.deps.states.get(fileKey(ref, id));
-    if (!state) throw fileRejections.fileNotFound(id, ref);
-    return state;
-  }
-
-  private writable(ref: ProjectRef, idSegment: string): FileState {
-    this.deps.projects.active(ref);
-    return this.current(ref, this.resolve(ref, idSegment));
-  }
-
-  private target(ref: ProjectRef, id: string, caller: Caller) {
-    return { id, project: ref, instant: this.deps.clock.now(), subject: caller.subject };
-  }
-
-  private async run(state: FileState | undefined, cmd: FileCommand): Promise<FileState> {
-    const [org] = cmd.project.split('/');
-    await this.deps.lifecycle.run(fileDefinition, state, cmd, { key: fileKey(cmd.project, cmd.id), org: org!, project: cmd.project });
-    return this.current(cmd.project, cmd.id);
   }
 }

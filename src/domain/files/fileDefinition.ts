@@ -1,16 +1,12 @@
-import type { LogEvent } from '../../events/EventLog.js';
-import type { CommandDefinition, KindDefinition } from '../KindDefinition.js';
 import type { JsonObject } from '../../kernel/json.js';
 import { rejections } from '../rejections.js';
 import { context, FILES_SCHEMA, NXV, XSD } from '../../kernel/vocabulary.js';
-import { versionedListed, versionedRevision } from '../versionedParts.js';
+import { streamedTail, versionedDefinition } from '../versionedDefinition.js';
 import type { VersionedContent } from '../versionedParts.js';
-import type { FileCommand, FileEvent, FileState, FileValue } from './File.js';
+import type { FileCommand, FileEvent, FileValue } from './File.js';
 import { evaluateFile, nextFile } from './File.js';
 import { fileRejections } from './fileRejections.js';
 import { fileKey } from './fileKey.js';
-
-const eventOf = (logged: LogEvent) => logged.event as unknown as FileEvent;
 
 export const FILE_TYPE = `${NXV}File`;
 
@@ -47,33 +43,26 @@ const content: VersionedContent<FileValue> = {
 };
 
 /** Files: metadata kept whole per revision, a revision graph per revision, a catalogue row per file. */
-export const fileDefinition: KindDefinition<FileState> & CommandDefinition<FileState, FileCommand, FileEvent> = {
+export const fileDefinition = versionedDefinition<FileValue, FileCommand, FileEvent>({
   kind: 'files',
-  stateKey: (logged) => logged.key,
-  keyOf: (state) => fileKey(state.project, state.id),
-  next: (state, logged) => nextFile(state, eventOf(logged)),
+  key: fileKey,
+  noun: 'file',
+  notFound: fileRejections.fileNotFound,
+  alreadyExists: fileRejections.fileAlreadyExists,
+  isDeprecated: fileRejections.fileIsDeprecated,
+  invalidId: rejections.invalidResourceId,
   evaluate: evaluateFile,
-  conflict: (state, cmd, actual) =>
-    state ? rejections.incorrectRev('rev' in cmd ? cmd.rev : state.rev, actual) : fileRejections.fileAlreadyExists(cmd.id, cmd.project),
-  render: (logged, look) => {
-    const e = eventOf(logged);
-    const uuids = look.projectUuids(e.project);
-    return {
-      '@context': [context('metadata'), context('files')],
-      '@type': e.type,
-      _fileId: e.id,
-      _resourceId: e.id,
-      ...('attributes' in e ? { _attributes: attributesJson(e), _storage: { '@id': e.storage.id, '@type': e.storage.type, _rev: e.storage.rev } } : {}),
-      _types: [FILE_TYPE],
-      _project: e.project,
-      _instant: e.instant,
-      ...(uuids ? { _projectUuid: uuids.uuid, _organizationUuid: uuids.orgUuid } : {}),
-      _rev: e.rev,
-      _subject: look.addresses.subject(e.subject),
-      ...('tag' in e ? { tag: e.tag } : {}),
-      ...('targetRev' in e ? { targetRev: e.targetRev } : {}),
-    };
-  },
-  revision: versionedRevision(content),
-  listed: versionedListed(content),
-};
+  fold: nextFile,
+  renderEvent: (e, look) => ({
+    '@context': [context('metadata'), context('files')],
+    '@type': e.type,
+    _fileId: e.id,
+    _resourceId: e.id,
+    ...('attributes' in e ? { _attributes: attributesJson(e), _storage: { '@id': e.storage.id, '@type': e.storage.type, _rev: e.storage.rev } } : {}),
+    _types: [FILE_TYPE],
+    ...streamedTail(e, look),
+    ...('tag' in e ? { tag: e.tag } : {}),
+    ...('targetRev' in e ? { targetRev: e.targetRev } : {}),
+  }),
+  content,
+});

@@ -4,6 +4,7 @@ import { created, touched } from '../Metadata.js';
 import type { ProjectRef } from '../../kernel/labels.js';
 import { rejections } from '../rejections.js';
 import type { Rejection } from '../../kernel/Rejection.js';
+import { missingTargetRev } from '../versioned.js';
 import type { Content, ResourceEvent } from './ResourceEvent.js';
 import { isContentEvent } from './ResourceEvent.js';
 import type { Link } from './links.js';
@@ -94,8 +95,7 @@ export const evaluateResource = (state: ResourceState | undefined, cmd: Resource
     case 'Refresh':
       return contentDigest(cmd) === state.digest ? null : { ...base, ...content(cmd), type: 'ResourceRefreshed', rev };
     case 'Tag':
-      if (cmd.targetRev < 1 || cmd.targetRev > state.rev) return rejections.revisionNotFound(cmd.targetRev, state.rev);
-      return { ...base, type: 'ResourceTagAdded', rev, tag: cmd.tag, targetRev: cmd.targetRev, types: state.types };
+      return missingTargetRev(state, cmd.targetRev) ?? { ...base, type: 'ResourceTagAdded', rev, tag: cmd.tag, targetRev: cmd.targetRev, types: state.types };
     case 'DeleteTag':
       if (!(cmd.tag in state.tags)) return rejections.tagNotFound(cmd.tag);
       return { ...base, type: 'ResourceTagDeleted', rev, tag: cmd.tag, types: state.types };

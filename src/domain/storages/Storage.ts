@@ -1,3 +1,5 @@
+import type { DeprecateCommand, ItemTarget, TagCommand } from '../itemCommands.js';
+import { targetOf } from '../itemCommands.js';
 import type { EventBase } from '../Metadata.js';
 import type { ProjectRef } from '../../kernel/labels.js';
 import type { JsonObject } from '../../kernel/json.js';
@@ -5,7 +7,7 @@ import type { Rejection } from '../../kernel/Rejection.js';
 import { rejections } from '../rejections.js';
 import { storageRejections } from './storageRejections.js';
 import type { Versioned } from '../versioned.js';
-import { firstRevision, nextRevision } from '../versioned.js';
+import { firstRevision, missingTargetRev, nextRevision, tagged } from '../versioned.js';
 
 export const STORAGE_TYPES = ['DiskStorage', 'RemoteDiskStorage', 'BlobStorage'] as const;
 export type StorageType = (typeof STORAGE_TYPES)[number];
@@ -39,18 +41,8 @@ export interface StorageValue {
 
 export type StorageState = Versioned<StorageValue>;
 
-interface Target {
-  id: string;
-  project: ProjectRef;
-  instant: string;
-  subject: string;
-}
-
 export type StorageCommand =
-  | (Target & StorageValue & { type: 'Create' })
-  | (Target & StorageValue & { type: 'Update'; rev: number })
-  | (Target & { type: 'Tag'; rev: number; tag: string; targetRev: number })
-  | (Target & { type: 'Deprecate'; rev: number });
+  (ItemTarget & StorageValue & { type: 'Create' }) | (ItemTarget & StorageValue & { type: 'Update'; rev: number }) | TagCommand | DeprecateCommand;
 
 type Base = EventBase & { id: string; project: ProjectRef };
 
@@ -61,7 +53,7 @@ export type StorageEvent =
   | (Base & { type: 'StorageDeprecated'; storageType: StorageType });
 
 export const evaluateStorage = (state: StorageState | undefined, cmd: StorageCommand): StorageEvent | Rejection => {
-  const base = { id: cmd.id, project: cmd.project, instant: cmd.instant, subject: cmd.subject };
+  const base = targetOf(cmd);
   if (cmd.type === 'Create') {
     if (state) return storageRejections.storageAlreadyExists(cmd.id, cmd.project);
     return { ...base, type: 'StorageCreated', rev: 1, fields: cmd.fields, source: cmd.source };
@@ -77,8 +69,7 @@ export const evaluateStorage = (state: StorageState | undefined, cmd: StorageCom
       if (cmd.fields.type !== storageType) return storageRejections.differentStorageType(cmd.id, cmd.fields.type, storageType);
       return { ...base, type: 'StorageUpdated', rev, fields: cmd.fields, source: cmd.source };
     case 'Tag':
-      if (cmd.targetRev < 1 || cmd.targetRev > state.rev) return rejections.revisionNotFound(cmd.targetRev, state.rev);
-      return { ...base, type: 'StorageTagAdded', rev, tag: cmd.tag, targetRev: cmd.targetRev, storageType };
+      return missingTargetRev(state, cmd.targetRev) ?? { ...base, type: 'StorageTagAdded', rev, tag: cmd.tag, targetRev: cmd.targetRev, storageType };
     case 'Deprecate':
       return { ...base, type: 'StorageDeprecated', rev, storageType };
   }
@@ -91,7 +82,7 @@ export const nextStorage = (state: StorageState | undefined, event: StorageEvent
     case 'StorageUpdated':
       return nextRevision(state, event, { value: { fields: event.fields, source: event.source } });
     case 'StorageTagAdded':
-      return nextRevision(state, event, { tags: { ...state.tags, [event.tag]: event.targetRev } });
+      return tagged(state, event);
     case 'StorageDeprecated':
       return nextRevision(state, event, { deprecated: true, value: { ...state.value, fields: { ...state.value.fields, default: false } } });
   }

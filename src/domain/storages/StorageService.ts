@@ -1,23 +1,16 @@
 import type { Caller } from '../../kernel/Caller.js';
-import type { Clock } from '../../kernel/Clock.js';
 import type { ProjectRef } from '../../kernel/labels.js';
 import type { JsonObject } from '../../kernel/json.js';
 import { DEFAULT_STORAGE } from '../../kernel/vocabulary.js';
-import type { Lifecycle } from '../Lifecycle.js';
-import { rejections } from '../rejections.js';
-import type { ProjectService } from '../projects/ProjectService.js';
-import type { ProjectState } from '../projects/Project.js';
-import { resolveId } from '../projects/apiMappings.js';
 import type { Selector } from '../resources/ResourceService.js';
-import { atRevision } from '../versioned.js';
-import type { StorageCommand, StorageFields, StorageState } from './Storage.js';
+import type { VersionedDeps } from '../VersionedItems.js';
+import { VersionedItems } from '../VersionedItems.js';
+import type { StorageCommand, StorageFields, StorageState, StorageValue } from './Storage.js';
 import { storageDefinition } from './storageDefinition.js';
-import { storageKey } from './storageKey.js';
 import type { StorageDefaults } from './storagePayload.js';
 import { payloadSecret, storageFields, withoutSecrets } from './storagePayload.js';
 import { storageRejections } from './storageRejections.js';
 import { storageExpanded } from './storageExpanded.js';
-import { itemId } from '../itemId.js';
 
 /** Encrypts secrets at rest (the storages' `secretKey` and `credentials`). */
 export interface SecretBox {
@@ -28,11 +21,7 @@ export interface SecretBox {
 /** Whether the service can use a storage (a writable volume, a reachable bucket): rejects with `StorageNotAccessible`. */
 export type StorageAccess = (id: string, fields: StorageFields, secret: string | undefined) => Promise<void>;
 
-export interface StorageDeps {
-  states: ReadonlyMap<string, StorageState>;
-  projects: ProjectService;
-  lifecycle: Lifecycle;
-  clock: Clock;
+export interface StorageDeps extends VersionedDeps<StorageValue> {
   defaults: StorageDefaults;
   secrets: SecretBox;
   access: StorageAccess;
@@ -44,15 +33,17 @@ export interface StorageDeps {
 
 /** Storages (spec §2.5, §4.4): create, update, tag, deprecate, fetch; keeps one default per project. */
 export class StorageService {
-  constructor(private readonly deps: StorageDeps) {}
+  private readonly items: VersionedItems<StorageValue, StorageCommand>;
+
+  constructor(private readonly deps: StorageDeps) {
+    this.items = new VersionedItems(storageDefinition, deps);
+  }
 
   async create(ref: ProjectRef, idSegment: string | undefined, payload: unknown, caller: Caller): Promise<StorageState> {
-    const project = this.deps.projects.active(ref);
-    const source = objectPayload(payload);
-    const id = this.idOf(project, idSegment, source);
-    if (this.deps.states.has(storageKey(ref, id))) throw storageRejections.storageAlreadyExists(id, ref);
+    const { source, id } = this.items.incoming(ref, idSegment, payload);
+    this.items.checkNew(ref, id);
     const fields = await this.checked(id, source);
-    const state = await this.run(undefined, { type: 'Create', ...this.target(ref, id, caller), fields, source: withoutSecrets(source) });
+    const state = await this.items.run(undefined, { type: 'Create', ...this.items.target(ref, id, caller), fields, source: withoutSecrets(source) });
     if (fields.default) await this.unsetOtherDefaults(ref, id, caller);
     return state;
   }
@@ -61,50 +52,34 @@ export class StorageService {
   async createDefault(ref: ProjectRef, caller: Caller): Promise<StorageState> {
     const source = { '@id': DEFAULT_STORAGE, '@type': 'DiskStorage', default: true };
     const fields = storageFields(DEFAULT_STORAGE, source, this.deps.defaults);
-    return this.run(undefined, { type: 'Create', ...this.target(ref, DEFAULT_STORAGE, caller), fields, source });
+    return this.items.run(undefined, { type: 'Create', ...this.items.target(ref, DEFAULT_STORAGE, caller), fields, source });
   }
 
   async update(ref: ProjectRef, idSegment: string, rev: number, payload: unknown, caller: Caller): Promise<StorageState> {
-    const project = this.deps.projects.active(ref);
-    const source = objectPayload(payload);
-    const id = this.idOf(project, idSegment, source);
-    const state = this.current(ref, id);
-    // Revision and deprecation come before the payload's own checks (Delta's order).
-    if (rev !== state.rev) throw rejections.incorrectRev(rev, state.rev);
-    if (state.deprecated) throw storageRejections.storageIsDeprecated(id);
+    const { source, id } = this.items.incoming(ref, idSegment, payload);
+    const state = this.items.updatable(ref, id, rev);
     const fields = await this.checked(id, source, state.value.fields.type);
-    const updated = await this.run(state, { type: 'Update', ...this.target(ref, id, caller), rev, fields, source: withoutSecrets(source) });
+    const updated = await this.items.run(state, { type: 'Update', ...this.items.target(ref, id, caller), rev, fields, source: withoutSecrets(source) });
     if (fields.default && !state.value.fields.default) await this.unsetOtherDefaults(ref, id, caller);
     return updated;
   }
 
-  async tag(ref: ProjectRef, idSegment: string, rev: number, tag: string, targetRev: number, caller: Caller): Promise<StorageState> {
-    const state = this.located(ref, idSegment, true);
-    return this.run(state, { type: 'Tag', ...this.target(ref, state.id, caller), rev, tag, targetRev });
+  tag(ref: ProjectRef, idSegment: string, rev: number, tag: string, targetRev: number, caller: Caller): Promise<StorageState> {
+    return this.items.tag(ref, idSegment, rev, tag, targetRev, caller);
   }
 
-  async deprecate(ref: ProjectRef, idSegment: string, rev: number, caller: Caller): Promise<StorageState> {
-    const state = this.located(ref, idSegment, true);
-    return this.run(state, { type: 'Deprecate', ...this.target(ref, state.id, caller), rev });
+  deprecate(ref: ProjectRef, idSegment: string, rev: number, caller: Caller): Promise<StorageState> {
+    return this.items.deprecate(ref, idSegment, rev, caller);
   }
 
   /** The revision a selector names (the current one by default). */
   fetch(ref: ProjectRef, idSegment: string, selector: Selector = {}): StorageState {
-    const state = this.located(ref, idSegment, false);
-    const rev = selector.tag === undefined ? (selector.rev ?? state.rev) : state.tags[selector.tag];
-    if (rev === undefined) throw rejections.tagNotFound(selector.tag!);
-    const at = atRevision(state, rev);
-    if (!at) throw rejections.revisionNotFound(rev, state.rev);
-    return at;
-  }
-
-  private target(ref: ProjectRef, id: string, caller: Caller) {
-    return { id, project: ref, instant: this.deps.clock.now(), subject: caller.subject };
+    return this.items.fetch(ref, idSegment, selector);
   }
 
   /** The storage named by a segment, or the project's default one when there is no segment. */
   forFiles(ref: ProjectRef, idSegment: string | undefined): StorageState {
-    if (idSegment !== undefined) return this.located(ref, idSegment, false);
+    if (idSegment !== undefined) return this.items.located(ref, idSegment, false);
     const found = [...this.deps.states.values()].find((s) => s.project === ref && s.value.fields.default && !s.deprecated);
     if (!found) throw storageRejections.noDefaultStorage(ref);
     return found;
@@ -135,41 +110,13 @@ export class StorageService {
   private async unsetOtherDefaults(ref: ProjectRef, id: string, caller: Caller): Promise<void> {
     for (const other of this.ofProject(ref)) {
       if (other.id === id || other.deprecated || !other.value.fields.default) continue;
-      await this.run(other, {
+      await this.items.run(other, {
         type: 'Update',
-        ...this.target(ref, other.id, caller),
+        ...this.items.target(ref, other.id, caller),
         rev: other.rev,
         fields: { ...other.value.fields, default: false },
         source: { ...other.value.source, default: false },
       });
     }
   }
-
-  private idOf(project: ProjectState, segment: string | undefined, source: JsonObject): string {
-    return itemId(project, segment, source, rejections.invalidResourceId, () => this.deps.clock.uuid());
-  }
-
-  private current(ref: ProjectRef, id: string): StorageState {
-    const state = this.deps.states.get(storageKey(ref, id));
-    if (!state) throw storageRejections.storageNotFound(id, ref);
-    return state;
-  }
-
-  private located(ref: ProjectRef, idSegment: string, write: boolean): StorageState {
-    const project = write ? this.deps.projects.active(ref) : this.deps.projects.fetch(ref);
-    const id = resolveId(idSegment, project);
-    if (id === undefined) throw rejections.invalidResourceId(idSegment);
-    return this.current(ref, id);
-  }
-
-  private async run(state: StorageState | undefined, cmd: StorageCommand): Promise<StorageState> {
-    const [org] = cmd.project.split('/');
-    await this.deps.lifecycle.run(storageDefinition, state, cmd, { key: storageKey(cmd.project, cmd.id), org: org!, project: cmd.project });
-    return this.current(cmd.project, cmd.id);
-  }
 }
-
-const objectPayload = (payload: unknown): JsonObject => {
-  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw rejections.malformedContent('A storage payload must be a JSON object.');
-  return payload as JsonObject;
-};

@@ -1,16 +1,12 @@
-import type { LogEvent } from '../../events/EventLog.js';
-import type { CommandDefinition, KindDefinition } from '../KindDefinition.js';
 import { rejections } from '../rejections.js';
 import { context, STORAGES_SCHEMA } from '../../kernel/vocabulary.js';
 import { storageKey } from './storageKey.js';
-import type { StorageCommand, StorageEvent, StorageState, StorageValue } from './Storage.js';
+import type { StorageCommand, StorageEvent, StorageValue } from './Storage.js';
 import { evaluateStorage, nextStorage } from './Storage.js';
 import { storageExpanded, storageTypes } from './storageExpanded.js';
 import { storageRejections } from './storageRejections.js';
-import { versionedListed, versionedRevision } from '../versionedParts.js';
+import { streamedTail, versionedDefinition } from '../versionedDefinition.js';
 import type { VersionedContent } from '../versionedParts.js';
-
-const eventOf = (logged: LogEvent) => logged.event as unknown as StorageEvent;
 
 const content: VersionedContent<StorageValue> = {
   expanded: (id, value) => storageExpanded(id, value.fields),
@@ -23,34 +19,26 @@ const content: VersionedContent<StorageValue> = {
  * Storages: kept whole per revision in their state, a revision graph per revision (secrets never in
  * it), a catalogue row per storage; events rendered as Delta renders them, `_source` without secrets.
  */
-export const storageDefinition: KindDefinition<StorageState> & CommandDefinition<StorageState, StorageCommand, StorageEvent> = {
+export const storageDefinition = versionedDefinition<StorageValue, StorageCommand, StorageEvent>({
   kind: 'storages',
-  stateKey: (logged) => logged.key,
-  keyOf: (state) => storageKey(state.project, state.id),
-  next: (state, logged) => nextStorage(state, eventOf(logged)),
+  key: storageKey,
+  noun: 'storage',
+  notFound: storageRejections.storageNotFound,
+  alreadyExists: storageRejections.storageAlreadyExists,
+  isDeprecated: storageRejections.storageIsDeprecated,
+  invalidId: rejections.invalidResourceId,
   evaluate: evaluateStorage,
-  conflict: (state, cmd, actual) =>
-    state ? rejections.incorrectRev('rev' in cmd ? cmd.rev : state.rev, actual) : storageRejections.storageAlreadyExists(cmd.id, cmd.project),
-  render: (logged, look) => {
-    const e = eventOf(logged);
-    const uuids = look.projectUuids(e.project);
-    const type = 'fields' in e ? e.fields.type : e.storageType;
-    return {
-      '@context': [context('metadata'), context('storages')],
-      '@type': e.type,
-      _storageId: e.id,
-      _resourceId: e.id,
-      ...('source' in e ? { _source: e.source } : {}),
-      _types: storageTypes({ type }),
-      ...(e.type === 'StorageTagAdded' ? {} : { _constrainedBy: STORAGES_SCHEMA }),
-      _project: e.project,
-      _instant: e.instant,
-      ...(uuids ? { _projectUuid: uuids.uuid, _organizationUuid: uuids.orgUuid } : {}),
-      _rev: e.rev,
-      _subject: look.addresses.subject(e.subject),
-      ...(e.type === 'StorageTagAdded' ? { tag: e.tag, targetRev: e.targetRev } : {}),
-    };
-  },
-  revision: versionedRevision(content),
-  listed: versionedListed(content),
-};
+  fold: nextStorage,
+  renderEvent: (e, look) => ({
+    '@context': [context('metadata'), context('storages')],
+    '@type': e.type,
+    _storageId: e.id,
+    _resourceId: e.id,
+    ...('source' in e ? { _source: e.source } : {}),
+    _types: storageTypes({ type: 'fields' in e ? e.fields.type : e.storageType }),
+    ...(e.type === 'StorageTagAdded' ? {} : { _constrainedBy: STORAGES_SCHEMA }),
+    ...streamedTail(e, look),
+    ...(e.type === 'StorageTagAdded' ? { tag: e.tag, targetRev: e.targetRev } : {}),
+  }),
+  content,
+});

@@ -1,3 +1,5 @@
+import type { DeprecateCommand, ItemTarget, TagCommand } from '../../domain/itemCommands.js';
+import { targetOf } from '../../domain/itemCommands.js';
 import type { EventBase } from '../../domain/Metadata.js';
 import type { Identity } from '../../kernel/Caller.js';
 import type { JsonObject } from '../../kernel/json.js';
@@ -5,7 +7,7 @@ import type { ProjectRef } from '../../kernel/labels.js';
 import type { Rejection } from '../../kernel/Rejection.js';
 import { rejections } from '../../domain/rejections.js';
 import type { Versioned } from '../../domain/versioned.js';
-import { firstRevision, nextRevision } from '../../domain/versioned.js';
+import { firstRevision, missingTargetRev, nextRevision, tagged } from '../../domain/versioned.js';
 import { resolverRejections } from './resolverRejections.js';
 
 export type ResolverType = 'InProject' | 'CrossProject';
@@ -34,18 +36,8 @@ export interface ResolverValue {
 
 export type ResolverState = Versioned<ResolverValue>;
 
-interface Target {
-  id: string;
-  project: ProjectRef;
-  instant: string;
-  subject: string;
-}
-
 export type ResolverCommand =
-  | (Target & ResolverValue & { type: 'Create' })
-  | (Target & ResolverValue & { type: 'Update'; rev: number })
-  | (Target & { type: 'Tag'; rev: number; tag: string; targetRev: number })
-  | (Target & { type: 'Deprecate'; rev: number });
+  (ItemTarget & ResolverValue & { type: 'Create' }) | (ItemTarget & ResolverValue & { type: 'Update'; rev: number }) | TagCommand | DeprecateCommand;
 
 type Base = EventBase & { id: string; project: ProjectRef; resolverType: ResolverType };
 
@@ -58,7 +50,7 @@ export type ResolverEvent =
 
 /** Delta's order: existence, revision, deprecation, then the type may not change. */
 export const evaluateResolver = (state: ResolverState | undefined, cmd: ResolverCommand): ResolverEvent | Rejection => {
-  const base = { id: cmd.id, project: cmd.project, instant: cmd.instant, subject: cmd.subject };
+  const base = targetOf(cmd);
   if (cmd.type === 'Create') {
     if (state) return resolverRejections.alreadyExists(cmd.id, cmd.project);
     return { ...base, type: 'ResolverCreated', rev: 1, resolverType: cmd.fields.type, fields: cmd.fields, source: cmd.source };
@@ -73,8 +65,7 @@ export const evaluateResolver = (state: ResolverState | undefined, cmd: Resolver
       if (cmd.fields.type !== resolverType) return resolverRejections.differentType(cmd.id, cmd.fields.type, resolverType);
       return { ...base, type: 'ResolverUpdated', rev, resolverType, fields: cmd.fields, source: cmd.source };
     case 'Tag':
-      if (cmd.targetRev < 1 || cmd.targetRev > state.rev) return rejections.revisionNotFound(cmd.targetRev, state.rev);
-      return { ...base, type: 'ResolverTagAdded', rev, resolverType, tag: cmd.tag, targetRev: cmd.targetRev };
+      return missingTargetRev(state, cmd.targetRev) ?? { ...base, type: 'ResolverTagAdded', rev, resolverType, tag: cmd.tag, targetRev: cmd.targetRev };
     case 'Deprecate':
       return { ...base, type: 'ResolverDeprecated', rev, resolverType };
   }
@@ -87,7 +78,7 @@ export const nextResolver = (state: ResolverState | undefined, event: ResolverEv
     case 'ResolverUpdated':
       return nextRevision(state, event, { value: { fields: event.fields, source: event.source } });
     case 'ResolverTagAdded':
-      return nextRevision(state, event, { tags: { ...state.tags, [event.tag]: event.targetRev } });
+      return tagged(state, event);
     case 'ResolverDeprecated':
       return nextRevision(state, event, { deprecated: true });
   }

@@ -1,12 +1,9 @@
-import type { LogEvent } from '../../events/EventLog.js';
-import type { CommandDefinition, KindDefinition } from '../../domain/KindDefinition.js';
 import type { JsonObject } from '../../kernel/json.js';
 import type { ProjectRef } from '../../kernel/labels.js';
-import { rejections } from '../../domain/rejections.js';
 import { context, NXV, SCHEMAS, XSD } from '../../kernel/vocabulary.js';
-import { versionedListed, versionedRevision } from '../../domain/versionedParts.js';
+import { streamedTail, versionedDefinition } from '../../domain/versionedDefinition.js';
 import type { VersionedContent } from '../../domain/versionedParts.js';
-import type { ResolverCommand, ResolverEvent, ResolverFields, ResolverState, ResolverType, ResolverValue } from './Resolver.js';
+import type { ResolverCommand, ResolverEvent, ResolverFields, ResolverType, ResolverValue } from './Resolver.js';
 import { evaluateResolver, nextResolver } from './Resolver.js';
 import { resolverRejections } from './resolverRejections.js';
 
@@ -37,8 +34,6 @@ export const resolverExpanded = (id: string, f: ResolverFields): JsonObject[] =>
   return [node];
 };
 
-const eventOf = (logged: LogEvent) => logged.event as unknown as ResolverEvent;
-
 const content: VersionedContent<ResolverValue> = {
   expanded: (id, value) => resolverExpanded(id, value.fields),
   source: (value) => value.source,
@@ -47,33 +42,26 @@ const content: VersionedContent<ResolverValue> = {
 };
 
 /** Resolvers: kept whole per revision, a revision graph and a catalogue row each; events rendered as Delta's (sse.json). */
-export const resolverDefinition: KindDefinition<ResolverState> & CommandDefinition<ResolverState, ResolverCommand, ResolverEvent> = {
+export const resolverDefinition = versionedDefinition<ResolverValue, ResolverCommand, ResolverEvent>({
   kind: 'resolvers',
-  stateKey: (logged) => logged.key,
-  keyOf: (state) => resolverKey(state.project, state.id),
-  next: (state, logged) => nextResolver(state, eventOf(logged)),
+  key: resolverKey,
+  noun: 'resolver',
+  notFound: resolverRejections.notFound,
+  alreadyExists: resolverRejections.alreadyExists,
+  isDeprecated: resolverRejections.isDeprecated,
+  invalidId: resolverRejections.invalidResolverId,
   evaluate: evaluateResolver,
-  conflict: (state, cmd, actual) =>
-    state ? rejections.incorrectRev('rev' in cmd ? cmd.rev : state.rev, actual) : resolverRejections.alreadyExists(cmd.id, cmd.project),
-  render: (logged, look) => {
-    const e = eventOf(logged);
-    const uuids = look.projectUuids(e.project);
-    return {
-      '@context': [context('metadata'), context('resolvers')],
-      '@type': e.type,
-      _resolverId: e.id,
-      _resourceId: e.id,
-      ...('source' in e ? { _source: e.source } : {}),
-      _types: resolverTypes(e.resolverType),
-      _constrainedBy: RESOLVERS_SCHEMA,
-      _project: e.project,
-      _instant: e.instant,
-      ...(uuids ? { _projectUuid: uuids.uuid, _organizationUuid: uuids.orgUuid } : {}),
-      _rev: e.rev,
-      _subject: look.addresses.subject(e.subject),
-      ...(e.type === 'ResolverTagAdded' ? { tag: e.tag, targetRev: e.targetRev } : {}),
-    };
-  },
-  revision: versionedRevision(content),
-  listed: versionedListed(content),
-};
+  fold: nextResolver,
+  renderEvent: (e, look) => ({
+    '@context': [context('metadata'), context('resolvers')],
+    '@type': e.type,
+    _resolverId: e.id,
+    _resourceId: e.id,
+    ...('source' in e ? { _source: e.source } : {}),
+    _types: resolverTypes(e.resolverType),
+    _constrainedBy: RESOLVERS_SCHEMA,
+    ...streamedTail(e, look),
+    ...(e.type === 'ResolverTagAdded' ? { tag: e.tag, targetRev: e.targetRev } : {}),
+  }),
+  content,
+});

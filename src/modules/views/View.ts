@@ -1,10 +1,12 @@
+import type { DeprecateCommand, ItemTarget, TagCommand, UndeprecateCommand } from '../../domain/itemCommands.js';
+import { targetOf } from '../../domain/itemCommands.js';
 import type { EventBase } from '../../domain/Metadata.js';
 import type { JsonObject } from '../../kernel/json.js';
 import type { ProjectRef } from '../../kernel/labels.js';
 import type { Rejection } from '../../kernel/Rejection.js';
 import { rejections } from '../../domain/rejections.js';
 import type { Versioned } from '../../domain/versioned.js';
-import { firstRevision, nextRevision } from '../../domain/versioned.js';
+import { firstRevision, missingTargetRev, nextRevision, tagged } from '../../domain/versioned.js';
 import { viewRejections } from './viewRejections.js';
 
 export type ViewType = 'ElasticSearchView' | 'SparqlView' | 'AggregateElasticSearchView' | 'AggregateSparqlView';
@@ -50,19 +52,12 @@ export interface ViewValue {
 
 export type ViewState = Versioned<ViewValue>;
 
-interface Target {
-  id: string;
-  project: ProjectRef;
-  instant: string;
-  subject: string;
-}
-
 export type ViewCommand =
-  | (Target & { type: 'Create'; fields: ViewFields; source: JsonObject })
-  | (Target & { type: 'Update'; rev: number; fields: ViewFields; source: JsonObject })
-  | (Target & { type: 'Tag'; rev: number; tag: string; targetRev: number })
-  | (Target & { type: 'Deprecate'; rev: number })
-  | (Target & { type: 'Undeprecate'; rev: number });
+  | (ItemTarget & { type: 'Create'; fields: ViewFields; source: JsonObject })
+  | (ItemTarget & { type: 'Update'; rev: number; fields: ViewFields; source: JsonObject })
+  | TagCommand
+  | DeprecateCommand
+  | UndeprecateCommand;
 
 type Base = EventBase & { id: string; project: ProjectRef; viewType: ViewType };
 
@@ -84,7 +79,7 @@ export const deltaEventName = (e: ViewEvent): string => `${isSparqlFamily(e.view
 
 /** Delta's order: existence, revision, deprecation, then the type may not change. */
 export const evaluateView = (state: ViewState | undefined, cmd: ViewCommand): ViewEvent | Rejection => {
-  const base = { id: cmd.id, project: cmd.project, instant: cmd.instant, subject: cmd.subject };
+  const base = targetOf(cmd);
   if (cmd.type === 'Create') {
     if (state) return viewRejections.alreadyExists(cmd.id, cmd.project);
     return { ...base, type: 'ViewCreated', rev: 1, viewType: cmd.fields.type, fields: cmd.fields, source: cmd.source };
@@ -103,8 +98,7 @@ export const evaluateView = (state: ViewState | undefined, cmd: ViewCommand): Vi
       if (cmd.fields.type !== viewType) return viewRejections.differentType(cmd.id, cmd.fields.type, viewType);
       return { ...base, type: 'ViewUpdated', rev, viewType, fields: cmd.fields, source: cmd.source };
     case 'Tag':
-      if (cmd.targetRev < 1 || cmd.targetRev > state.rev) return rejections.revisionNotFound(cmd.targetRev, state.rev);
-      return { ...base, type: 'ViewTagAdded', rev, viewType, tag: cmd.tag, targetRev: cmd.targetRev };
+      return missingTargetRev(state, cmd.targetRev) ?? { ...base, type: 'ViewTagAdded', rev, viewType, tag: cmd.tag, targetRev: cmd.targetRev };
     case 'Deprecate':
       return { ...base, type: 'ViewDeprecated', rev, viewType };
   }
@@ -117,7 +111,7 @@ export const nextView = (state: ViewState | undefined, event: ViewEvent): ViewSt
     case 'ViewUpdated':
       return nextRevision(state, event, { value: { fields: event.fields, source: event.source, indexingRev: event.rev } });
     case 'ViewTagAdded':
-      return nextRevision(state, event, { tags: { ...state.tags, [event.tag]: event.targetRev } });
+      return tagged(state, event);
     case 'ViewDeprecated':
       return nextRevision(state, event, { deprecated: true });
     case 'ViewUndeprecated':

@@ -1,12 +1,9 @@
-import type { LogEvent } from '../../events/EventLog.js';
-import type { CommandDefinition, KindDefinition } from '../../domain/KindDefinition.js';
 import type { JsonObject } from '../../kernel/json.js';
 import type { ProjectRef } from '../../kernel/labels.js';
-import { rejections } from '../../domain/rejections.js';
 import { context, NXV, SCHEMAS } from '../../kernel/vocabulary.js';
-import { versionedListed, versionedRevision } from '../../domain/versionedParts.js';
+import { streamedTail, versionedDefinition } from '../../domain/versionedDefinition.js';
 import type { VersionedContent } from '../../domain/versionedParts.js';
-import type { ViewCommand, ViewEvent, ViewFields, ViewState, ViewType, ViewValue } from './View.js';
+import type { ViewCommand, ViewEvent, ViewFields, ViewType, ViewValue } from './View.js';
 import { deltaEventName, evaluateView, isSparqlFamily, nextView } from './View.js';
 import { viewRejections } from './viewRejections.js';
 
@@ -41,8 +38,6 @@ export const viewExpanded = (id: string, f: ViewFields): JsonObject[] => {
   return [node];
 };
 
-const eventOf = (logged: LogEvent) => logged.event as unknown as ViewEvent;
-
 const content: VersionedContent<ViewValue> = {
   expanded: (id, value) => viewExpanded(id, value.fields),
   source: (value) => value.source,
@@ -51,33 +46,26 @@ const content: VersionedContent<ViewValue> = {
 };
 
 /** Views: kept whole per revision, a revision graph and a catalogue row each; events rendered as Delta's (sse/*-view-created.json). */
-export const viewDefinition: KindDefinition<ViewState> & CommandDefinition<ViewState, ViewCommand, ViewEvent> = {
+export const viewDefinition = versionedDefinition<ViewValue, ViewCommand, ViewEvent>({
   kind: 'views',
-  stateKey: (logged) => logged.key,
-  keyOf: (state) => viewKey(state.project, state.id),
-  next: (state, logged) => nextView(state, eventOf(logged)),
+  key: viewKey,
+  noun: 'view',
+  notFound: viewRejections.notFound,
+  alreadyExists: viewRejections.alreadyExists,
+  isDeprecated: viewRejections.isDeprecated,
+  invalidId: viewRejections.invalidViewId,
   evaluate: evaluateView,
-  conflict: (state, cmd, actual) =>
-    state ? rejections.incorrectRev('rev' in cmd ? cmd.rev : state.rev, actual) : viewRejections.alreadyExists(cmd.id, cmd.project),
-  render: (logged, look) => {
-    const e = eventOf(logged);
-    const uuids = look.projectUuids(e.project);
-    return {
-      '@context': [context('metadata'), context(isSparqlFamily(e.viewType) ? 'sparql' : 'elasticsearch')],
-      '@type': deltaEventName(e),
-      _viewId: e.id,
-      _resourceId: e.id,
-      ...('source' in e ? { _source: e.source } : {}),
-      _types: viewTypes(e.viewType),
-      _constrainedBy: VIEWS_SCHEMA,
-      _project: e.project,
-      _instant: e.instant,
-      ...(uuids ? { _projectUuid: uuids.uuid, _organizationUuid: uuids.orgUuid } : {}),
-      _rev: e.rev,
-      _subject: look.addresses.subject(e.subject),
-      ...(e.type === 'ViewTagAdded' ? { tag: e.tag, targetRev: e.targetRev } : {}),
-    };
-  },
-  revision: versionedRevision(content),
-  listed: versionedListed(content),
-};
+  fold: nextView,
+  renderEvent: (e, look) => ({
+    '@context': [context('metadata'), context(isSparqlFamily(e.viewType) ? 'sparql' : 'elasticsearch')],
+    '@type': deltaEventName(e),
+    _viewId: e.id,
+    _resourceId: e.id,
+    ...('source' in e ? { _source: e.source } : {}),
+    _types: viewTypes(e.viewType),
+    _constrainedBy: VIEWS_SCHEMA,
+    ...streamedTail(e, look),
+    ...(e.type === 'ViewTagAdded' ? { tag: e.tag, targetRev: e.targetRev } : {}),
+  }),
+  content,
+});

@@ -1,0 +1,148 @@
+import type { Caller } from '../kernel/Caller.js';
+import type { Clock } from '../kernel/Clock.js';
+import type { JsonObject } from '../kernel/json.js';
+import type { ProjectRef } from '../kernel/labels.js';
+import type { DeprecateCommand, ItemTarget, TagCommand } from './itemCommands.js';
+import { itemId } from './itemId.js';
+import type { CommandDefinition, DomainEvent } from './KindDefinition.js';
+import type { Lifecycle } from './Lifecycle.js';
+import type { ItemRules } from './versionedDefinition.js';
+import type { ProjectState } from './projects/Project.js';
+import type { ProjectService } from './projects/ProjectService.js';
+import { resolveId } from './projects/apiMappings.js';
+import { rejections } from './rejections.js';
+import type { Selector } from './resources/ResourceService.js';
+import type { Versioned } from './versioned.js';
+import { atRevision } from './versioned.js';
+
+/** What the shared steps need to know of a kind kept whole per revision: how it evaluates commands, where its items are kept, how it rejects. */
+export type VersionedKind<V, C> = CommandDefinition<Versioned<V>, C, DomainEvent & { rev: number }> &
+  ItemRules & {
+    /** The id a path segment names other than by expansion (the views' `graph`); undefined: none. */
+    alias?(segment: string): string | undefined;
+  };
+
+/** The collaborators every such service is built with. */
+export interface VersionedDeps<V> {
+  states: ReadonlyMap<string, Versioned<V>>;
+  projects: ProjectService;
+  lifecycle: Lifecycle;
+  clock: Clock;
+}
+
+/**
+ * The steps that storages, files, resolvers and views take alike (DESIGN.md: their own services,
+ * built from shared collaborators): find an item from its path segment, read a revision by `rev` or
+ * `tag`, tag and deprecate it, run a command through the lifecycle. Each service keeps what is its
+ * own (payload checks, defaults, guards) and builds its other commands with `change`.
+ */
+export class VersionedItems<V, C extends ItemTarget> {
+  constructor(
+    private readonly kind: VersionedKind<V, C | TagCommand | DeprecateCommand>,
+    private readonly deps: VersionedDeps<V>,
+  ) {}
+
+  /** The command's target: the item, now, the caller. */
+  target(ref: ProjectRef, id: string, caller: Caller): ItemTarget {
+    return { id, project: ref, instant: this.deps.clock.now(), subject: caller.subject };
+  }
+
+  /**
+   * What a create or an update starts from: the project (which must be active), the payload (which
+   * must be a JSON object) and the item's id from the path segment and the payload's `@id`.
+   */
+  incoming(ref: ProjectRef, idSegment: string | undefined, payload: unknown): { project: ProjectState; source: JsonObject; id: string } {
+    const project = this.deps.projects.active(ref);
+    const source = objectPayload(payload, this.kind.noun);
+    return { project, source, id: this.idOf(project, idSegment, source) };
+  }
+
+  /** The id of an item being created, from its path segment and its payload's `@id` (see `itemId`). */
+  idOf(project: ProjectState, segment: string | undefined, source: JsonObject): string {
+    return itemId(project, segment, source, this.kind.invalidId, () => this.deps.clock.uuid());
+  }
+
+  /** The id a path segment names, expanded by the project's mappings and base. */
+  resolve(project: ProjectState, segment: string): string {
+    const id = this.kind.alias?.(segment) ?? resolveId(segment, project);
+    if (id === undefined) throw this.kind.invalidId(segment);
+    return id;
+  }
+
+  exists(ref: ProjectRef, id: string): boolean {
+    return this.deps.states.has(this.kind.key(ref, id));
+  }
+
+  /** Refuses to create an item whose id is taken. */
+  checkNew(ref: ProjectRef, id: string): void {
+    if (this.exists(ref, id)) throw this.kind.alreadyExists(id, ref);
+  }
+
+  /** The item an update is for: a stale `rev` and a deprecated item are refused before the payload's own checks (Delta's order). */
+  updatable(ref: ProjectRef, id: string, rev: number): Versioned<V> {
+    const state = this.current(ref, id);
+    if (rev !== state.rev) throw rejections.incorrectRev(rev, state.rev);
+    if (state.deprecated) throw this.kind.isDeprecated(id);
+    return state;
+  }
+
+  /** The current state of an item, or the kind's not-found rejection. */
+  current(ref: ProjectRef, id: string): Versioned<V> {
+    const state = this.deps.states.get(this.kind.key(ref, id));
+    if (!state) throw this.kind.notFound(id, ref);
+    return state;
+  }
+
+  /** The item a path segment names; a write needs the project active, a read only existing. */
+  located(ref: ProjectRef, idSegment: string, write: boolean): Versioned<V> {
+    const project = write ? this.deps.projects.active(ref) : this.deps.projects.fetch(ref);
+    return this.current(ref, this.resolve(project, idSegment));
+  }
+
+  /** The revision a selector names (the current one by default). */
+  fetch(ref: ProjectRef, idSegment: string, selector: Selector = {}): Versioned<V> {
+    const state = this.located(ref, idSegment, false);
+    const rev = selector.tag === undefined ? (selector.rev ?? state.rev) : state.tags[selector.tag];
+    if (rev === undefined) throw rejections.tagNotFound(selector.tag!);
+    const at = atRevision(state, rev);
+    if (!at) throw rejections.revisionNotFound(rev, state.rev);
+    return at;
+  }
+
+  tag(ref: ProjectRef, idSegment: string, rev: number, tag: string, targetRev: number, caller: Caller): Promise<Versioned<V>> {
+    return this.change(ref, idSegment, caller, (target) => ({ type: 'Tag', ...target, rev, tag, targetRev }));
+  }
+
+  deprecate(ref: ProjectRef, idSegment: string, rev: number, caller: Caller): Promise<Versioned<V>> {
+    return this.change(ref, idSegment, caller, (target) => ({ type: 'Deprecate', ...target, rev }));
+  }
+
+  /**
+   * A command on an existing item named by its path segment: `check` runs on the item found before
+   * the command is built (a kind's own refusal, the views' default views for instance).
+   */
+  async change(
+    ref: ProjectRef,
+    idSegment: string,
+    caller: Caller,
+    command: (target: ItemTarget) => C | TagCommand | DeprecateCommand,
+    check?: (state: Versioned<V>) => void,
+  ): Promise<Versioned<V>> {
+    const state = this.located(ref, idSegment, true);
+    check?.(state);
+    return this.run(state, command(this.target(ref, state.id, caller)));
+  }
+
+  /** Runs a command through the lifecycle (the item's log key, its org and project as the streams' scopes); resolves to the item after it. */
+  async run(state: Versioned<V> | undefined, cmd: C | TagCommand | DeprecateCommand): Promise<Versioned<V>> {
+    const { id, project } = cmd;
+    const [org] = project.split('/');
+    await this.deps.lifecycle.run(this.kind, state, cmd, { key: this.kind.key(project, id), org: org!, project });
+    return this.current(project, id);
+  }
+}
+
+const objectPayload = (payload: unknown, noun: string): JsonObject => {
+  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw rejections.malformedContent(`A ${noun} payload must be a JSON object.`);
+  return payload as JsonObject;
+};
