@@ -168,7 +168,8 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   const metrics = new Metrics({
     logHead: () => log.lastSeq(),
     projected: () => projector.position,
-    storeQuads: () => storeQuads(),
+    // Unknown (NaN) while the store's count fails: the other metrics still answer.
+    storeQuads: () => storeQuads().catch(() => Number.NaN),
     maxStoreQuads: config.maxStoreQuads,
     openStreams: () => streams.openStreams,
     workerQueue: () => (executor instanceof WorkerPool ? executor.queued : 0),
@@ -506,7 +507,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   const version = (JSON.parse(readFileSync(assetPath('package.json'), 'utf8')) as { version: string }).version;
   versionRoutes(routes, router, {
     version,
-    storeSize: storeQuads,
+    storeSize: () => storeQuads().catch(() => Number.NaN),
     maxStoreQuads: config.maxStoreQuads,
     eventLog: logName,
     quarantined: () => projector.quarantined,
