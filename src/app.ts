@@ -275,7 +275,14 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   // User-defined SPARQL views' graphs on the shared store: written once, by the holder, after the batch's revision graphs.
   const viewGraphs =
     storeLease && sparqlDatasets instanceof RemoteProjectSparqlStore
-      ? new ViewGraphWriter({ store: sparqlDatasets, states, metadataOf: viewMetadata(addresses), epoch: () => storeLease.epoch, log: logs })
+      ? new ViewGraphWriter({
+          store: sparqlDatasets,
+          states,
+          metadataOf: viewMetadata(addresses),
+          epoch: () => storeLease.epoch,
+          renew: () => storeLease.renew(),
+          log: logs,
+        })
       : undefined;
   const storeRunner =
     storeLease &&

@@ -8,7 +8,7 @@ import type { MetadataOf } from './viewSelection.js';
 import { memberItem, sharedGraphOf, sparqlMemberOf } from './viewSelection.js';
 
 /** Members sent to the store at a time while a view's graph is built. */
-const BUILD_BATCH = 1_000;
+const BUILD_BATCH = 500;
 
 export interface ViewGraphWriterDeps {
   store: SharedViewGraphs;
@@ -17,6 +17,12 @@ export interface ViewGraphWriterDeps {
   metadataOf: MetadataOf;
   /** The epoch of the store's lease while this replica holds it (undefined: it does not). */
   epoch: () => number | undefined;
+  /**
+   * Extends the lease (false: it was lost). A build outlasts a lease (the store's runner renews it
+   * between batches only): renewed before each run of members, else a large view's build would end
+   * with every holder's lease, and begin again with the next.
+   */
+  renew: () => Promise<boolean>;
   log: Log;
 }
 
@@ -134,7 +140,7 @@ export class ViewGraphWriter {
     await this.deps.store.registerViewGraph(graph, false);
     this.present.set(graph, false);
     for (let i = 0; i < members.length; i += BUILD_BATCH) {
-      if (!proceed()) return false;
+      if (!(await this.deps.renew()) || !proceed()) return false;
       await this.deps.store.viewMembers(view.project, graph, members.slice(i, i + BUILD_BATCH));
     }
     if (!proceed()) return false;
