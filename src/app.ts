@@ -124,6 +124,9 @@ import { htmlRedirect } from './frontend/htmlRedirect.js';
 import type { Platform } from './modules/Platform.js';
 import { ResolvingSchemas } from './modules/resolvers/ResolvingSchemas.js';
 import { resolveElsewhere } from './modules/resolvers/resolveElsewhere.js';
+import { ViewGraphWriter } from './modules/views/ViewGraphWriter.js';
+import { viewMetadata } from './modules/views/viewMetadata.js';
+import { RemoteProjectSparqlStore } from './store/RemoteProjectSparqlStore.js';
 import { ProjectContexts } from './domain/resources/ProjectContexts.js';
 
 export interface Registry {
@@ -267,22 +270,35 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   const sparqlReplica = new SparqlReplicaProjection(sparqlDatasets);
   const storeWriter = new StoreBatchWriter(graphStore, sparqlDatasets, new RevisionProjection(graphStore, jsonld), catalogueProjection);
   const leaseMillis = config.storeLeaseMillis ?? 10_000;
-  const storeRunner =
+  const storeLease =
     storeRecorded &&
+    (opened.redis
+      ? new RedisWriterLease(opened.redis.connection, opened.redis.keyOf('store-lease'), { ttlMillis: leaseMillis, marginMillis: Math.round(leaseMillis / 5) })
+      : soleWriter());
+  // User-defined SPARQL views' graphs on the shared store: written once, by the holder, after the batch's revision graphs.
+  const viewGraphs =
+    storeLease && sparqlDatasets instanceof RemoteProjectSparqlStore
+      ? new ViewGraphWriter({
+          store: sparqlDatasets,
+          states,
+          metadataOf: viewMetadata(addresses),
+          epoch: () => storeLease.epoch,
+          renew: () => storeLease.renew(),
+          log: logs,
+        })
+      : undefined;
+  const storeRunner =
+    storeLease &&
     new StoreProjectionRunner(
       feed,
-      opened.redis
-        ? new RedisWriterLease(opened.redis.connection, opened.redis.keyOf('store-lease'), {
-            ttlMillis: leaseMillis,
-            marginMillis: Math.round(leaseMillis / 5),
-          })
-        : soleWriter(),
+      storeLease,
       storeRecorded,
       // Full text on the store (search documents, listings' words) is shared content too: written
       // by the holder once, after the batch's graphs, heads and catalogue, not by every replica.
       async (changes, proceed) => {
         if (!(await storeWriter.write(changes, proceed))) return false;
-        return searchOnStore ? searchOnStore.writeBatch(changes, proceed) : true;
+        if (searchOnStore && !(await searchOnStore.writeBatch(changes, proceed))) return false;
+        return viewGraphs ? viewGraphs.write(changes, proceed) : true;
       },
       {
         log: logs,
@@ -299,6 +315,12 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
             }
           : {}),
       },
+    );
+  if (viewGraphs && storeRunner && storeLease)
+    viewGraphs.every(
+      Math.round(leaseMillis / 4),
+      () => storeRunner.holder,
+      () => storeLease.valid(),
     );
   const sparqlRunner = storeRunner ?? runner('sparql', sparqlReplica);
   // Every replica tells how far each project's search is on the store (`search/offset`) once the
@@ -466,7 +488,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   const platform: Platform = {
     turns: searchTurns,
     feed,
-    sparql: { store: sparqlDatasets, reach: (seq) => (storeRunner ? storeRunner.reach(seq) : Promise.resolve()) },
+    sparql: { store: sparqlDatasets, reach: (seq) => (storeRunner ? storeRunner.reach(seq) : Promise.resolve()), shared: viewGraphs !== undefined },
     permissions: () => (states.of(iam.permissions).get(PERMISSIONS_KEY) ?? iam.initial).permissions,
     ...(search && projectDocuments
       ? {
@@ -622,6 +644,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
       await Promise.all(runners.map((r) => r.recordNow()));
       for (const r of runners) r.stop();
       searchOffsets?.stop();
+      await viewGraphs?.stop();
       await storeRunner?.stop();
       // Modules first: the views drop their graphs from the SPARQL store before it closes.
       for (const m of wired) await m.close?.();

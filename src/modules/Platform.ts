@@ -56,7 +56,11 @@ export interface Platform {
    */
   defaultSearch?: { query(project: ProjectRef, body: unknown): Promise<SearchResponse>; documents(project: ProjectRef): Promise<readonly SearchDoc[]> };
   /** The SPARQL endpoint's store (user-defined SPARQL views keep their graphs in it), and when it holds the log up to a position. */
-  sparql: { store: ProjectSparqlStore; reach(seq: number): Promise<void> };
+  sparql: {
+    store: ProjectSparqlStore;
+    reach(seq: number): Promise<void>;
+    /** Views' graphs are written by the store's lease holder (`ViewGraphWriter`). */ shared?: boolean;
+  };
   /** The event log's Redis, when there is one: where state every replica shares is kept (keys under the log's hash tag). */
   redis?: { readonly connection: Redis; keyOf(name: string): string };
 }

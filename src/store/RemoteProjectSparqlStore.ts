@@ -9,7 +9,19 @@ import { chunks, dropStatements, revisionInsert, standardResults, VALUES_ROWS } 
 import type { SparqlHttpClient } from './SparqlHttpClient.js';
 import { SparqlRequestFailed } from './SparqlHttpClient.js';
 import { writeResults } from './resultFormats.js';
-import { viewDropStatements, viewMemberUpdates } from './remoteViewGraphs.js';
+import {
+  heldMembers,
+  VIEW_GRAPHS_SCAN,
+  VIEW_LEGACY_SWEPT_UPDATE,
+  VIEW_REGISTRY_QUERY,
+  viewDropStatements,
+  viewHeldQueries,
+  viewMemberUpdates,
+  viewMetadataQuery,
+  viewRegistryUpdate,
+} from './remoteViewGraphs.js';
+import type { HeldViewGraph, SharedViewGraphs } from './SharedViewGraphs.js';
+import { VIEW_REGISTRY, viewGraphPartOf } from './graphNames.js';
 
 export interface RemoteDatasetsOptions {
   /** A query's budget, in ms. */
@@ -35,14 +47,7 @@ export interface RemoteDatasetsOptions {
  * over its budget is abandoned here (its connection closed) and the server's own limit
  * (Virtuoso's `MaxQueryExecutionTime`) bounds what it goes on spending.
  */
-export class RemoteProjectSparqlStore implements ProjectSparqlStore {
-  /**
-   * The user-defined SPARQL views' graphs this replica keeps in the store, and their members: each
-   * replica builds its own (their names carry the replica's build, see the views module), so it is
-   * their only writer and what they hold is known here without asking the store.
-   */
-  private readonly views = new Map<string, Map<string, ViewMember>>();
-
+export class RemoteProjectSparqlStore implements ProjectSparqlStore, SharedViewGraphs {
   constructor(
     private readonly client: SparqlHttpClient,
     private readonly options: RemoteDatasetsOptions,
@@ -132,27 +137,61 @@ export class RemoteProjectSparqlStore implements ProjectSparqlStore {
     if (this.options.writesRevisions) for (const statement of dropStatements(graphs)) await this.client.update(statement);
   }
 
+  /**
+   * A view's graph is written by the store's lease holder alone, and what it holds is read from the
+   * store (its heads graph) before each write: a holder taking over needs nothing of the last one's memory.
+   */
   async viewMembers(_project: ProjectRef, view: string, members: ViewMember[]): Promise<void> {
-    let held = this.views.get(view);
-    if (!held) this.views.set(view, (held = new Map()));
-    const changes = new Map<string, { previous: ViewMember | undefined; next: ViewMember }>();
-    for (const next of members) {
-      const previous = changes.get(next.item)?.previous ?? held.get(next.item);
-      if (previous?.graph === next.graph && previous?.metadata === next.metadata) changes.delete(next.item);
-      else if (previous || next.graph !== undefined) changes.set(next.item, { previous, next });
-    }
-    // Recorded once written: a failed write is retried from what the store held.
-    for (const statement of viewMemberUpdates(view, [...changes.values()])) await this.client.update(statement);
-    for (const { next } of changes.values()) {
-      if (next.graph === undefined) held.delete(next.item);
-      else held.set(next.item, next);
-    }
+    const last = new Map<string, ViewMember>();
+    for (const member of members) last.set(member.item, member);
+    const rows: { item: string; src: string }[] = [];
+    for (const query of viewHeldQueries(view, [...last.keys()]))
+      for (const row of await this.select(query)) rows.push({ item: row.item!.value, src: row.src!.value });
+    const held = heldMembers(view, rows);
+    const changes = [...last.values()].flatMap((next) => {
+      const previous = held.get(next.item);
+      return previous || next.graph !== undefined ? [{ previous, next }] : [];
+    });
+    for (const statement of viewMemberUpdates(view, changes)) await this.client.update(statement);
   }
 
-  async dropView(_project: ProjectRef, view: string): Promise<void> {
-    const held = this.views.get(view);
-    this.views.delete(view);
-    for (const statement of viewDropStatements(view, held?.values() ?? [])) await this.client.update(statement);
+  dropView(_project: ProjectRef, view: string): Promise<void> {
+    return this.dropViewGraph(view);
+  }
+
+  async dropViewGraph(view: string): Promise<void> {
+    const metadata = (await this.select(viewMetadataQuery(view))).map((row) => row.src!.value);
+    for (const statement of viewDropStatements(view, metadata)) await this.client.update(statement);
+    await this.client.update(viewRegistryUpdate(view, undefined));
+  }
+
+  async heldViewGraphs(): Promise<HeldViewGraph[]> {
+    const held = new Map<string, boolean>();
+    let swept = false;
+    for (const row of await this.select(VIEW_REGISTRY_QUERY)) {
+      if (row.g!.value === VIEW_REGISTRY) swept = true;
+      else held.set(row.g!.value, row.state!.value === 'complete');
+    }
+    if (!swept) {
+      // Graphs of replicas that built their own: recorded as unfinished builds, which the holder drops.
+      for (const row of await this.select(VIEW_GRAPHS_SCAN)) {
+        const graph = viewGraphPartOf(row.g!.value);
+        if (graph !== undefined && !held.has(graph)) {
+          await this.registerViewGraph(graph, false);
+          held.set(graph, false);
+        }
+      }
+      await this.client.update(VIEW_LEGACY_SWEPT_UPDATE);
+    }
+    return [...held].map(([graph, complete]) => ({ graph, complete }));
+  }
+
+  async registerViewGraph(graph: string, complete: boolean): Promise<void> {
+    await this.client.update(viewRegistryUpdate(graph, complete ? 'complete' : 'building'));
+  }
+
+  private async select(query: string) {
+    return standardResults((await this.client.query(query, 'application/sparql-results+json')).body).results?.bindings ?? [];
   }
 
   async query(q: ProjectQuery): Promise<QueryAnswer> {

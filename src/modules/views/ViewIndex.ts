@@ -1,12 +1,13 @@
 import type { KindDefinition, Listed } from '../../domain/KindDefinition.js';
 import type { JsonObject } from '../../kernel/json.js';
 import { Rejection } from '../../kernel/Rejection.js';
-import { itemNode, revisionGraph } from '../../store/graphNames.js';
 import type { ViewMember } from '../../store/ProjectSparqlStore.js';
 import { DocSet } from '../../search/dsl/DocSet.js';
 import type { SearchDoc } from '../../search/dsl/fields.js';
 import type { Change } from '../../projection/Projection.js';
 import type { ViewState } from './View.js';
+import type { MetadataOf } from './viewSelection.js';
+import { memberItem, selectedRev, sparqlMemberOf } from './viewSelection.js';
 
 /** What an indexed item holds: its document (Elasticsearch views) or its member of the view's graph (SPARQL views). */
 interface Entry {
@@ -17,8 +18,7 @@ interface Entry {
 /** How an index reads an item's document: `items.body` for resources and schemas. */
 export type DocumentOf = (kind: string, listed: Listed, tag: string | undefined) => Promise<JsonObject | undefined>;
 
-/** An item's metadata as N-Triples (`_rev`, `_createdAt`...), for a SPARQL view that includes it. */
-export type MetadataOf = (kind: string, listed: Listed) => string;
+export type { MetadataOf };
 
 /** Delta's view statistics, counted by this index since it started. */
 export interface IndexCounts {
@@ -47,6 +47,8 @@ export class ViewIndex {
     readonly view: ViewState,
     private readonly documentOf: DocumentOf,
     private readonly metadataOf: MetadataOf,
+    /** Whether its SPARQL view's graph is written from here (embedded store): else only what it selects is counted. */
+    private readonly writesGraph = true,
   ) {}
 
   private get es(): boolean {
@@ -93,20 +95,9 @@ export class ViewIndex {
 
   private async entryOf(kind: string, listed: Listed, tags: Record<string, number>): Promise<Entry | undefined> {
     const f = this.view.value.fields.filters!;
-    if (listed.deprecated && !f.includeDeprecated) return undefined;
-    if (f.resourceSchemas.length && !f.resourceSchemas.includes(listed.schema)) return undefined;
-    if (f.resourceTypes.length && !listed.types.some((t) => f.resourceTypes.includes(t))) return undefined;
-    let rev = listed.rev;
-    if (f.resourceTag !== undefined) {
-      const tagged = tags[f.resourceTag];
-      if (tagged === undefined) return undefined;
-      rev = tagged;
-    }
-    if (!this.es) {
-      const member: ViewMember = { item: itemNode(kind, listed.project, listed.id), graph: revisionGraph(kind, listed.project, listed.id, rev) };
-      if (f.includeMetadata) member.metadata = this.metadataOf(kind, listed);
-      return { member };
-    }
+    const rev = selectedRev(f, listed, tags);
+    if (rev === undefined) return undefined;
+    if (!this.es) return this.writesGraph ? { member: sparqlMemberOf(this.view, kind, listed, tags, this.metadataOf, memberItem(kind, listed)) } : {};
     let body: JsonObject | undefined;
     try {
       body = await this.documentOf(kind, listed, f.resourceTag);

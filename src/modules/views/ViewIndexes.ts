@@ -13,6 +13,7 @@ import { isDefaultView, viewKey } from './viewDefinition.js';
 import type { DocumentOf, MetadataOf } from './ViewIndex.js';
 import { ViewIndex } from './ViewIndex.js';
 import { ProjectEvents } from './ProjectEvents.js';
+import { sharedGraphOf } from './viewSelection.js';
 
 /** Members sent to the store at a time while a view indexes what exists. */
 const BACKFILL_BATCH = 1_000;
@@ -22,6 +23,11 @@ export interface ViewGraphStore {
   store: ProjectSparqlStore;
   /** Resolves once the store holds the revisions of the log up to `seq` (an external store is written by one replica, see `StoreProjectionRunner`). */
   reach(seq: number): Promise<void>;
+  /**
+   * A store every replica shares: its views' graphs are written by its lease holder alone
+   * (`ViewGraphWriter`), one per view and index revision (`sharedGraphOf`), none by this module.
+   */
+  shared?: boolean;
 }
 
 interface Running {
@@ -38,8 +44,10 @@ interface Running {
 /**
  * Every user-defined indexing view's index, each a projection created at run time with a runner and
  * a checkpoint of its own: it indexes what the states hold, then follows the log from there. A
- * SPARQL view writes the triples of what it selects into a graph of its own in the SPARQL store
- * (`viewGraphOf`), queried alone. A runner of the module follows the views themselves: a view
+ * SPARQL view writes the triples of what it selects into a graph of its own in the embedded SPARQL
+ * store (`viewGraphOf`), queried alone; in a store every replica shares, the store's lease holder
+ * writes each view's graph once (`ViewGraphWriter`) and a view's index here only counts what it
+ * selects (statistics, offset), its queries waiting for the store's position. A runner of the module follows the views themselves: a view
  * created, updated, restarted or undeprecated is (re)indexed into a new graph, the former one
  * dropped; a deprecated one is dropped. The default views are answered by the project's search and
  * SPARQL endpoint, never indexed again here; the same runner counts each project's events for
@@ -49,7 +57,7 @@ export class ViewIndexes {
   private readonly running = new Map<string, Running>();
   private readonly control: ProjectionRunner;
   readonly events: ProjectEvents;
-  /** This replica's name in its graphs' builds: each replica keeps its own graphs in a shared store. */
+  /** This process's name in its graphs' builds (embedded store). */
   private readonly replica = randomUUID().slice(0, 8);
   private builds = 0;
 
@@ -108,9 +116,10 @@ export class ViewIndexes {
   }
 
   private start(key: string, view: ViewState, indexingRev: number): void {
-    const index = new ViewIndex(view, this.deps.documentOf, this.deps.metadataOf);
+    const shared = this.deps.graphs.shared === true;
+    const index = new ViewIndex(view, this.deps.documentOf, this.deps.metadataOf, !shared);
     const position = this.deps.feed.position;
-    const graph = view.value.fields.type === 'SparqlView' ? viewGraphOf(view.project, view.id, `${this.replica}.${++this.builds}`) : undefined;
+    const graph = !shared && view.value.fields.type === 'SparqlView' ? viewGraphOf(view.project, view.id, `${this.replica}.${++this.builds}`) : undefined;
     // The states as of now, captured at once: changes after `position` are the runner's.
     const items: [Parameters<ViewIndex['apply']>[0], string, unknown][] = [];
     for (const [definition, states] of this.deps.states.all()) {
@@ -170,13 +179,20 @@ export class ViewIndexes {
 
   /** The view's index once it reflects the log as of now (reads wait for it, as every read of a projection does). */
   async ready(project: ProjectRef, id: string): Promise<{ index: ViewIndex; graph?: string } | undefined> {
+    const position = this.deps.feed.position;
     // A view created just before is started by the runner following the views.
-    await this.control.reach(this.deps.feed.position);
+    await this.control.reach(position);
     const running = this.running.get(viewKey(project, id));
     if (!running) return undefined;
     await running.built;
-    await running.runner.reach(this.deps.feed.position);
+    await running.runner.reach(position);
     await running.writes;
+    if (this.deps.graphs.shared) {
+      // The holder wrote the view's graph as of the store's position: it covers the log as of this read.
+      const graph = sharedGraphOf(running.index.view);
+      if (graph !== undefined) await this.deps.graphs.reach(position);
+      return { index: running.index, ...(graph ? { graph } : {}) };
+    }
     return { index: running.index, ...(running.graph ? { graph: running.graph } : {}) };
   }
 
@@ -205,7 +221,7 @@ export class ViewIndexes {
     this.control.stop();
     const all = [...this.running];
     for (const [key, running] of all) this.stop(key, running);
-    // Graphs in a shared store are this replica's own: they go with it.
+    // The embedded store's graphs are this process's own: they go with it.
     await Promise.all(all.map(([, r]) => r.writes.catch(() => undefined)));
   }
 }
