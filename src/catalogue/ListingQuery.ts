@@ -2,6 +2,7 @@ import type { Expression, Ordering, Pattern, SelectQuery, Triple, VariableTerm }
 import { CATALOGUE } from '../store/graphNames.js';
 import type { Binding } from '../store/GraphStore.js';
 import { MISSING_DATATYPE } from './SortValue.js';
+import { cursorKey, cursorTie, orderKey, tieKey } from './payloadOrder.js';
 import {
   and,
   bgp,
@@ -116,9 +117,9 @@ export const pageQuery = (f: ListingFilter, sort: SortKey[], page: { offset: num
       // missing-value marker into the cursor). Not a `BIND(COALESCE(...))` of it: on Virtuoso 7 the
       // cursor FILTER over that computed variable passed every row but the cursor's own with `>`.
       payload.push(optional([graph(v('head'), [bgp(triple(v('id'), n(key.field.predicate), sv))])]));
-      return { variable: sv, descending: key.descending, payload: true };
+      return { variable: sv, value: orderKey(sv), tie: tieKey(sv), descending: key.descending, payload: true };
     }
-    return { variable: sv, descending: key.descending, payload: false };
+    return { variable: sv, value: sv, descending: key.descending, payload: false };
   });
   extra.push(triple(item, nxvTerm('id'), v('id')));
   const where = [...selection(f, extra), ...payload];
@@ -127,7 +128,8 @@ export const pageQuery = (f: ListingFilter, sort: SortKey[], page: { offset: num
   const order: Ordering[] = [
     ...keys.flatMap((k): Ordering[] => [
       ...(k.payload ? [{ expression: op('!', op('bound', k.variable)) }] : []),
-      { expression: k.variable, descending: k.descending },
+      { expression: k.value, descending: k.descending },
+      ...(k.tie ? [{ expression: k.tie, descending: k.descending }] : []),
     ]),
     { expression: item },
   ];
@@ -148,6 +150,9 @@ export const pageQuery = (f: ListingFilter, sort: SortKey[], page: { offset: num
 /** One sort key of the page query: its variable, unbound for an item without a value when it is a payload field. */
 interface Key {
   variable: VariableTerm;
+  /** What the listing orders by: the variable, or for a payload field its `orderKey` then its `tieKey`. */
+  value: Expression;
+  tie?: Expression;
   descending: boolean;
   payload: boolean;
 }
@@ -171,34 +176,41 @@ const stringComparison = (operator: '<' | '>' | '=', variable: Expression, value
 
 /** Rows strictly after the cursor in the listing's order (the cursor ends with the item node). */
 const afterFilter = (keys: Key[], after: Binding[]): Expression => {
-  const all: Key[] = [...keys, { variable: item, descending: false, payload: false }];
+  const all: Key[] = [...keys, { variable: item, value: item, descending: false, payload: false }];
   const term = (b: Binding) => (b.type === 'uri' ? n(b.value) : b.datatype ? typed(b.value, b.datatype) : str(b.value));
   const cmp = (k: Key, b: Binding): Expression => {
     const operator = k.descending ? '<' : '>';
     const past =
       b.type === 'uri'
-        ? op(operator, op('str', k.variable), str(b.value))
+        ? op(operator, op('str', k.value), str(b.value))
         : isString(b)
-          ? stringComparison(operator, k.variable, b.value)
-          : op(operator, k.variable, term(b) as Expression);
+          ? stringComparison(operator, k.value, b.value)
+          : op(operator, k.value, term(b) as Expression);
     // ORDER BY puts "" (a missing payload value) before every number, but `<`/`>` between them is
     // a type error that drops the row: without these, a cursor crossing that border loses rows.
-    if (b.type === 'literal' && !b.datatype && b.value === '' && !k.descending) return or(past, op('isnumeric', k.variable));
-    if (b.type === 'literal' && b.datatype && NUMERIC.has(b.datatype) && k.descending) return or(past, op('sameterm', k.variable, str('')));
+    if (b.type === 'literal' && !b.datatype && b.value === '' && !k.descending) return or(past, op('isnumeric', k.value));
+    if (b.type === 'literal' && b.datatype && NUMERIC.has(b.datatype) && k.descending) return or(past, op('sameterm', k.value, str('')));
     return past;
   };
   const eq = (k: Key, b: Binding): Expression =>
     b.type === 'uri'
-      ? op('=', op('str', k.variable), str(b.value))
+      ? op('=', op('str', k.value), str(b.value))
       : isString(b)
-        ? stringComparison('=', k.variable, b.value)
-        : op('=', k.variable, term(b) as Expression);
+        ? stringComparison('=', k.value, b.value)
+        : op('=', k.value, term(b) as Expression);
   // A payload key orders items without a value after all others: a cursor on one of them is passed
   // only by the next keys; any other cursor is passed by every item without a value.
   const isMissing = (b: Binding) => b.type === 'literal' && b.datatype === MISSING_DATATYPE;
-  const past = (k: Key, b: Binding): Expression => (!k.payload ? cmp(k, b) : isMissing(b) ? bool(false) : or(op('!', op('bound', k.variable)), cmp(k, b)));
+  // Among equal first keys, the tie keys (see payloadOrder) decide.
+  const tie = (k: Key, operator: string, b: Binding) => op(operator, op('str', k.tie!), str(cursorTie(b)));
+  const past = (k: Key, b: Binding): Expression =>
+    !k.payload
+      ? cmp(k, b)
+      : isMissing(b)
+        ? bool(false)
+        : or(op('!', op('bound', k.variable)), cmp(k, cursorKey(b)), and(eq(k, cursorKey(b)), tie(k, k.descending ? '<' : '>', b)));
   const same = (k: Key, b: Binding): Expression =>
-    !k.payload ? eq(k, b) : isMissing(b) ? op('!', op('bound', k.variable)) : and(op('bound', k.variable), eq(k, b));
+    !k.payload ? eq(k, b) : isMissing(b) ? op('!', op('bound', k.variable)) : and(op('bound', k.variable), eq(k, cursorKey(b)), tie(k, '=', b));
   const disjuncts = all.map((k, i) => and(...all.slice(0, i).map((p, j) => same(p, after[j]!)), past(k, after[i]!)));
   return or(...disjuncts);
 };
