@@ -2,7 +2,7 @@ import type { Expression, Ordering, Pattern, SelectQuery, Triple, VariableTerm }
 import { CATALOGUE } from '../store/graphNames.js';
 import type { Binding } from '../store/GraphStore.js';
 import { MISSING_DATATYPE } from './SortValue.js';
-import { cursorKey, cursorTie, orderKey, tieKey } from './payloadOrder.js';
+import { cursorKey, cursorTie, orderKey, textDatatype, tieKey } from './payloadOrder.js';
 import {
   and,
   bgp,
@@ -160,9 +160,6 @@ interface Key {
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 const NUMERIC = new Set(['integer', 'decimal', 'double', 'float'].map((t) => `${XSD}${t}`));
 
-/** A cursor value that is a plain string (`xsd:string`, no language). */
-const isString = (b: Binding) => b.type === 'literal' && b['xml:lang'] === undefined && (b.datatype === undefined || b.datatype === `${XSD}string`);
-
 /**
  * `variable <operator> value` for a plain string value, as SPARQL means it (true only for a string
  * variable), on the lexical forms. Virtuoso 7 does not compare a stored string with a string
@@ -171,8 +168,8 @@ const isString = (b: Binding) => b.type === 'literal' && b['xml:lang'] === undef
  * "heron d"; with a constant the store did not hold, no row at all; `=` with an `xsd:string`-typed
  * constant matched nothing. It compares STR() of both sides as text, as every other store does.
  */
-const stringComparison = (operator: '<' | '>' | '=', variable: Expression, value: string): Expression =>
-  and(op('sameterm', op('datatype', variable), n(`${XSD}string`)), op(operator, op('str', variable), str(value)));
+const stringComparison = (operator: '<' | '>' | '=', variable: Expression, value: string, datatype = `${XSD}string`): Expression =>
+  and(op('sameterm', op('datatype', variable), n(datatype)), op(operator, op('str', variable), str(value)));
 
 /** Rows strictly after the cursor in the listing's order (the cursor ends with the item node). */
 const afterFilter = (keys: Key[], after: Binding[]): Expression => {
@@ -183,8 +180,8 @@ const afterFilter = (keys: Key[], after: Binding[]): Expression => {
     const past =
       b.type === 'uri'
         ? op(operator, op('str', k.value), str(b.value))
-        : isString(b)
-          ? stringComparison(operator, k.value, b.value)
+        : textDatatype(b)
+          ? stringComparison(operator, k.value, b.value, textDatatype(b))
           : op(operator, k.value, term(b) as Expression);
     // ORDER BY puts "" (a missing payload value) before every number, but `<`/`>` between them is
     // a type error that drops the row: without these, a cursor crossing that border loses rows.
@@ -195,22 +192,22 @@ const afterFilter = (keys: Key[], after: Binding[]): Expression => {
   const eq = (k: Key, b: Binding): Expression =>
     b.type === 'uri'
       ? op('=', op('str', k.value), str(b.value))
-      : isString(b)
-        ? stringComparison('=', k.value, b.value)
+      : textDatatype(b)
+        ? stringComparison('=', k.value, b.value, textDatatype(b))
         : op('=', k.value, term(b) as Expression);
   // A payload key orders items without a value after all others: a cursor on one of them is passed
   // only by the next keys; any other cursor is passed by every item without a value.
   const isMissing = (b: Binding) => b.type === 'literal' && b.datatype === MISSING_DATATYPE;
-  // Among equal first keys, the tie keys (see payloadOrder) decide.
-  const tie = (k: Key, operator: string, b: Binding) => op(operator, op('str', k.tie!), str(cursorTie(b)));
+  // Among equal first keys, the tags decide (see payloadOrder); an IRI has none.
+  const tie = (k: Key, operator: string, b: Binding): Expression[] => (b.type === 'literal' ? [op(operator, op('str', k.tie!), str(cursorTie(b)))] : []);
   const past = (k: Key, b: Binding): Expression =>
     !k.payload
       ? cmp(k, b)
       : isMissing(b)
         ? bool(false)
-        : or(op('!', op('bound', k.variable)), cmp(k, cursorKey(b)), and(eq(k, cursorKey(b)), tie(k, k.descending ? '<' : '>', b)));
+        : or(op('!', op('bound', k.variable)), cmp(k, cursorKey(b)), and(eq(k, cursorKey(b)), ...tie(k, k.descending ? '<' : '>', b)));
   const same = (k: Key, b: Binding): Expression =>
-    !k.payload ? eq(k, b) : isMissing(b) ? op('!', op('bound', k.variable)) : and(op('bound', k.variable), eq(k, cursorKey(b)), tie(k, '=', b));
+    !k.payload ? eq(k, b) : isMissing(b) ? op('!', op('bound', k.variable)) : and(op('bound', k.variable), eq(k, cursorKey(b)), ...tie(k, '=', b));
   const disjuncts = all.map((k, i) => and(...all.slice(0, i).map((p, j) => same(p, after[j]!)), past(k, after[i]!)));
   return or(...disjuncts);
 };

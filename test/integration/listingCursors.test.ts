@@ -19,6 +19,7 @@ const N = `${S}n`;
 const AT = `${S}at`;
 const LABEL = `${S}label`;
 const AMOUNT = `${S}amount`;
+const CODE = `${S}code`;
 const PROJECTS = ['a/one', 'a/two', 'b/three'];
 
 /** A deterministic pseudo-random sequence, so a failure reproduces. */
@@ -47,26 +48,10 @@ const items: CatalogueItem[] = Array.from({ length: 45 }, (_, i) => {
 });
 
 /**
- * Tagged strings, equal texts with different tags or none, and equal texts of different datatypes:
- * the stores order none of these alike, nor compare them in a FILTER, on their own.
+ * Tagged strings, equal texts with different tags or none, plain strings among them: the stores
+ * order tagged strings differently and cannot compare different tags in a FILTER.
  */
-const labels = [
-  '"Chat"@fr',
-  '"Chat"@en',
-  '"Chat"',
-  '"Chat"@en-GB',
-  '"chat"@fr',
-  '"Cha"@fr',
-  '"Chat"^^<urn:dt:a>',
-  '"Chat"^^<urn:dt:b>',
-  '"Hund"@de',
-  `"2026-01-01"^^<${XSD}date>`,
-  '"2026-01-01"',
-  '"Chat"@FR',
-  '"1"^^<urn:dt:a>',
-  '""@en',
-  '""',
-];
+const labels = ['"Chat"@fr', '"Chat"@en', '"Chat"', '"Chat"@en-GB', '"chat"@fr', '"Cha"@fr', '"Hund"@de', '"Chat"@FR', '"chat"', '"Chat"@de', '""@en', '""'];
 /** Numbers of equal value and different datatypes (and lexical forms the stores write back differently). */
 const amounts = [
   `"1"^^<${XSD}integer>`,
@@ -78,6 +63,9 @@ const amounts = [
   `"0.5"^^<${XSD}double>`,
 ];
 
+/** Literals of a datatype neither store knows: ordered (and compared) by their text. */
+const codes = ['b', 'a', 'B', 'a b', '', 'é', 'b'].map((c) => `"${c}"^^<urn:dt:code>`);
+
 /** One value per field at most (names repeat, some missing), so a walk must give each item exactly once. */
 const payload = (item: CatalogueItem, i: number): string => {
   const s = iri(item.id);
@@ -88,6 +76,7 @@ const payload = (item: CatalogueItem, i: number): string => {
   if (i % 6 !== 0) out += quad(s, iri(AT), literal(`2026-0${1 + (i % 9)}-1${i % 10}T00:00:00Z`, `${XSD}dateTime`), g);
   if (i % 8 !== 5) out += quad(s, iri(LABEL), labels[(i * 7) % labels.length]!, g);
   if (i % 9 !== 4) out += quad(s, iri(AMOUNT), amounts[(i * 3) % amounts.length]!, g);
+  if (i % 10 !== 7) out += quad(s, iri(CODE), codes[(i * 5) % codes.length]!, g);
   return out;
 };
 
@@ -104,6 +93,8 @@ const SORTS: SortKey[][] = [
   [key({ predicate: LABEL }), key({ predicate: NAME }, true)],
   [key({ predicate: AMOUNT }), key({ predicate: LABEL })],
   [key({ predicate: AMOUNT }, true), key({ predicate: LABEL }, true)],
+  [key({ predicate: CODE })],
+  [key({ predicate: CODE }, true), key({ predicate: LABEL })],
 ];
 
 const all: ListingFilter = { kind: 'resources', types: [], typeOperator: 'or' };
