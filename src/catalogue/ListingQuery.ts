@@ -168,33 +168,35 @@ const NUMERIC = new Set(['integer', 'decimal', 'double', 'float'].map((t) => `${
  * "heron d"; with a constant the store did not hold, no row at all; `=` with an `xsd:string`-typed
  * constant matched nothing. It compares STR() of both sides as text, as every other store does.
  */
-const stringComparison = (operator: '<' | '>' | '=', variable: Expression, value: string, datatype = `${XSD}string`): Expression =>
-  and(op('sameterm', op('datatype', variable), n(datatype)), op(operator, op('str', variable), str(value)));
+const stringComparison = (operator: '<' | '>' | '=', variable: Expression, value: string, datatype: string, tagged: boolean): Expression =>
+  and(
+    tagged
+      ? or(op('!=', op('lang', variable), str('')), op('sameterm', op('datatype', variable), n(datatype)))
+      : op('sameterm', op('datatype', variable), n(datatype)),
+    op(operator, op('str', variable), str(value)),
+  );
 
 /** Rows strictly after the cursor in the listing's order (the cursor ends with the item node). */
 const afterFilter = (keys: Key[], after: Binding[]): Expression => {
   const all: Key[] = [...keys, { variable: item, value: item, descending: false, payload: false }];
   const term = (b: Binding) => (b.type === 'uri' ? n(b.value) : b.datatype ? typed(b.value, b.datatype) : str(b.value));
+  // Texts on the variable itself, not its order key (whose text is the same, a tagged string's
+  // being a plain string): the order key's DATATYPE per row doubled Virtuoso's page after a cursor.
+  const compare = (k: Key, operator: '<' | '>' | '=', b: Binding): Expression => {
+    const datatype = textDatatype(b);
+    if (b.type === 'uri') return op(operator, op('str', k.variable), str(b.value));
+    if (datatype) return stringComparison(operator, k.variable, b.value, datatype, k.payload && datatype === `${XSD}string`);
+    return op(operator, k.value, term(b) as Expression);
+  };
   const cmp = (k: Key, b: Binding): Expression => {
-    const operator = k.descending ? '<' : '>';
-    const past =
-      b.type === 'uri'
-        ? op(operator, op('str', k.value), str(b.value))
-        : textDatatype(b)
-          ? stringComparison(operator, k.value, b.value, textDatatype(b))
-          : op(operator, k.value, term(b) as Expression);
+    const past = compare(k, k.descending ? '<' : '>', b);
     // ORDER BY puts "" (a missing payload value) before every number, but `<`/`>` between them is
     // a type error that drops the row: without these, a cursor crossing that border loses rows.
     if (b.type === 'literal' && !b.datatype && b.value === '' && !k.descending) return or(past, op('isnumeric', k.value));
     if (b.type === 'literal' && b.datatype && NUMERIC.has(b.datatype) && k.descending) return or(past, op('sameterm', k.value, str('')));
     return past;
   };
-  const eq = (k: Key, b: Binding): Expression =>
-    b.type === 'uri'
-      ? op('=', op('str', k.value), str(b.value))
-      : textDatatype(b)
-        ? stringComparison('=', k.value, b.value, textDatatype(b))
-        : op('=', k.value, term(b) as Expression);
+  const eq = (k: Key, b: Binding): Expression => compare(k, '=', b);
   // A payload key orders items without a value after all others: a cursor on one of them is passed
   // only by the next keys; any other cursor is passed by every item without a value.
   const isMissing = (b: Binding) => b.type === 'literal' && b.datatype === MISSING_DATATYPE;
