@@ -2,6 +2,7 @@ import type { Expression, Ordering, Pattern, SelectQuery, Triple, VariableTerm }
 import { CATALOGUE } from '../store/graphNames.js';
 import type { Binding } from '../store/GraphStore.js';
 import { MISSING_DATATYPE } from './SortValue.js';
+import { cursorKey, cursorTie, orderKey, textDatatype, tieKey } from './payloadOrder.js';
 import {
   and,
   bgp,
@@ -116,9 +117,9 @@ export const pageQuery = (f: ListingFilter, sort: SortKey[], page: { offset: num
       // missing-value marker into the cursor). Not a `BIND(COALESCE(...))` of it: on Virtuoso 7 the
       // cursor FILTER over that computed variable passed every row but the cursor's own with `>`.
       payload.push(optional([graph(v('head'), [bgp(triple(v('id'), n(key.field.predicate), sv))])]));
-      return { variable: sv, descending: key.descending, payload: true };
+      return { variable: sv, value: orderKey(sv), tie: tieKey(sv), descending: key.descending, payload: true };
     }
-    return { variable: sv, descending: key.descending, payload: false };
+    return { variable: sv, value: sv, descending: key.descending, payload: false };
   });
   extra.push(triple(item, nxvTerm('id'), v('id')));
   const where = [...selection(f, extra), ...payload];
@@ -127,7 +128,8 @@ export const pageQuery = (f: ListingFilter, sort: SortKey[], page: { offset: num
   const order: Ordering[] = [
     ...keys.flatMap((k): Ordering[] => [
       ...(k.payload ? [{ expression: op('!', op('bound', k.variable)) }] : []),
-      { expression: k.variable, descending: k.descending },
+      { expression: k.value, descending: k.descending },
+      ...(k.tie ? [{ expression: k.tie, descending: k.descending }] : []),
     ]),
     { expression: item },
   ];
@@ -148,15 +150,15 @@ export const pageQuery = (f: ListingFilter, sort: SortKey[], page: { offset: num
 /** One sort key of the page query: its variable, unbound for an item without a value when it is a payload field. */
 interface Key {
   variable: VariableTerm;
+  /** What the listing orders by: the variable, or for a payload field its `orderKey` then its `tieKey`. */
+  value: Expression;
+  tie?: Expression;
   descending: boolean;
   payload: boolean;
 }
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 const NUMERIC = new Set(['integer', 'decimal', 'double', 'float'].map((t) => `${XSD}${t}`));
-
-/** A cursor value that is a plain string (`xsd:string`, no language). */
-const isString = (b: Binding) => b.type === 'literal' && b['xml:lang'] === undefined && (b.datatype === undefined || b.datatype === `${XSD}string`);
 
 /**
  * `variable <operator> value` for a plain string value, as SPARQL means it (true only for a string
@@ -166,39 +168,48 @@ const isString = (b: Binding) => b.type === 'literal' && b['xml:lang'] === undef
  * "heron d"; with a constant the store did not hold, no row at all; `=` with an `xsd:string`-typed
  * constant matched nothing. It compares STR() of both sides as text, as every other store does.
  */
-const stringComparison = (operator: '<' | '>' | '=', variable: Expression, value: string): Expression =>
-  and(op('sameterm', op('datatype', variable), n(`${XSD}string`)), op(operator, op('str', variable), str(value)));
+const stringComparison = (operator: '<' | '>' | '=', variable: Expression, value: string, datatype: string, tagged: boolean): Expression =>
+  and(
+    tagged
+      ? or(op('!=', op('lang', variable), str('')), op('sameterm', op('datatype', variable), n(datatype)))
+      : op('sameterm', op('datatype', variable), n(datatype)),
+    op(operator, op('str', variable), str(value)),
+  );
 
 /** Rows strictly after the cursor in the listing's order (the cursor ends with the item node). */
 const afterFilter = (keys: Key[], after: Binding[]): Expression => {
-  const all: Key[] = [...keys, { variable: item, descending: false, payload: false }];
+  const all: Key[] = [...keys, { variable: item, value: item, descending: false, payload: false }];
   const term = (b: Binding) => (b.type === 'uri' ? n(b.value) : b.datatype ? typed(b.value, b.datatype) : str(b.value));
+  // Texts on the variable itself, not its order key (whose text is the same, a tagged string's
+  // being a plain string): the order key's DATATYPE per row doubled Virtuoso's page after a cursor.
+  const compare = (k: Key, operator: '<' | '>' | '=', b: Binding): Expression => {
+    const datatype = textDatatype(b);
+    if (b.type === 'uri') return op(operator, op('str', k.variable), str(b.value));
+    if (datatype) return stringComparison(operator, k.variable, b.value, datatype, k.payload && datatype === `${XSD}string`);
+    return op(operator, k.value, term(b) as Expression);
+  };
   const cmp = (k: Key, b: Binding): Expression => {
-    const operator = k.descending ? '<' : '>';
-    const past =
-      b.type === 'uri'
-        ? op(operator, op('str', k.variable), str(b.value))
-        : isString(b)
-          ? stringComparison(operator, k.variable, b.value)
-          : op(operator, k.variable, term(b) as Expression);
+    const past = compare(k, k.descending ? '<' : '>', b);
     // ORDER BY puts "" (a missing payload value) before every number, but `<`/`>` between them is
     // a type error that drops the row: without these, a cursor crossing that border loses rows.
-    if (b.type === 'literal' && !b.datatype && b.value === '' && !k.descending) return or(past, op('isnumeric', k.variable));
-    if (b.type === 'literal' && b.datatype && NUMERIC.has(b.datatype) && k.descending) return or(past, op('sameterm', k.variable, str('')));
+    if (b.type === 'literal' && !b.datatype && b.value === '' && !k.descending) return or(past, op('isnumeric', k.value));
+    if (b.type === 'literal' && b.datatype && NUMERIC.has(b.datatype) && k.descending) return or(past, op('sameterm', k.value, str('')));
     return past;
   };
-  const eq = (k: Key, b: Binding): Expression =>
-    b.type === 'uri'
-      ? op('=', op('str', k.variable), str(b.value))
-      : isString(b)
-        ? stringComparison('=', k.variable, b.value)
-        : op('=', k.variable, term(b) as Expression);
+  const eq = (k: Key, b: Binding): Expression => compare(k, '=', b);
   // A payload key orders items without a value after all others: a cursor on one of them is passed
   // only by the next keys; any other cursor is passed by every item without a value.
   const isMissing = (b: Binding) => b.type === 'literal' && b.datatype === MISSING_DATATYPE;
-  const past = (k: Key, b: Binding): Expression => (!k.payload ? cmp(k, b) : isMissing(b) ? bool(false) : or(op('!', op('bound', k.variable)), cmp(k, b)));
+  // Among equal first keys, the tags decide (see payloadOrder); an IRI has none.
+  const tie = (k: Key, operator: string, b: Binding): Expression[] => (b.type === 'literal' ? [op(operator, op('str', k.tie!), str(cursorTie(b)))] : []);
+  const past = (k: Key, b: Binding): Expression =>
+    !k.payload
+      ? cmp(k, b)
+      : isMissing(b)
+        ? bool(false)
+        : or(op('!', op('bound', k.variable)), cmp(k, cursorKey(b)), and(eq(k, cursorKey(b)), ...tie(k, k.descending ? '<' : '>', b)));
   const same = (k: Key, b: Binding): Expression =>
-    !k.payload ? eq(k, b) : isMissing(b) ? op('!', op('bound', k.variable)) : and(op('bound', k.variable), eq(k, b));
+    !k.payload ? eq(k, b) : isMissing(b) ? op('!', op('bound', k.variable)) : and(op('bound', k.variable), eq(k, cursorKey(b)), ...tie(k, '=', b));
   const disjuncts = all.map((k, i) => and(...all.slice(0, i).map((p, j) => same(p, after[j]!)), past(k, after[i]!)));
   return or(...disjuncts);
 };

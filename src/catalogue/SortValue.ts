@@ -6,7 +6,8 @@ import { XSD } from '../rdf/terms.js';
  * string (also what a missing value becomes), a plain string, an xsd:integer, an xsd:double, or
  * anything else. Oxigraph orders "" before every number and strings by code point; values of
  * different kinds (string against number, integer against double, dates, IRIs, language-tagged
- * strings) it orders in ways an index cannot reproduce cheaply, so an index holding them declines.
+ * strings: the listing orders those by text then tag, see payloadOrder) it orders in ways an index
+ * does not reproduce, so an index holding them declines.
  */
 export const SortKind = { Empty: 0, Integer: 1, Double: 2, String: 3, Other: 4, Missing: 5 } as const;
 export type SortKind = (typeof SortKind)[keyof typeof SortKind];

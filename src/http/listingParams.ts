@@ -5,6 +5,7 @@ import type { Addresses } from '../kernel/Addresses.js';
 import type { ListingRequest } from '../catalogue/Listings.js';
 import type { Binding } from '../store/GraphStore.js';
 import type { TimeRange } from '../catalogue/ListingQuery.js';
+import { LANGUAGE_TAG } from '../catalogue/payloadOrder.js';
 import { bool, integer, many, single } from './params.js';
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
@@ -39,7 +40,9 @@ const cursor = (query: Request['query']): Binding[] | undefined => {
           typeof b === 'object' &&
           ['uri', 'literal'].includes(b.type) &&
           typeof b.value === 'string' &&
-          (b.datatype === undefined || typeof b.datatype === 'string'),
+          (b.datatype === undefined || typeof b.datatype === 'string') &&
+          // A tagged string keeps its tag (the order of equal texts depends on it); a bad one is no cursor of ours.
+          (b['xml:lang'] === undefined || (b.type === 'literal' && typeof b['xml:lang'] === 'string' && LANGUAGE_TAG.test(b['xml:lang']))),
       )
     )
       return parsed as Binding[];

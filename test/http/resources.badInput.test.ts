@@ -246,6 +246,12 @@ describe('resources: bad input over HTTP', () => {
         `after=${enc('[]')}`,
         `after=${enc('{"a":1}')}`,
         `after=${enc('[1,2]')}`,
+        // a tagged string's tag must be a language tag, on a literal
+        `after=${enc('[{"type":"literal","value":"x","xml:lang":"en gb"},{"type":"uri","value":"urn:x"}]')}`,
+        `after=${enc('[{"type":"literal","value":"x","xml:lang":""},{"type":"uri","value":"urn:x"}]')}`,
+        `after=${enc('[{"type":"literal","value":"x","xml:lang":7},{"type":"uri","value":"urn:x"}]')}`,
+        `after=${enc('[{"type":"literal","value":"x","xml:lang":"fr\\"}"},{"type":"uri","value":"urn:x"}]')}`,
+        `after=${enc('[{"type":"uri","value":"urn:y","xml:lang":"en"},{"type":"uri","value":"urn:x"}]')}`,
         'size=1&size=2',
       ]) {
         expectError(await api.get(`${scope}?${q}`), 400, MQP);

@@ -183,6 +183,29 @@ describe('resources: listings over HTTP', () => {
     expect(await order(`sort=-${enc(`${S}age`)}`)).to.deep.equal(['c', 'b', 'a', 'd']);
   });
 
+  it('walks a payload sort over tagged strings with _next: equal texts by tag, the plain one first, each once', async () => {
+    const { p, base } = await project();
+    const names: [string, unknown][] = [
+      ['fr', { '@value': 'Chat', '@language': 'fr' }],
+      ['plain', 'Chat'],
+      ['en', { '@value': 'Chat', '@language': 'en' }],
+      ['en-gb', { '@value': 'Chat', '@language': 'en-GB' }],
+      ['fr2', { '@value': 'Chat', '@language': 'FR' }],
+      ['cha', { '@value': 'Cha', '@language': 'fr' }],
+      ['lower', { '@value': 'chat', '@language': 'de' }],
+    ];
+    for (const [id, name] of names) await create(p, id, { name });
+    const short = (items: Item[]) => items.map((i) => i['@id'].slice(base.length));
+    for (const sort of ['name', '-name']) {
+      const whole = short((await api.get(`/v1/resources/${p}?size=100&sort=${sort}`)).body['_results']);
+      if (sort === 'name') expect(whole.slice(0, 5)).to.deep.equal(['cha', 'plain', 'en', 'en-gb', 'fr']);
+      for (const size of [1, 2, 3]) {
+        const { items } = await walk(`/v1/resources/${p}?size=${size}&sort=${sort}`);
+        expect(short(items), `sort=${sort}&size=${size}`).to.deep.equal(whole);
+      }
+    }
+  });
+
   it('keeps a payload sort right after updates, deprecations and new resources', async () => {
     const { p, base } = await project();
     await create(p, 'a', { name: 'delta' });

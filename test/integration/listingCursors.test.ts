@@ -17,6 +17,9 @@ const S = 'http://s/';
 const NAME = `${S}name`;
 const N = `${S}n`;
 const AT = `${S}at`;
+const LABEL = `${S}label`;
+const AMOUNT = `${S}amount`;
+const CODE = `${S}code`;
 const PROJECTS = ['a/one', 'a/two', 'b/three'];
 
 /** A deterministic pseudo-random sequence, so a failure reproduces. */
@@ -44,6 +47,25 @@ const items: CatalogueItem[] = Array.from({ length: 45 }, (_, i) => {
   };
 });
 
+/**
+ * Tagged strings, equal texts with different tags or none, plain strings among them: the stores
+ * order tagged strings differently and cannot compare different tags in a FILTER.
+ */
+const labels = ['"Chat"@fr', '"Chat"@en', '"Chat"', '"Chat"@en-GB', '"chat"@fr', '"Cha"@fr', '"Hund"@de', '"Chat"@FR', '"chat"', '"Chat"@de', '""@en', '""'];
+/** Numbers of equal value and different datatypes (and lexical forms the stores write back differently). */
+const amounts = [
+  `"1"^^<${XSD}integer>`,
+  `"1"^^<${XSD}decimal>`,
+  `"1.0"^^<${XSD}decimal>`,
+  `"1"^^<${XSD}double>`,
+  `"1E0"^^<${XSD}double>`,
+  `"2"^^<${XSD}integer>`,
+  `"0.5"^^<${XSD}double>`,
+];
+
+/** Literals of a datatype neither store knows: ordered (and compared) by their text. */
+const codes = ['b', 'a', 'B', 'a b', '', 'é', 'b'].map((c) => `"${c}"^^<urn:dt:code>`);
+
 /** One value per field at most (names repeat, some missing), so a walk must give each item exactly once. */
 const payload = (item: CatalogueItem, i: number): string => {
   const s = iri(item.id);
@@ -52,6 +74,9 @@ const payload = (item: CatalogueItem, i: number): string => {
   if (i % 7 !== 3) out += quad(s, iri(NAME), literal(`${words[(i * 5) % words.length]}${i % 4 ? '' : ' x'}`), g);
   if (i % 5 !== 0) out += quad(s, iri(N), literal(String((i * 37) % 11), `${XSD}integer`), g);
   if (i % 6 !== 0) out += quad(s, iri(AT), literal(`2026-0${1 + (i % 9)}-1${i % 10}T00:00:00Z`, `${XSD}dateTime`), g);
+  if (i % 8 !== 5) out += quad(s, iri(LABEL), labels[(i * 7) % labels.length]!, g);
+  if (i % 9 !== 4) out += quad(s, iri(AMOUNT), amounts[(i * 3) % amounts.length]!, g);
+  if (i % 10 !== 7) out += quad(s, iri(CODE), codes[(i * 5) % codes.length]!, g);
   return out;
 };
 
@@ -63,6 +88,13 @@ const SORTS: SortKey[][] = [
   [key({ predicate: N }), key({ predicate: NAME }, true)],
   [key({ predicate: AT }, true), key({ metadata: 'id' })],
   [key({ metadata: 'project' }, true), key({ predicate: NAME })],
+  [key({ predicate: LABEL })],
+  [key({ predicate: LABEL }, true)],
+  [key({ predicate: LABEL }), key({ predicate: NAME }, true)],
+  [key({ predicate: AMOUNT }), key({ predicate: LABEL })],
+  [key({ predicate: AMOUNT }, true), key({ predicate: LABEL }, true)],
+  [key({ predicate: CODE })],
+  [key({ predicate: CODE }, true), key({ predicate: LABEL })],
 ];
 
 const all: ListingFilter = { kind: 'resources', types: [], typeOperator: 'or' };
@@ -130,7 +162,7 @@ describe('SPARQL listing cursors walk the listing order on every store', functio
               }
               expect(walked, `pages of ${size}`).to.deep.equal(expected);
             }
-            // The stores order plain strings, numbers and dates alike: the same listing on both.
+            // The stores order plain strings, numbers, dates and (by text, then tag or datatype) other literals alike: the same listing on both.
             const seen = orders.get(`${n} ${f}`);
             if (seen) expect(expected).to.deep.equal(seen);
             else orders.set(`${n} ${f}`, expected);

@@ -11,6 +11,7 @@ import { RevisionProjection } from '../../src/projection/RevisionProjection.js';
 import { CatalogueProjection } from '../../src/catalogue/CatalogueProjection.js';
 import { TermDictionary } from '../../src/catalogue/TermDictionary.js';
 import { JsonLdProcessor } from '../../src/jsonld/JsonLdProcessor.js';
+import type { Binding } from '../../src/store/GraphStore.js';
 
 const S = 'http://s/';
 const NAME = `${S}name`;
@@ -181,6 +182,12 @@ describe('payload sort indexes and SPARQL agree', () => {
         },
       ),
     ).to.equal(undefined);
+    // A tagged string is not the plain string of its text: the index orders no tags, SPARQL decides.
+    const tagged = [
+      { type: 'literal', value: 'heron', 'xml:lang': 'en' },
+      { type: 'uri', value: 'urn:x' },
+    ] as Binding[];
+    expect(await sorts.listing(all, { field: { predicate: NAME }, descending: false }, { offset: 0, limit: 5, after: tagged })).to.equal(undefined);
   });
 
   describe('written to', () => {
