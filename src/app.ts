@@ -36,12 +36,8 @@ import { ReadBarrier } from './projection/ReadBarrier.js';
 import { consistentReads } from './http/consistentReads.js';
 import { ChangeFeed } from './projection/ChangeFeed.js';
 import { ProjectionRunner } from './projection/ProjectionRunner.js';
-import { StoreProjectionRunner } from './projection/StoreProjectionRunner.js';
-import { StoreBatchWriter } from './projection/StoreBatchWriter.js';
-import { RedisWriterLease, soleWriter } from './store/StoreLease.js';
 import type { RunnerOptions } from './projection/ProjectionRunner.js';
 import { FileProjectionCheckpoints } from './projection/FileProjectionCheckpoints.js';
-import { RedisProjectionCheckpoints } from './projection/RedisProjectionCheckpoints.js';
 import { OrgService } from './domain/orgs/OrgService.js';
 import { ProjectService } from './domain/projects/ProjectService.js';
 import { ResourceService } from './domain/resources/ResourceService.js';
@@ -84,6 +80,7 @@ import { projectItemKeys } from './projection/projectItemKeys.js';
 import { openTripleStore } from './store/openTripleStore.js';
 import { itemReader } from './modules/itemReader.js';
 import { RevisionProjection } from './projection/RevisionProjection.js';
+import { wireStoreWriter } from './wireStoreWriter.js';
 import type { Projection } from './projection/Projection.js';
 import { CatalogueProjection } from './catalogue/CatalogueProjection.js';
 import { Lifecycle } from './domain/Lifecycle.js';
@@ -124,9 +121,6 @@ import { htmlRedirect } from './frontend/htmlRedirect.js';
 import type { Platform } from './modules/Platform.js';
 import { ResolvingSchemas } from './modules/resolvers/ResolvingSchemas.js';
 import { resolveElsewhere } from './modules/resolvers/resolveElsewhere.js';
-import { ViewGraphWriter } from './modules/views/ViewGraphWriter.js';
-import { viewMetadata } from './modules/views/viewMetadata.js';
-import { RemoteProjectSparqlStore } from './store/RemoteProjectSparqlStore.js';
 import { ProjectContexts } from './domain/resources/ProjectContexts.js';
 
 export interface Registry {
@@ -268,60 +262,22 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   // The embedded SPARQL replica is this process's own, in memory; the external store is shared:
   // exactly one replica writes its revision graphs and datasets, from the position recorded in it.
   const sparqlReplica = new SparqlReplicaProjection(sparqlDatasets);
-  const storeWriter = new StoreBatchWriter(graphStore, sparqlDatasets, new RevisionProjection(graphStore, jsonld), catalogueProjection);
-  const leaseMillis = config.storeLeaseMillis ?? 10_000;
-  const storeLease =
-    storeRecorded &&
-    (opened.redis
-      ? new RedisWriterLease(opened.redis.connection, opened.redis.keyOf('store-lease'), { ttlMillis: leaseMillis, marginMillis: Math.round(leaseMillis / 5) })
-      : soleWriter());
-  // User-defined SPARQL views' graphs on the shared store: written once, by the holder, after the batch's revision graphs.
-  const viewGraphs =
-    storeLease && sparqlDatasets instanceof RemoteProjectSparqlStore
-      ? new ViewGraphWriter({
-          store: sparqlDatasets,
-          states,
-          metadataOf: viewMetadata(addresses),
-          epoch: () => storeLease.epoch,
-          renew: () => storeLease.renew(),
-          log: logs,
-        })
-      : undefined;
-  const storeRunner =
-    storeLease &&
-    new StoreProjectionRunner(
-      feed,
-      storeLease,
-      storeRecorded,
-      // Full text on the store (search documents, listings' words) is shared content too: written
-      // by the holder once, after the batch's graphs, heads and catalogue, not by every replica.
-      async (changes, proceed) => {
-        if (!(await storeWriter.write(changes, proceed))) return false;
-        if (searchOnStore && !(await searchOnStore.writeBatch(changes, proceed))) return false;
-        return viewGraphs ? viewGraphs.write(changes, proceed) : true;
-      },
-      {
-        log: logs,
-        renewMillis: Math.round(leaseMillis / 4),
-        // The others hear the holder's position in Redis as it is recorded; reading it again is a backstop.
-        pollMillis: 250,
-        batch: 100,
-        ...(opened.redis
-          ? {
-              announce: {
-                checkpoints: new RedisProjectionCheckpoints(opened.redis.connection, opened.redis.keyOf('checkpoints')),
-                as: () => `store:${graphStore.checkpoint(false)}`,
-              },
-            }
-          : {}),
-      },
-    );
-  if (viewGraphs && storeRunner && storeLease)
-    viewGraphs.every(
-      Math.round(leaseMillis / 4),
-      () => storeRunner.holder,
-      () => storeLease.valid(),
-    );
+  const storeWriter = wireStoreWriter({
+    leaseMillis: config.storeLeaseMillis ?? 10_000,
+    redis: opened.redis,
+    recorded: storeRecorded,
+    graphStore,
+    datasets: sparqlDatasets,
+    jsonld,
+    catalogue: catalogueProjection,
+    searchOnStore,
+    states,
+    addresses,
+    feed,
+    log: logs,
+  });
+  const storeRunner = storeWriter?.runner;
+  const viewGraphs = storeWriter?.viewGraphs;
   const sparqlRunner = storeRunner ?? runner('sparql', sparqlReplica);
   // Every replica tells how far each project's search is on the store (`search/offset`) once the
   // store's position covers a change: it follows the store, so writes never wait for it.
