@@ -1,17 +1,24 @@
 import sparqljs from 'sparqljs';
-import type { TextMatch, TextMatcher } from '../../catalogue/textRanking.js';
+import type { RankedQuery, RankedResult, RankedRow, TextMatch, TextMatcher } from '../../catalogue/textRanking.js';
+import { selection } from '../../catalogue/ListingQuery.js';
 import type { ProjectRef } from '../../kernel/labels.js';
+import { XSD } from '../../rdf/terms.js';
+import { parseItemNode } from '../../store/graphNames.js';
+import { str } from '../../store/sparql.js';
 import { searchSelect } from './searchSelect.js';
 import type { SparqlHttpClient } from '../../store/SparqlHttpClient.js';
 import { LENGTH, phraseText, TEXT, textGraphOf, WORD } from './textGraph.js';
 import type { Expression, Pattern } from './translateSearch.js';
-import { filter, named, op, text, triple, variable } from './translateSearch.js';
+import { double, filter, integer, named, op, text, triple, values, variable } from './translateSearch.js';
 
 const generator = new sparqljs.Generator();
-const DOC = variable('doc');
+const ITEM = variable('item');
 const G = variable('g');
 const T = variable('t');
 const N = variable('n');
+const F = variable('f');
+const SCORE = variable('score');
+const EXACT = variable('exact');
 
 /** Whole words of a phrase its candidates are found by. */
 const CANDIDATE_WORDS = 2;
@@ -21,22 +28,127 @@ const K1 = 1.2;
 const B = 0.75;
 
 type Rows = { [name: string]: { value: string } | undefined }[];
+type Select = Omit<sparqljs.SelectQuery, 'type' | 'queryType' | 'prefixes'>;
 
-const aggregate = (aggregation: string, expression: Expression) => ({ type: 'aggregate', aggregation, distinct: false, expression }) as unknown as Expression;
+const aggregate = (aggregation: string, expression: Expression, distinct = false) =>
+  ({ type: 'aggregate', aggregation, distinct, expression }) as unknown as Expression;
 const as = (expression: Expression, name: string) => ({ expression, variable: variable(name) }) as unknown as sparqljs.VariableExpression;
+const group = (patterns: Pattern[]) => ({ type: 'group', patterns }) as Pattern;
+const bind = (name: sparqljs.VariableTerm, expression: Expression | sparqljs.Term) => ({ type: 'bind', variable: name, expression }) as Pattern;
+const asDouble = (x: Expression | sparqljs.Term) =>
+  ({ type: 'functionCall', function: named(`${XSD}double`), args: [x], distinct: false }) as unknown as Expression;
+
+/** BM25 of a phrase in the searched projects: its weight (idf) and the items' average length. */
+interface Weights {
+  idf: number;
+  average: number;
+}
+
+/** An item's score: the phrase occurs `f` times in its text of `length` words (at least once: it matched). */
+const score = (w: Weights, f: number, length: number): number => {
+  const tf = Math.max(1, f);
+  return (w.idf * (tf * (K1 + 1))) / (tf + K1 * (1 - B + (B * length) / w.average));
+};
+
+/** `score` in SPARQL over `?f` and `?n`, the same operations in the same order (the page is ordered by it). */
+const scoreExpression = (w: Weights): Expression => {
+  const tf = op('if', op('<', F, integer(1)), double(1), asDouble(F));
+  return op(
+    '/',
+    op('*', double(w.idf), op('*', tf, double(K1 + 1))),
+    op('+', tf, op('*', double(K1), op('+', double(1 - B), op('/', op('*', double(B), asDouble(N)), double(w.average))))),
+  );
+};
 
 /**
  * Listings' text matcher on the external store, over the text graphs of textGraph.ts: the items
  * holding every word but the last and a word the last one begins, whose text holds the phrase; ranked
  * by BM25 (the phrase's frequency in the item's text, its number of matches and the items' lengths
- * in the searched projects), as the embedded FTS5 index ranks a phrase.
+ * in the searched projects), as the embedded FTS5 index ranks a phrase. A ranked listing asks the
+ * store for its page only: the catalogue's conditions, the order and the page in SPARQL, the total
+ * and best score from the matches grouped by (frequency, length), a few rows whatever their number.
  */
 export class StoreTextMatcher implements TextMatcher {
   constructor(private readonly client: SparqlHttpClient) {}
 
   async match(words: readonly string[], kind: string, projects: readonly ProjectRef[]): Promise<readonly TextMatch[]> {
     if (!words.length || !projects.length) return [];
-    const graphs: Pattern = { type: 'values', values: projects.map((p) => ({ '?g': named(textGraphOf(kind, p)) })) } as Pattern;
+    const [matched, weights] = await Promise.all([
+      this.select({ distinct: true, variables: [ITEM, N, F], where: this.matched(words, kind, projects) }),
+      this.weights(words, kind, projects),
+    ]);
+    return matched.map((row) => ({ node: row['item']!.value, score: score(weights, Number(row['f']!.value), Number(row['n']!.value)) }));
+  }
+
+  async rank(query: RankedQuery): Promise<RankedResult> {
+    const { words, filter: f, projects } = query;
+    const searched = words.length > 0 && projects.length > 0;
+    if (!searched && query.idNode === undefined) return { total: 0, maxScore: 0, rows: [] };
+    const unweighted: Weights = { idf: 1, average: 1 };
+    // The weights (two counts over the projects' text) and the groups of the listing's items by
+    // (frequency, length) at once; the page, ordered by score, once the weights are known.
+    const [weights, groups] = await Promise.all([
+      searched ? this.weights(words, f.kind, projects) : unweighted,
+      this.select({
+        variables: [F, N, as(aggregate('count', ITEM, true), 'c')],
+        where: this.listed(query, unweighted),
+        group: [{ expression: F }, { expression: N }],
+      }),
+    ]);
+    let total = 0;
+    let maxScore = 0;
+    for (const row of groups) {
+      total += Number(row['c']!.value);
+      // The item at `idNode` without the words is a group of its own, unbound, scored 0.
+      if (row['f']) maxScore = Math.max(maxScore, score(weights, Number(row['f'].value), Number(row['n']!.value)));
+    }
+    if (!total) return { total, maxScore, rows: [] };
+    const where = this.listed(query, weights);
+    if (query.after) where.push(filter(after(query.after)));
+    const page = await this.select({
+      distinct: true,
+      variables: [ITEM, F, N, EXACT, SCORE],
+      where,
+      order: [{ expression: EXACT, descending: true }, { expression: SCORE, descending: true }, { expression: op('str', ITEM) }],
+      limit: query.limit,
+      ...(query.offset > 0 && !query.after ? { offset: query.offset } : {}),
+    });
+    const rows = page.map((row): RankedRow => ({
+      node: row['item']!.value,
+      score: row['f'] ? score(weights, Number(row['f'].value), Number(row['n']!.value)) : 0,
+      exact: row['exact']!.value === '1',
+    }));
+    return { total, maxScore, rows };
+  }
+
+  /**
+   * The items of the listing, `?item`, each with `?score` and `?exact` (1 for an exact `@id` match):
+   * those of the projects' text holding the phrase, and the item at `idNode` without it, each
+   * selected by the catalogue's conditions (ListingQuery.ts).
+   */
+  private listed(query: RankedQuery, weights: Weights): Pattern[] {
+    const { words, filter: f, projects, idNode } = query;
+    const branches: Pattern[][] = [];
+    if (words.length && projects.length) branches.push([...this.matched(words, f.kind, projects), bind(SCORE, scoreExpression(weights))]);
+    const idProject = idNode === undefined ? undefined : parseItemNode(idNode)?.project;
+    if (idNode !== undefined && idProject !== undefined) {
+      // Only when its text does not hold the phrase: it is then among the matches, scored.
+      const own = variable('own');
+      const ownText = { type: 'graph', name: named(textGraphOf(f.kind, idProject)), patterns: [triple(ITEM, named(TEXT), own)] } as unknown as Pattern;
+      const unmatched = words.length ? [filter(op('notexists', group([ownText, filter(contains(own, words))]) as unknown as Expression))] : [];
+      branches.push([values('item', [named(idNode)]), ...unmatched, bind(SCORE, double(0))]);
+    }
+    const items = branches.length === 1 ? branches[0]! : [{ type: 'union', patterns: branches.map(group) } as unknown as Pattern];
+    const exact = query.exact.length ? op('if', op('in', ITEM, query.exact.map(named) as unknown as Expression), integer(1), integer(0)) : integer(0);
+    return [...items, ...(selection(f) as Pattern[]), bind(EXACT, exact)];
+  }
+
+  /** The items of the projects' text graphs whose text holds the phrase: `?item`, its length `?n`, the phrase's frequency `?f`. */
+  private matched(words: readonly string[], kind: string, projects: readonly ProjectRef[]): Pattern[] {
+    const graphs = values(
+      'g',
+      projects.map((p) => named(textGraphOf(kind, p))),
+    );
     const phrase = text(phraseText(words));
     const last = variable('last');
     // The candidates: items holding the longest whole words (the rarest, likely), or a word the only
@@ -44,34 +156,52 @@ export class StoreTextMatcher implements TextMatcher {
     // than it narrowed (a 12-word `@id` took 1.6 s joining them all).
     const whole = [...new Set(words.slice(0, -1))].sort((a, b) => b.length - a.length).slice(0, CANDIDATE_WORDS);
     const candidates = whole.length
-      ? whole.map((w) => triple(DOC, named(WORD), text(w)))
-      : [triple(DOC, named(WORD), last), filter(op('strstarts', last, text(words[0]!)))];
-    const inGraph: Pattern[] = [...candidates, triple(DOC, named(TEXT), T), triple(DOC, named(LENGTH), N)];
+      ? whole.map((w) => triple(ITEM, named(WORD), text(w)))
+      : [triple(ITEM, named(WORD), last), filter(op('strstarts', last, text(words[0]!)))];
+    const inGraph: Pattern[] = [...candidates, triple(ITEM, named(TEXT), T), triple(ITEM, named(LENGTH), N)];
     // How often the phrase occurs: what removing it takes off the text's length, in phrase lengths.
     const frequency = op('/', op('-', op('strlen', T), op('strlen', op('replace', T, phrase, text('')))), op('strlen', phrase));
-    const [matched, stats] = await Promise.all([
-      this.select({
-        distinct: true,
-        variables: [DOC, N, as(frequency, 'f')],
-        where: [graphs, { type: 'graph', name: G, patterns: inGraph } as unknown as Pattern, filter(op('contains', T, phrase))],
-      }),
-      this.select({
-        variables: [as(aggregate('count', DOC), 'items'), as(aggregate('avg', N), 'length')],
-        where: [graphs, { type: 'graph', name: G, patterns: [triple(DOC, named(LENGTH), N)] } as unknown as Pattern],
-      }),
-    ]);
-    const items = Number(stats[0]?.['items']?.value ?? 0);
-    const average = Number(stats[0]?.['length']?.value ?? 0) || 1;
-    const found = matched.length;
-    const idf = Math.log(1 + (items - found + 0.5) / (found + 0.5));
-    return matched.map((row) => {
-      const f = Math.max(1, Number(row['f']!.value));
-      const length = Number(row['n']!.value);
-      return { node: row['doc']!.value, score: (idf * (f * (K1 + 1))) / (f + K1 * (1 - B + (B * length) / average)) };
-    });
+    return [graphs, { type: 'graph', name: G, patterns: inGraph } as unknown as Pattern, filter(contains(T, words)), bind(F, frequency)];
   }
 
-  private async select(query: Omit<sparqljs.SelectQuery, 'type' | 'queryType' | 'prefixes'>): Promise<Rows> {
+  /** BM25's weights of the phrase: the items of the projects, their average length, and how many of them hold the phrase. */
+  private async weights(words: readonly string[], kind: string, projects: readonly ProjectRef[]): Promise<Weights> {
+    const graphs = values(
+      'g',
+      projects.map((p) => named(textGraphOf(kind, p))),
+    );
+    const [stats, found] = await Promise.all([
+      this.select({
+        variables: [as(aggregate('count', ITEM), 'items'), as(aggregate('avg', N), 'length')],
+        where: [graphs, { type: 'graph', name: G, patterns: [triple(ITEM, named(LENGTH), N)] } as unknown as Pattern],
+      }),
+      this.select({ variables: [as(aggregate('count', ITEM, true), 'found')], where: this.matched(words, kind, projects).slice(0, -1) }),
+    ]);
+    const items = Number(stats[0]?.['items']?.value ?? 0);
+    const matches = Number(found[0]?.['found']?.value ?? 0);
+    return { idf: Math.log(1 + (items - matches + 0.5) / (matches + 0.5)), average: Number(stats[0]?.['length']?.value ?? 0) || 1 };
+  }
+
+  private async select(query: Select): Promise<Rows> {
     return searchSelect<Rows[number]>(this.client, generator.stringify({ type: 'query', queryType: 'SELECT', prefixes: {}, ...query } as sparqljs.SelectQuery));
   }
 }
+
+const contains = (t: sparqljs.VariableTerm, words: readonly string[]) => op('contains', t, text(phraseText(words)));
+
+/**
+ * Rows strictly after a cursor position: (exact, score, item) in the listing's order. Scores are
+ * computed twice, here in SPARQL and in JS for the page (`score`): the cursor's score is taken as
+ * equal to any within a billionth of it, which only distinct (frequency, length) pairs scoring
+ * that close could confuse.
+ */
+const after = (position: RankedRow): Expression => {
+  const tolerance = Math.abs(position.score) * 1e-9 + 1e-12;
+  const past = op(
+    '||',
+    op('<', SCORE, double(position.score - tolerance)),
+    op('&&', op('<=', SCORE, double(position.score + tolerance)), op('>', op('str', ITEM), str(position.node))),
+  );
+  const plain = op('=', EXACT, integer(0));
+  return position.exact ? op('||', plain, past) : op('&&', plain, past);
+};
