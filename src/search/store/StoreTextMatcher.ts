@@ -19,6 +19,8 @@ const N = variable('n');
 const F = variable('f');
 const SCORE = variable('score');
 const EXACT = variable('exact');
+const AVG = variable('avg');
+const N0 = variable('n0');
 
 /** Whole words of a phrase its candidates are found by. */
 const CANDIDATE_WORDS = 2;
@@ -44,19 +46,29 @@ interface Weights {
   average: number;
 }
 
+/** The weights from the numbers of items and of matches, and the average length. */
+const weightsOf = (row: Rows[number]): Weights => {
+  const items = Number(row['items']?.value ?? 0);
+  const found = Number(row['found']?.value ?? 0);
+  return { idf: Math.log(1 + (items - found + 0.5) / (found + 0.5)), average: Number(row['length']?.value ?? 0) || 1 };
+};
+
 /** An item's score: the phrase occurs `f` times in its text of `length` words (at least once: it matched). */
 const score = (w: Weights, f: number, length: number): number => {
   const tf = Math.max(1, f);
   return (w.idf * (tf * (K1 + 1))) / (tf + K1 * (1 - B + (B * length) / w.average));
 };
 
-/** `score` in SPARQL over `?f` and `?n`, the same operations in the same order (the page is ordered by it). */
-const scoreExpression = (w: Weights): Expression => {
+/**
+ * `score` in SPARQL over `?f` and `?n`, the same operations in the same order (the page is ordered
+ * by it); the average length a number, or `?avg` (see `listed`).
+ */
+const scoreExpression = (idf: number, average: number | undefined): Expression => {
   const tf = op('if', op('<', F, integer(1)), double(1), asDouble(F));
   return op(
     '/',
-    op('*', double(w.idf), op('*', tf, double(K1 + 1))),
-    op('+', tf, op('*', double(K1), op('+', double(1 - B), op('/', op('*', double(B), asDouble(N)), double(w.average))))),
+    op('*', double(idf), op('*', tf, double(K1 + 1))),
+    op('+', tf, op('*', double(K1), op('+', double(1 - B), op('/', op('*', double(B), asDouble(N)), average === undefined ? AVG : double(average))))),
   );
 };
 
@@ -84,35 +96,22 @@ export class StoreTextMatcher implements TextMatcher {
     const { words, filter: f, projects } = query;
     const searched = words.length > 0 && projects.length > 0;
     if (!searched && query.idNode === undefined) return { total: 0, maxScore: 0, rows: [] };
-    const unweighted: Weights = { idf: 1, average: 1 };
-    // The weights (two counts over the projects' text) and the groups of the listing's items by
-    // (frequency, length) at once; the page, ordered by score, once the weights are known.
-    const [weights, groups] = await Promise.all([
-      searched ? this.weights(words, f.kind, projects) : unweighted,
-      this.select({
-        variables: [F, N, as(aggregate('count', ITEM, true), 'c')],
-        where: this.listed(query, unweighted),
-        group: [{ expression: F }, { expression: N }],
-      }),
-    ]);
+    // One query counts: the listing's items grouped by (frequency, length), a few groups however
+    // many items, and BM25's weights. A first page (no cursor) is asked at once beside it, ordered
+    // by the score without its idf (a positive factor, the same order); a page after a cursor is
+    // asked once the weights are known, the cursor's score being compared with the items'.
+    const paging = query.after ? undefined : this.page(query, 1, undefined);
+    const [counts, early] = await Promise.all([this.select(this.counts(query, searched)), paging]);
+    const weights = weightsOf(counts[0] ?? {});
     let total = 0;
     let maxScore = 0;
-    for (const row of groups) {
+    for (const row of counts) {
       total += Number(row['c']!.value);
       // The item at `idNode` without the words is a group of its own, unbound, scored 0.
       if (row['f']) maxScore = Math.max(maxScore, score(weights, Number(row['f'].value), Number(row['n']!.value)));
     }
     if (!total) return { total, maxScore, rows: [] };
-    const where = this.listed(query, weights);
-    if (query.after) where.push(filter(after(query.after)));
-    const page = await this.select({
-      distinct: true,
-      variables: [ITEM, F, N, EXACT, SCORE],
-      where,
-      order: [{ expression: EXACT, descending: true }, { expression: SCORE, descending: true }, { expression: op('str', ITEM) }],
-      limit: query.limit,
-      ...(query.offset > 0 && !query.after ? { offset: query.offset } : {}),
-    });
+    const page = early ?? (await this.page(query, weights.idf, weights.average));
     const rows = page.map((row): RankedRow => ({
       node: row['item']!.value,
       score: row['f'] ? score(weights, Number(row['f'].value), Number(row['n']!.value)) : 0,
@@ -121,15 +120,75 @@ export class StoreTextMatcher implements TextMatcher {
     return { total, maxScore, rows };
   }
 
+  /** The page's rows: `?item`, `?f`, `?n` (unbound for the item at `idNode` without the words), `?exact`. */
+  private page(query: RankedQuery, idf: number, average: number | undefined): Promise<Rows> {
+    const where = this.listed(query, idf, average);
+    if (query.after) where.push(filter(after(query.after)));
+    return this.select({
+      distinct: true,
+      variables: [ITEM, F, N, EXACT, SCORE],
+      where,
+      order: [{ expression: EXACT, descending: true }, { expression: SCORE, descending: true }, { expression: op('str', ITEM) }],
+      limit: query.limit,
+      ...(query.offset > 0 && !query.after ? { offset: query.offset } : {}),
+    });
+  }
+
+  /** One row per (frequency, length) group of the listing's items, `?c` of them, each with the projects' `?items`, their average `?length` and the phrase's matches `?found`. */
+  private counts(query: RankedQuery, searched: boolean): Select {
+    const { words, filter: f, projects } = query;
+    const sub = (select: Select): Pattern => group([{ type: 'query', queryType: 'SELECT', prefixes: {}, ...select } as unknown as Pattern]);
+    const groups = sub({
+      variables: [F, N, as(aggregate('count', ITEM, true), 'c')],
+      where: this.listed(query, 1, 1),
+      group: [{ expression: F }, { expression: N }],
+    });
+    if (!searched) return { variables: [F, N, variable('c')], where: [groups] };
+    return {
+      variables: [F, N, variable('c'), variable('items'), variable('length'), variable('found')],
+      where: [
+        sub({ variables: [as(aggregate('count', N0), 'items'), as(aggregate('avg', N0), 'length')], where: this.lengths(f.kind, projects) }),
+        sub({ variables: [as(aggregate('count', ITEM, true), 'found')], where: this.matched(words, f.kind, projects).slice(0, -1) }),
+        groups,
+      ],
+    };
+  }
+
+  /** The length `?n0` of every item of the projects' text (names of their own: they are measured in subqueries). */
+  private lengths(kind: string, projects: readonly ProjectRef[]): Pattern[] {
+    const graphs = values(
+      'g0',
+      projects.map((p) => named(textGraphOf(kind, p))),
+    );
+    return [graphs, { type: 'graph', name: variable('g0'), patterns: [triple(variable('i0'), named(LENGTH), N0)] } as unknown as Pattern];
+  }
+
   /**
    * The items of the listing, `?item`, each with `?score` and `?exact` (1 for an exact `@id` match):
    * those of the projects' text holding the phrase, and the item at `idNode` without it, each
    * selected by the catalogue's conditions (ListingQuery.ts).
    */
-  private listed(query: RankedQuery, weights: Weights): Pattern[] {
+  private listed(query: RankedQuery, idf: number, average: number | undefined): Pattern[] {
     const { words, filter: f, projects, idNode } = query;
     const branches: Pattern[][] = [];
-    if (words.length && projects.length) branches.push([...this.matched(words, f.kind, projects), bind(SCORE, scoreExpression(weights))]);
+    if (words.length && projects.length) {
+      // Without the average, measured in the branch: the score's BIND sees only its own group.
+      const measured =
+        average === undefined
+          ? [
+              group([
+                {
+                  type: 'query',
+                  queryType: 'SELECT',
+                  prefixes: {},
+                  variables: [as(aggregate('avg', N0), 'avg')],
+                  where: this.lengths(f.kind, projects),
+                } as unknown as Pattern,
+              ]),
+            ]
+          : [];
+      branches.push([...measured, ...this.matched(words, f.kind, projects), bind(SCORE, scoreExpression(idf, average))]);
+    }
     const idProject = idNode === undefined ? undefined : parseItemNode(idNode)?.project;
     if (idNode !== undefined && idProject !== undefined) {
       // Only when its text does not hold the phrase: it is then among the matches, scored.
@@ -150,14 +209,14 @@ export class StoreTextMatcher implements TextMatcher {
       projects.map((p) => named(textGraphOf(kind, p))),
     );
     const phrase = text(phraseText(words));
-    const last = variable('last');
-    // The candidates: items holding the longest whole words (the rarest, likely), or a word the only
-    // one begins; the phrase itself is checked on the text. Each more word to join cost Virtuoso more
-    // than it narrowed (a 12-word `@id` took 1.6 s joining them all).
+    // The candidates: items holding the longest whole words (the rarest, likely); the phrase itself is
+    // checked on the text. Each more word to join cost Virtuoso more than it narrowed (a 12-word `@id`
+    // took 1.6 s joining them all). A lone word, a prefix, is looked for in every item's text: the
+    // words a prefix begins were found by STRSTARTS over every word triple of the projects, 469 ms
+    // for 10 projects of 1,000 items where CONTAINS over their texts took 19 ms (bench/qListing.ts's
+    // items, loaded machine).
     const whole = [...new Set(words.slice(0, -1))].sort((a, b) => b.length - a.length).slice(0, CANDIDATE_WORDS);
-    const candidates = whole.length
-      ? whole.map((w) => triple(ITEM, named(WORD), text(w)))
-      : [triple(ITEM, named(WORD), last), filter(op('strstarts', last, text(words[0]!)))];
+    const candidates = whole.map((w) => triple(ITEM, named(WORD), text(w)));
     const inGraph: Pattern[] = [...candidates, triple(ITEM, named(TEXT), T), triple(ITEM, named(LENGTH), N)];
     // How often the phrase occurs: what removing it takes off the text's length, in phrase lengths.
     const frequency = op('/', op('-', op('strlen', T), op('strlen', op('replace', T, phrase, text('')))), op('strlen', phrase));
@@ -166,20 +225,11 @@ export class StoreTextMatcher implements TextMatcher {
 
   /** BM25's weights of the phrase: the items of the projects, their average length, and how many of them hold the phrase. */
   private async weights(words: readonly string[], kind: string, projects: readonly ProjectRef[]): Promise<Weights> {
-    const graphs = values(
-      'g',
-      projects.map((p) => named(textGraphOf(kind, p))),
-    );
     const [stats, found] = await Promise.all([
-      this.select({
-        variables: [as(aggregate('count', ITEM), 'items'), as(aggregate('avg', N), 'length')],
-        where: [graphs, { type: 'graph', name: G, patterns: [triple(ITEM, named(LENGTH), N)] } as unknown as Pattern],
-      }),
+      this.select({ variables: [as(aggregate('count', N0), 'items'), as(aggregate('avg', N0), 'length')], where: this.lengths(kind, projects) }),
       this.select({ variables: [as(aggregate('count', ITEM, true), 'found')], where: this.matched(words, kind, projects).slice(0, -1) }),
     ]);
-    const items = Number(stats[0]?.['items']?.value ?? 0);
-    const matches = Number(found[0]?.['found']?.value ?? 0);
-    return { idf: Math.log(1 + (items - matches + 0.5) / (matches + 0.5)), average: Number(stats[0]?.['length']?.value ?? 0) || 1 };
+    return weightsOf({ ...stats[0], ...found[0] });
   }
 
   private async select(query: Select): Promise<Rows> {

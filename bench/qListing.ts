@@ -1,0 +1,131 @@
+import { execSync } from 'node:child_process';
+import { CatalogueIndex } from '../src/catalogue/CatalogueIndex.js';
+import type { CatalogueItem } from '../src/catalogue/catalogue.js';
+import { catalogueTriples } from '../src/catalogue/catalogue.js';
+import type { ListingFilter } from '../src/catalogue/ListingQuery.js';
+import type { RankedQuery } from '../src/catalogue/textRanking.js';
+import { rankMatches } from '../src/catalogue/textRanking.js';
+import { words } from '../src/search/analyzer.js';
+import { searchableText } from '../src/search/searchDocument.js';
+import { StoreTextMatcher } from '../src/search/store/StoreTextMatcher.js';
+import { textGraphOf, textTriples } from '../src/search/store/textGraph.js';
+import { CATALOGUE, itemNode, revisionGraph } from '../src/store/graphNames.js';
+import { SparqlHttpClient } from '../src/store/SparqlHttpClient.js';
+import { releaseVirtuoso, useVirtuoso } from '../test/support/virtuoso.js';
+import { percentile } from './harness.js';
+
+/**
+ * A `q` listing's first page on the external store (Virtuoso 7) for a word of an eighth of the items,
+ * A/B alternating in one run: "old" fetches every match (`match`) and ranks, filters and pages them in
+ * process over the catalogue (what Listings did), "new" asks the store for the page (`rank`: the
+ * catalogue's conditions, order, page and total in SPARQL). Items of ~25 properties as bench/scale.ts
+ * makes them, in 10 projects; the listing of one project (as scale.ts's `q` figure) and of all ten.
+ * `node dist/bench/qListing.js [count]` (default 10,000; BENCH_RUNS, default 200).
+ */
+const count = Number(process.argv[2] ?? 10_000);
+const RUNS = Number(process.env['BENCH_RUNS'] ?? 200);
+const CITIES = ['Oxford', 'Cambridge', 'London', 'Geneva', 'Lausanne', 'Zurich', 'Bern', 'Basel'];
+const PROJECTS = Array.from({ length: 10 }, (_, i) => `bench/p${i}`);
+const BASE = 'http://registry.bench/v1/resources';
+
+const virtuoso = await useVirtuoso();
+const client = new SparqlHttpClient(virtuoso.server, { timeoutMillis: 120_000 });
+const catalogue = new CatalogueIndex();
+const items: CatalogueItem[] = [];
+const text = new Map<string, string[]>();
+const flush = async () => {
+  for (const [p, b] of text) if (b.length) await client.addToGraph(textGraphOf('resources', p), b.join(''));
+  await client.addToGraph(CATALOGUE, items.slice(-200).map(catalogueTriples).join(''));
+  text.clear();
+};
+const started = performance.now();
+for (let i = 0; i < count; i++) {
+  const project = PROJECTS[i % PROJECTS.length]!;
+  const j = Math.floor(i / PROJECTS.length);
+  const id = `${BASE}/${project}/_/r${j}`;
+  const payload: Record<string, string | number> = {
+    name: `person ${String(j).padStart(7, '0')} ${CITIES[j % CITIES.length]}`,
+    age: 18 + (j % 60),
+    city: CITIES[(j * 7) % CITIES.length]!,
+  };
+  for (let p = 0; p < 20; p++) payload[`p${p}`] = p % 3 === 0 ? j * p : `value ${p} of ${j}`;
+  const item: CatalogueItem = {
+    kind: 'resources',
+    project,
+    id,
+    rev: 1,
+    deprecated: j % 50 === 7,
+    types: ['http://schema.org/Person', `http://example.org/vocab/Kind${j % 5}`],
+    schema: 'https://bluebrain.github.io/nexus/schemas/unconstrained.json',
+    createdAt: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(),
+    createdBy: 'http://registry.bench/v1/anonymous',
+    updatedAt: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(),
+    updatedBy: 'http://registry.bench/v1/anonymous',
+    head: revisionGraph('resources', project, id, 1),
+    links: [],
+  };
+  items.push(item);
+  const batch = text.get(project) ?? [];
+  batch.push(textTriples(itemNode('resources', project, id), searchableText(id, payload)));
+  text.set(project, batch);
+  if (items.length % 200 === 0) await flush();
+}
+if (items.length % 200)
+  await client.addToGraph(
+    CATALOGUE,
+    items
+      .slice(-(items.length % 200))
+      .map(catalogueTriples)
+      .join(''),
+  );
+for (const [p, b] of text) if (b.length) await client.addToGraph(textGraphOf('resources', p), b.join(''));
+catalogue.load(items);
+console.log(`${count} items loaded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+const store = new StoreTextMatcher(client);
+/** Listings' query for `q` (the first page of 20, deprecated left out), as Listings builds it. */
+const query = (i: number, scope: string[], more: Partial<ListingFilter> = {}): RankedQuery => {
+  const city = CITIES[i % CITIES.length]!;
+  const filter: ListingFilter = { kind: 'resources', projects: scope, deprecated: false, types: [], typeOperator: 'or', ...more };
+  const one = scope.length === 1 ? scope[0]! : undefined;
+  const idNode = one && itemNode('resources', one, `${BASE}/${one}/_/${city}`);
+  return {
+    words: words(city),
+    filter,
+    projects: catalogue.projects(filter),
+    exact: [...(idNode ? [idNode] : []), ...scope.map((p) => itemNode('resources', p, city))],
+    ...(idNode ? { idNode } : {}),
+    offset: 0,
+    limit: 21,
+  };
+};
+const ways = {
+  old: async (q: RankedQuery) => rankMatches(catalogue, q, await store.match(q.words, q.filter.kind, q.projects)),
+  new: (q: RankedQuery) => store.rank(q),
+};
+const cases: [string, (i: number) => RankedQuery][] = [
+  ['1 project', (i) => query(i, [PROJECTS[i % PROJECTS.length]!])],
+  ['1 project, by type', (i) => query(i, [PROJECTS[i % PROJECTS.length]!], { types: [`http://example.org/vocab/Kind${i % 5}`] })],
+  ['10 projects', (i) => query(i, PROJECTS)],
+];
+const uptime = () => execSync('uptime').toString().trim();
+console.log(uptime());
+for (const [label, make] of cases) {
+  // Both give the same page first.
+  const [a, b] = [await ways.old(make(0)), await ways.new(make(0))];
+  if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`${label}: old and new differ\n${JSON.stringify(a)}\n${JSON.stringify(b)}`);
+  const times = { old: [] as number[], new: [] as number[] };
+  for (let i = 0; i < 5; i++) for (const way of Object.values(ways)) await way(make(i));
+  for (let i = 0; i < RUNS; i++)
+    for (const name of (i % 2 ? ['old', 'new'] : ['new', 'old']) as (keyof typeof ways)[]) {
+      const t = performance.now();
+      await ways[name](make(i));
+      times[name].push(performance.now() - t);
+    }
+  const fig = (t: number[]) => `p50 ${percentile(t, 50).toFixed(1)} ms, p99 ${percentile(t, 99).toFixed(1)} ms`;
+  console.log(
+    `${label} (${a.total} matches): old ${fig(times.old)}; new ${fig(times.new)}; p50 ratio ${(percentile(times.old, 50) / percentile(times.new, 50)).toFixed(2)}`,
+  );
+}
+console.log(uptime());
+await releaseVirtuoso();
