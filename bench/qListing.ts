@@ -8,7 +8,7 @@ import { rankMatches } from '../src/catalogue/textRanking.js';
 import { words } from '../src/search/analyzer.js';
 import { searchableText } from '../src/search/searchDocument.js';
 import { StoreTextMatcher } from '../src/search/store/StoreTextMatcher.js';
-import { textGraphOf, textTriples } from '../src/search/store/textGraph.js';
+import { LENGTH, TEXT, textGraphOf, textTriples, WORD } from '../src/search/store/textGraph.js';
 import { CATALOGUE, itemNode, revisionGraph } from '../src/store/graphNames.js';
 import { SparqlHttpClient } from '../src/store/SparqlHttpClient.js';
 import { releaseVirtuoso, useVirtuoso } from '../test/support/virtuoso.js';
@@ -16,9 +16,10 @@ import { percentile } from './harness.js';
 
 /**
  * A `q` listing's first page on the external store (Virtuoso 7) for a word of an eighth of the items,
- * A/B alternating in one run: "old" fetches every match (`match`) and ranks, filters and pages them in
- * process over the catalogue (what Listings did), "new" asks the store for the page (`rank`: the
- * catalogue's conditions, order, page and total in SPARQL). Items of ~25 properties as bench/scale.ts
+ * alternating in one run: "before" is the matcher and Listings before this change (`before` below);
+ * "old" fetches every match (`match`, as now) and ranks, filters and pages them in process over the
+ * catalogue (what Listings did), "new" asks the store for the page (`rank`: the catalogue's
+ * conditions, order, page and total in SPARQL). Items of ~25 properties as bench/scale.ts
  * makes them, in 10 projects; the listing of one project (as scale.ts's `q` figure) and of all ten.
  * `node dist/bench/qListing.js [count]` (default 10,000; BENCH_RUNS, default 200).
  */
@@ -99,7 +100,34 @@ const query = (i: number, scope: string[], more: Partial<ListingFilter> = {}): R
     limit: 21,
   };
 };
+/**
+ * The matches as the matcher found them before this bench's change (commit 8a36494): the items holding
+ * a word the lone word begins (STRSTARTS over every word triple), BM25 in process. Written out here
+ * as the query text it sent, to compare in one run.
+ */
+const before = async (q: RankedQuery) => {
+  const graphs = `VALUES ?g { ${q.projects.map((p) => `<${textGraphOf('resources', p)}>`).join(' ')} }`;
+  const phrase = JSON.stringify(` ${q.words.join(' ')}`);
+  const select = async (text: string) =>
+    (JSON.parse((await client.query(text, 'application/sparql-results+json')).body) as { results: { bindings: Record<string, { value: string }>[] } }).results
+      .bindings;
+  const [matched, stats] = await Promise.all([
+    select(
+      `SELECT DISTINCT ?doc ?n (((STRLEN(?t) - STRLEN(REPLACE(?t, ${phrase}, ""))) / STRLEN(${phrase})) AS ?f) WHERE { ${graphs} GRAPH ?g { ?doc <${WORD}> ?last FILTER(STRSTARTS(?last, ${JSON.stringify(q.words[0])})) ?doc <${TEXT}> ?t . ?doc <${LENGTH}> ?n } FILTER(CONTAINS(?t, ${phrase})) }`,
+    ),
+    select(`SELECT (COUNT(?doc) AS ?items) (AVG(?n) AS ?length) WHERE { ${graphs} GRAPH ?g { ?doc <${LENGTH}> ?n } }`),
+  ]);
+  const items = Number(stats[0]!['items']!.value);
+  const average = Number(stats[0]!['length']!.value) || 1;
+  const idf = Math.log(1 + (items - matched.length + 0.5) / (matched.length + 0.5));
+  const matches = matched.map((row) => {
+    const f = Math.max(1, Number(row['f']!.value));
+    return { node: row['doc']!.value, score: (idf * (f * 2.2)) / (f + 1.2 * (1 - 0.75 + (0.75 * Number(row['n']!.value)) / average)) };
+  });
+  return rankMatches(catalogue, q, matches);
+};
 const ways = {
+  before,
   old: async (q: RankedQuery) => rankMatches(catalogue, q, await store.match(q.words, q.filter.kind, q.projects)),
   new: (q: RankedQuery) => store.rank(q),
 };
@@ -112,19 +140,20 @@ const uptime = () => execSync('uptime').toString().trim();
 console.log(uptime());
 for (const [label, make] of cases) {
   // Both give the same page first.
-  const [a, b] = [await ways.old(make(0)), await ways.new(make(0))];
+  const [a, b, c] = [await ways.old(make(0)), await ways.new(make(0)), await ways.before(make(0))];
   if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`${label}: old and new differ\n${JSON.stringify(a)}\n${JSON.stringify(b)}`);
-  const times = { old: [] as number[], new: [] as number[] };
+  if (JSON.stringify(a.rows.map((r) => r.node)) !== JSON.stringify(c.rows.map((r) => r.node))) throw new Error(`${label}: before and new differ`);
+  const times = { before: [] as number[], old: [] as number[], new: [] as number[] };
   for (let i = 0; i < 5; i++) for (const way of Object.values(ways)) await way(make(i));
   for (let i = 0; i < RUNS; i++)
-    for (const name of (i % 2 ? ['old', 'new'] : ['new', 'old']) as (keyof typeof ways)[]) {
+    for (const name of (i % 2 ? ['before', 'old', 'new'] : ['new', 'old', 'before']) as (keyof typeof ways)[]) {
       const t = performance.now();
       await ways[name](make(i));
       times[name].push(performance.now() - t);
     }
   const fig = (t: number[]) => `p50 ${percentile(t, 50).toFixed(1)} ms, p99 ${percentile(t, 99).toFixed(1)} ms`;
   console.log(
-    `${label} (${a.total} matches): old ${fig(times.old)}; new ${fig(times.new)}; p50 ratio ${(percentile(times.old, 50) / percentile(times.new, 50)).toFixed(2)}`,
+    `${label} (${a.total} matches): before ${fig(times.before)}; old ${fig(times.old)}; new ${fig(times.new)}; p50 before/new ${(percentile(times.before, 50) / percentile(times.new, 50)).toFixed(2)}, old/new ${(percentile(times.old, 50) / percentile(times.new, 50)).toFixed(2)}`,
   );
 }
 console.log(uptime());

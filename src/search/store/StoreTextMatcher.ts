@@ -122,7 +122,7 @@ export class StoreTextMatcher implements TextMatcher {
 
   /** The page's rows: `?item`, `?f`, `?n` (unbound for the item at `idNode` without the words), `?exact`. */
   private page(query: RankedQuery, idf: number, average: number | undefined): Promise<Rows> {
-    const where = this.listed(query, idf, average);
+    const where = this.listed(query, { idf, average });
     if (query.after) where.push(filter(after(query.after)));
     return this.select({
       distinct: true,
@@ -140,7 +140,7 @@ export class StoreTextMatcher implements TextMatcher {
     const sub = (select: Select): Pattern => group([{ type: 'query', queryType: 'SELECT', prefixes: {}, ...select } as unknown as Pattern]);
     const groups = sub({
       variables: [F, N, as(aggregate('count', ITEM, true), 'c')],
-      where: this.listed(query, 1, 1),
+      where: this.listed(query),
       group: [{ expression: F }, { expression: N }],
     });
     if (!searched) return { variables: [F, N, variable('c')], where: [groups] };
@@ -164,17 +164,17 @@ export class StoreTextMatcher implements TextMatcher {
   }
 
   /**
-   * The items of the listing, `?item`, each with `?score` and `?exact` (1 for an exact `@id` match):
-   * those of the projects' text holding the phrase, and the item at `idNode` without it, each
-   * selected by the catalogue's conditions (ListingQuery.ts).
+   * The items of the listing, `?item`, with `scoring` each with `?score` and `?exact` (1 for an exact
+   * `@id` match): those of the projects' text holding the phrase, and the item at `idNode` without
+   * it, each selected by the catalogue's conditions (ListingQuery.ts).
    */
-  private listed(query: RankedQuery, idf: number, average: number | undefined): Pattern[] {
+  private listed(query: RankedQuery, scoring?: { idf: number; average: number | undefined }): Pattern[] {
     const { words, filter: f, projects, idNode } = query;
     const branches: Pattern[][] = [];
     if (words.length && projects.length) {
       // Without the average, measured in the branch: the score's BIND sees only its own group.
       const measured =
-        average === undefined
+        scoring && scoring.average === undefined
           ? [
               group([
                 {
@@ -187,19 +187,23 @@ export class StoreTextMatcher implements TextMatcher {
               ]),
             ]
           : [];
-      branches.push([...measured, ...this.matched(words, f.kind, projects), bind(SCORE, scoreExpression(idf, average))]);
+      const scored = scoring ? [bind(SCORE, scoreExpression(scoring.idf, scoring.average))] : [];
+      branches.push([...measured, ...this.matched(words, f.kind, projects), ...scored]);
     }
     const idProject = idNode === undefined ? undefined : parseItemNode(idNode)?.project;
-    if (idNode !== undefined && idProject !== undefined) {
+    if (idNode !== undefined && idProject !== undefined && projects.includes(idProject)) {
       // Only when its text does not hold the phrase: it is then among the matches, scored.
       const own = variable('own');
       const ownText = { type: 'graph', name: named(textGraphOf(f.kind, idProject)), patterns: [triple(ITEM, named(TEXT), own)] } as unknown as Pattern;
       const unmatched = words.length ? [filter(op('notexists', group([ownText, filter(contains(own, words))]) as unknown as Expression))] : [];
-      branches.push([values('item', [named(idNode)]), ...unmatched, bind(SCORE, double(0))]);
+      branches.push([values('item', [named(idNode)]), ...unmatched, ...(scoring ? [bind(SCORE, double(0))] : [])]);
     }
     const items = branches.length === 1 ? branches[0]! : [{ type: 'union', patterns: branches.map(group) } as unknown as Pattern];
     const exact = query.exact.length ? op('if', op('in', ITEM, query.exact.map(named) as unknown as Expression), integer(1), integer(0)) : integer(0);
-    return [...items, ...(selection(f) as Pattern[]), bind(EXACT, exact)];
+    // The text graphs searched are those of the kind in the listing's projects: the catalogue's scope
+    // patterns would only repeat them (and made Virtuoso's count over 10 projects twice as long).
+    const conditions = selection({ ...f, projects: undefined, org: undefined }) as Pattern[];
+    return [...items, ...conditions, ...(scoring ? [bind(EXACT, exact)] : [])];
   }
 
   /** The items of the projects' text graphs whose text holds the phrase: `?item`, its length `?n`, the phrase's frequency `?f`. */
