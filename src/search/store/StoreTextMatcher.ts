@@ -21,9 +21,13 @@ const SCORE = variable('score');
 const EXACT = variable('exact');
 const AVG = variable('avg');
 const N0 = variable('n0');
+const SEL = variable('sel');
 
 /** Whole words of a phrase its candidates are found by. */
 const CANDIDATE_WORDS = 2;
+
+/** How many averages (kind and projects) are kept before starting afresh. */
+const AVERAGES_KEPT = 1000;
 
 /** BM25's parameters, as SQLite FTS5 and Lucene use them. */
 const K1 = 1.2;
@@ -47,9 +51,8 @@ interface Weights {
 }
 
 /** The weights from the numbers of items and of matches, and the average length. */
-const weightsOf = (row: Rows[number]): Weights => {
+const weightsOf = (row: Rows[number], found: number): Weights => {
   const items = Number(row['items']?.value ?? 0);
-  const found = Number(row['found']?.value ?? 0);
   return { idf: Math.log(1 + (items - found + 0.5) / (found + 0.5)), average: Number(row['length']?.value ?? 0) || 1 };
 };
 
@@ -81,6 +84,9 @@ const scoreExpression = (idf: number, average: number | undefined): Expression =
  * and best score from the matches grouped by (frequency, length), a few rows whatever their number.
  */
 export class StoreTextMatcher implements TextMatcher {
+  /** The average length last measured per kind and projects: a first page is ordered by it, checked against the fresh one. */
+  private readonly averages = new Map<string, number>();
+
   constructor(private readonly client: SparqlHttpClient) {}
 
   async match(words: readonly string[], kind: string, projects: readonly ProjectRef[]): Promise<readonly TextMatch[]> {
@@ -99,19 +105,30 @@ export class StoreTextMatcher implements TextMatcher {
     // One query counts: the listing's items grouped by (frequency, length), a few groups however
     // many items, and BM25's weights. A first page (no cursor) is asked at once beside it, ordered
     // by the score without its idf (a positive factor, the same order); a page after a cursor is
-    // asked once the weights are known, the cursor's score being compared with the items'.
-    const paging = query.after ? undefined : this.page(query, 1, undefined);
+    // asked once the weights are known, the cursor's score being compared with the items'. The first
+    // page orders by the average length last measured (else measures it in a subquery, another scan of
+    // the projects' lengths), and is asked again in the rare turn the fresh average differs.
+    const key = `${f.kind} ${projects.join(' ')}`;
+    const guess = this.averages.get(key);
+    const paging = query.after ? undefined : this.page(query, 1, guess);
     const [counts, early] = await Promise.all([this.select(this.counts(query, searched)), paging]);
-    const weights = weightsOf(counts[0] ?? {});
+    let found = 0;
+    for (const row of counts) if (row['f']) found += Number(row['c']!.value);
+    const weights = weightsOf(counts[0] ?? {}, found);
+    if (searched) {
+      if (this.averages.size >= AVERAGES_KEPT) this.averages.clear();
+      this.averages.set(key, weights.average);
+    }
     let total = 0;
     let maxScore = 0;
     for (const row of counts) {
+      if (!row['sel']) continue;
       total += Number(row['c']!.value);
       // The item at `idNode` without the words is a group of its own, unbound, scored 0.
       if (row['f']) maxScore = Math.max(maxScore, score(weights, Number(row['f'].value), Number(row['n']!.value)));
     }
     if (!total) return { total, maxScore, rows: [] };
-    const page = early ?? (await this.page(query, weights.idf, weights.average));
+    const page = early && (guess === undefined || guess === weights.average) ? early : await this.page(query, weights.idf, weights.average);
     const rows = page.map((row): RankedRow => ({
       node: row['item']!.value,
       score: row['f'] ? score(weights, Number(row['f'].value), Number(row['n']!.value)) : 0,
@@ -134,23 +151,23 @@ export class StoreTextMatcher implements TextMatcher {
     });
   }
 
-  /** One row per (frequency, length) group of the listing's items, `?c` of them, each with the projects' `?items`, their average `?length` and the phrase's matches `?found`. */
+  /**
+   * One row per (frequency, length, selected) group of the matches, `?c` of them, `?sel` bound when the
+   * listing selects them, each with the projects' `?items` and their average `?length`.
+   */
   private counts(query: RankedQuery, searched: boolean): Select {
     const { words, filter: f, projects } = query;
     const sub = (select: Select): Pattern => group([{ type: 'query', queryType: 'SELECT', prefixes: {}, ...select } as unknown as Pattern]);
+    // The matches, selected or not (`?sel` bound), in one pass: BM25 counts every match of the projects.
     const groups = sub({
-      variables: [F, N, as(aggregate('count', ITEM, true), 'c')],
-      where: this.listed(query),
-      group: [{ expression: F }, { expression: N }],
+      variables: [F, N, SEL, as(aggregate('count', ITEM, true), 'c')],
+      where: this.listed(query, undefined, true),
+      group: [{ expression: F }, { expression: N }, { expression: SEL }],
     });
-    if (!searched) return { variables: [F, N, variable('c')], where: [groups] };
+    if (!searched) return { variables: [F, N, SEL, variable('c')], where: [groups] };
     return {
-      variables: [F, N, variable('c'), variable('items'), variable('length'), variable('found')],
-      where: [
-        sub({ variables: [as(aggregate('count', N0), 'items'), as(aggregate('avg', N0), 'length')], where: this.lengths(f.kind, projects) }),
-        sub({ variables: [as(aggregate('count', ITEM, true), 'found')], where: this.matched(words, f.kind, projects).slice(0, -1) }),
-        groups,
-      ],
+      variables: [F, N, SEL, variable('c'), variable('items'), variable('length')],
+      where: [sub({ variables: [as(aggregate('count', N0), 'items'), as(aggregate('avg', N0), 'length')], where: this.lengths(f.kind, projects) }), groups],
     };
   }
 
@@ -166,9 +183,10 @@ export class StoreTextMatcher implements TextMatcher {
   /**
    * The items of the listing, `?item`, with `scoring` each with `?score` and `?exact` (1 for an exact
    * `@id` match): those of the projects' text holding the phrase, and the item at `idNode` without
-   * it, each selected by the catalogue's conditions (ListingQuery.ts).
+   * it, each selected by the catalogue's conditions (ListingQuery.ts); `flagged`, every one of them,
+   * `?sel` bound when selected.
    */
-  private listed(query: RankedQuery, scoring?: { idf: number; average: number | undefined }): Pattern[] {
+  private listed(query: RankedQuery, scoring?: { idf: number; average: number | undefined }, flagged = false): Pattern[] {
     const { words, filter: f, projects, idNode } = query;
     const branches: Pattern[][] = [];
     if (words.length && projects.length) {
@@ -203,7 +221,8 @@ export class StoreTextMatcher implements TextMatcher {
     // The text graphs searched are those of the kind in the listing's projects: the catalogue's scope
     // patterns would only repeat them (and made Virtuoso's count over 10 projects twice as long).
     const conditions = selection({ ...f, projects: undefined, org: undefined }) as Pattern[];
-    return [...items, ...conditions, ...(scoring ? [bind(EXACT, exact)] : [])];
+    const selected = flagged ? [{ type: 'optional', patterns: [...conditions, bind(SEL, integer(1))] } as Pattern] : conditions;
+    return [...items, ...selected, ...(scoring ? [bind(EXACT, exact)] : [])];
   }
 
   /** The items of the projects' text graphs whose text holds the phrase: `?item`, its length `?n`, the phrase's frequency `?f`. */
@@ -233,7 +252,7 @@ export class StoreTextMatcher implements TextMatcher {
       this.select({ variables: [as(aggregate('count', N0), 'items'), as(aggregate('avg', N0), 'length')], where: this.lengths(kind, projects) }),
       this.select({ variables: [as(aggregate('count', ITEM, true), 'found')], where: this.matched(words, kind, projects).slice(0, -1) }),
     ]);
-    return weightsOf({ ...stats[0], ...found[0] });
+    return weightsOf(stats[0] ?? {}, Number(found[0]?.['found']?.value ?? 0));
   }
 
   private async select(query: Select): Promise<Rows> {
