@@ -102,8 +102,8 @@ export class StoreTextMatcher implements TextMatcher {
     const { words, filter: f, projects } = query;
     const searched = words.length > 0 && projects.length > 0;
     if (!searched && query.idNode === undefined) return { total: 0, maxScore: 0, rows: [] };
-    // One query counts: the listing's items grouped by (frequency, length), a few groups however
-    // many items, and BM25's weights. A first page (no cursor) is asked at once beside it, ordered
+    // One query counts: the matches grouped by (frequency, length, selected by the listing), a few
+    // groups however many items, and BM25's weights. A first page (no cursor) is asked at once beside it, ordered
     // by the score without its idf (a positive factor, the same order); a page after a cursor is
     // asked once the weights are known, the cursor's score being compared with the items'. The first
     // page orders by the average length last measured (else measures it in a subquery, another scan of
@@ -156,7 +156,7 @@ export class StoreTextMatcher implements TextMatcher {
    * listing selects them, each with the projects' `?items` and their average `?length`.
    */
   private counts(query: RankedQuery, searched: boolean): Select {
-    const { words, filter: f, projects } = query;
+    const { filter: f, projects } = query;
     const sub = (select: Select): Pattern => group([{ type: 'query', queryType: 'SELECT', prefixes: {}, ...select } as unknown as Pattern]);
     // The matches, selected or not (`?sel` bound), in one pass: BM25 counts every match of the projects.
     const groups = sub({
