@@ -91,10 +91,11 @@ export class StoreTextMatcher implements TextMatcher {
 
   async match(words: readonly string[], kind: string, projects: readonly ProjectRef[]): Promise<readonly TextMatch[]> {
     if (!words.length || !projects.length) return [];
-    const [matched, weights] = await Promise.all([
+    const [matched, stats] = await Promise.all([
       this.select({ distinct: true, variables: [ITEM, N, F], where: this.matched(words, kind, projects) }),
-      this.weights(words, kind, projects),
+      this.select(this.stats(kind, projects)),
     ]);
+    const weights = weightsOf(stats[0] ?? {}, matched.length);
     return matched.map((row) => ({ node: row['item']!.value, score: score(weights, Number(row['f']!.value), Number(row['n']!.value)) }));
   }
 
@@ -167,8 +168,13 @@ export class StoreTextMatcher implements TextMatcher {
     if (!searched) return { variables: [F, N, SEL, variable('c')], where: [groups] };
     return {
       variables: [F, N, SEL, variable('c'), variable('items'), variable('length')],
-      where: [sub({ variables: [as(aggregate('count', N0), 'items'), as(aggregate('avg', N0), 'length')], where: this.lengths(f.kind, projects) }), groups],
+      where: [sub(this.stats(f.kind, projects)), groups],
     };
+  }
+
+  /** BM25's statistics of the projects' text: its number of `?items` and their average `?length`. */
+  private stats(kind: string, projects: readonly ProjectRef[]): Select {
+    return { variables: [as(aggregate('count', N0), 'items'), as(aggregate('avg', N0), 'length')], where: this.lengths(kind, projects) };
   }
 
   /** The length `?n0` of every item of the projects' text (names of their own: they are measured in subqueries). */
@@ -244,15 +250,6 @@ export class StoreTextMatcher implements TextMatcher {
     // How often the phrase occurs: what removing it takes off the text's length, in phrase lengths.
     const frequency = op('/', op('-', op('strlen', T), op('strlen', op('replace', T, phrase, text('')))), op('strlen', phrase));
     return [graphs, { type: 'graph', name: G, patterns: inGraph } as unknown as Pattern, filter(contains(T, words)), bind(F, frequency)];
-  }
-
-  /** BM25's weights of the phrase: the items of the projects, their average length, and how many of them hold the phrase. */
-  private async weights(words: readonly string[], kind: string, projects: readonly ProjectRef[]): Promise<Weights> {
-    const [stats, found] = await Promise.all([
-      this.select({ variables: [as(aggregate('count', N0), 'items'), as(aggregate('avg', N0), 'length')], where: this.lengths(kind, projects) }),
-      this.select({ variables: [as(aggregate('count', ITEM, true), 'found')], where: this.matched(words, kind, projects).slice(0, -1) }),
-    ]);
-    return weightsOf(stats[0] ?? {}, Number(found[0]?.['found']?.value ?? 0));
   }
 
   private async select(query: Select): Promise<Rows> {
