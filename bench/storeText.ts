@@ -1,4 +1,5 @@
 import { words } from '../src/search/analyzer.js';
+import { CatalogueIndex } from '../src/catalogue/CatalogueIndex.js';
 import { EmbeddedTextMatcher } from '../src/search/EmbeddedTextMatcher.js';
 import { searchableText } from '../src/search/searchDocument.js';
 import { StoreTextMatcher } from '../src/search/store/StoreTextMatcher.js';
@@ -57,7 +58,7 @@ const time = async (name: string, op: (i: number) => Promise<unknown>) => {
   console.log(summarize(name, times, performance.now() - t0));
 };
 
-const matchers = { embedded: new EmbeddedTextMatcher(index), store: new StoreTextMatcher(client) };
+const matchers = { embedded: new EmbeddedTextMatcher(index, new CatalogueIndex()), store: new StoreTextMatcher(client) };
 const queries = {
   'a rare word': (i: number) => String((i * 37) % count).padStart(7, '0'),
   'a frequent word': (i: number) => CITIES[i % CITIES.length]!.toLowerCase(),

@@ -398,7 +398,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   );
 
   const catalogue = new CatalogueQueries(graphStore, catalogueIndex, payloadSorts);
-  const textMatcher = textIndex ? new EmbeddedTextMatcher(textIndex) : (searchOnStore?.matcher ?? noTextIndex);
+  const textMatcher = textIndex ? new EmbeddedTextMatcher(textIndex, catalogue) : (searchOnStore?.matcher ?? noTextIndex);
   const listings = new Listings(catalogue, listingScopes(orgs, projects, addresses, states.terms), textMatcher);
   const queries = new ResourceQueries(kinds.resources, listings, catalogue, resources);
   const schemaQueries = new ResourceQueries(kinds.schemas, listings, catalogue, schemas, SCHEMA_KIND);

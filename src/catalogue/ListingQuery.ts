@@ -65,8 +65,8 @@ export interface ListingFilter extends CatalogueConditions {
 const item = v('item');
 const catalogue = n(CATALOGUE);
 
-/** The catalogue patterns selecting the items of a listing (shared by page, count and aggregations). */
-const selection = (f: ListingFilter, extra: Triple[] = []): Pattern[] => {
+/** The catalogue patterns selecting the items of a listing, `?item` (shared by page, count, aggregations and the `q` listings ranked on the store). */
+export const selection = (f: ListingFilter, extra: Triple[] = []): Pattern[] => {
   const triples: Triple[] = [triple(item, nxvTerm('kind'), str(f.kind))];
   const outside: Pattern[] = [];
   if (f.org !== undefined) triples.push(triple(item, nxvTerm('organization'), str(f.org)));

@@ -8,11 +8,10 @@ import type { Binding } from '../store/GraphStore.js';
 import type { Bucket, CatalogueQueries, ItemRef } from './CatalogueQueries.js';
 import type { CatalogueConditions, ListingFilter, SortKey } from './ListingQuery.js';
 import { resolveId } from '../domain/projects/apiMappings.js';
-import { itemNode } from '../store/graphNames.js';
+import { itemNode, parseItemNode } from '../store/graphNames.js';
 import { words } from '../search/analyzer.js';
-import type { ScoredItem, TextMatcher } from './textRanking.js';
-import { cursorPosition, RankedPage, scoreCursor } from './textRanking.js';
-import { nodeKey, nodeOrder } from './nodeOrder.js';
+import type { RankedQuery, ScoredItem, TextMatcher } from './textRanking.js';
+import { cursorPosition, eachSelectedMatch, scoreCursor } from './textRanking.js';
 
 /** A listing as requested, before ids, CURIEs and terms are resolved against the scope. */
 export interface ListingRequest extends CatalogueConditions {
@@ -108,28 +107,33 @@ export class Listings {
     return { total, items, ...(rows.length > req.size && last ? { next: last.cursor } : {}) };
   }
 
-  /** A `q` listing: the text index's matches narrowed by every other condition, ranked by score, exact `@id` matches first. */
+  /**
+   * A `q` listing ranked by score, exact `@id` matches first: the text matcher ranks and pages it
+   * with the listing's other conditions (on the external store, in one SPARQL query).
+   */
   private async search(req: ListingRequest, filter: ListingFilter): Promise<ListingResult> {
     if (req.sort.length) return this.sortedSearch(req, filter);
     const after = req.after && cursorPosition(req.after);
     if (req.after && !after)
       throw rejections.malformedQueryParam("Query parameter 'after' does not match this listing's sort: use the cursor given in '_next'.");
-    const found = await this.found(req, filter);
-    const order = found && nodeOrder(found.matches);
-    const ranked = new RankedPage({ offset: req.from, limit: req.size + 1, ...(after ? { after } : {}) }, order);
-    this.eachMatch(found, filter, (node, score, exact, at) => ranked.add(node, score, exact, at < 0 ? nodeKey(node, order!) : order!.keys[at]));
-    const page = ranked.page();
-    const rows = page.slice(0, req.size);
+    const terms = this.terms(req, filter);
+    if (!terms) return { total: 0, items: [], scores: [], maxScore: 0 };
+    const ranked = await this.text.rank({
+      ...terms,
+      filter,
+      projects: this.queries.projects(filter),
+      offset: req.from,
+      limit: req.size + 1,
+      ...(after ? { after } : {}),
+    });
+    const rows = ranked.rows.slice(0, req.size);
     const last = rows[rows.length - 1];
-    // Read in the turn that ranked them: every row is an item the listing selects.
-    const selected = this.queries.selector(filter);
-    const items = rows.map((r) => selected(r.node)!);
     return {
       total: ranked.total,
-      items: items.map((item) => ({ project: item.project, id: item.id })),
+      items: rows.map((r) => parseItemNode(r.node)!).map(({ project, id }) => ({ project, id })),
       scores: rows.map((r) => r.score),
       maxScore: ranked.maxScore,
-      ...(page.length > req.size && last ? { next: scoreCursor(last) } : {}),
+      ...(ranked.rows.length > req.size && last ? { next: scoreCursor(last) } : {}),
     };
   }
 
@@ -144,49 +148,31 @@ export class Listings {
     return { ...listed, scores: listed.items.map((i) => scores.get(`${i.project} ${i.id}`) ?? 0), maxScore };
   }
 
-  /** Every item the `q` listing selects, unordered. */
+  /** Every item the `q` listing selects, unordered: a sort other than by score and the aggregations take them all, in process. */
   private async matches(req: ListingRequest, filter: ListingFilter): Promise<ScoredItem[]> {
-    const found = await this.found(req, filter);
+    const terms = this.terms(req, filter);
+    if (!terms) return [];
+    const matches = terms.words.length ? await this.text.match(terms.words, req.kind, this.queries.projects(filter)) : [];
     const rows: ScoredItem[] = [];
     const selected = this.queries.selector(filter);
-    this.eachMatch(found, filter, (node, score, exact) => rows.push({ node, item: selected(node)!, score, exact }));
+    eachSelectedMatch(this.queries, { ...terms, filter }, matches, (node, score, exact) => rows.push({ node, item: selected(node)!, score, exact }));
     return rows;
   }
 
-  /** The text index's matches of `q` and the nodes of its exact matches; nothing when the listing can select nothing. */
-  private async found(req: ListingRequest, filter: ListingFilter): Promise<Found | undefined> {
+  /** The words of `q` and the nodes of its exact matches; nothing when the listing can select nothing. */
+  private terms(req: ListingRequest, filter: ListingFilter): Pick<RankedQuery, 'words' | 'exact' | 'idNode'> | undefined {
     if (filter.projects?.length === 0) return undefined;
     const q = req.q!.trim();
-    const searched = words(q);
     // An `@id` written as the project's mappings allow (a CURIE, a term) is found too.
     const project = req.project === undefined ? undefined : this.scopes.project(req.project);
     const id = project ? resolveId(q, project) : undefined;
     const idNode = project && id !== undefined ? itemNode(req.kind, req.project!, id) : undefined;
     return {
-      matches: searched.length ? await this.text.match(searched, req.kind, this.queries.projects(filter)) : [],
+      words: words(q),
       // The item at `idNode`, and any whose `@id` is `q` itself, found by node.
       exact: [...(idNode === undefined ? [] : [idNode]), ...this.nodesWithId(req.kind, filter, q)],
       ...(idNode !== undefined ? { idNode } : {}),
     };
-  }
-
-  /**
-   * Visits every item the `q` listing selects, unordered, with its place in the matches (-1 for an
-   * exact match without the words), without keeping them (a common word matches every item of the
-   * index) nor reading them: at 100k items, reading each match's item (its `@id`, its catalogue
-   * fields) cost more than all the rest of the listing.
-   */
-  private eachMatch(found: Found | undefined, filter: ListingFilter, visit: (node: string, score: number, exact: boolean, at: number) => void): void {
-    if (!found) return;
-    const { matches, idNode } = found;
-    let idFound = false;
-    this.queries.eachSelected(filter, matches, found.exact, (at, isExact) => {
-      const m = matches[at]!;
-      // Long nodes of equal length compared per match cost a fifth of the listing: only exact ones are.
-      if (isExact && m.node === idNode) idFound = true;
-      visit(m.node, m.score, isExact, at);
-    });
-    if (idNode !== undefined && !idFound && this.queries.selector(filter)(idNode)) visit(idNode, 0, true, -1);
   }
 
   /** The node `id` would have in each project of the listing's scope (none for an id no node can spell: a lone surrogate). */
@@ -241,12 +227,6 @@ export class Listings {
     const learned = /^[^\s:/?#]+$/.test(name) ? this.scopes.term(name, project) : undefined;
     return { field: { predicate: learned ?? resolveIri(name, project, 'vocab', 'sort') }, descending };
   }
-}
-
-interface Found {
-  matches: readonly { node: string; score: number }[];
-  exact: string[];
-  idNode?: string;
 }
 
 /** The `projects` and `types` buckets of the items of a `q` listing, in the order the SPARQL aggregation gives. */

@@ -2,8 +2,9 @@ import type { Binding } from '../store/GraphStore.js';
 import { rejections } from '../domain/rejections.js';
 import type { ProjectRef } from '../kernel/labels.js';
 import type { CatalogueItem } from './catalogue.js';
+import type { ListingFilter } from './ListingQuery.js';
 import type { NodeOrder } from './nodeOrder.js';
-import { compareNodes, nodeKey } from './nodeOrder.js';
+import { compareNodes, nodeKey, nodeOrder } from './nodeOrder.js';
 
 /** An item whose text matches, with its relevance (higher is better). */
 export interface TextMatch {
@@ -17,14 +18,81 @@ export interface TextMatch {
  * last word a prefix, each with its relevance. Embedded: SQLite FTS5; external store: word triples.
  */
 export interface TextMatcher {
+  /** Every match, unordered: what a `q` listing sorted otherwise, or aggregated, needs. */
   match(words: readonly string[], kind: string, projects: readonly ProjectRef[]): Promise<readonly TextMatch[]>;
+  /** One page of a `q` listing ranked by relevance, the listing's conditions applied, with its total and best score. */
+  rank(query: RankedQuery): Promise<RankedResult>;
+}
+
+/** A `q` listing ranked by relevance, as asked of the text matcher. */
+export interface RankedQuery {
+  /** The analyzer's words of `q` (none: only the item at `idNode` can be listed). */
+  words: readonly string[];
+  /** The listing's scope and catalogue conditions. */
+  filter: ListingFilter;
+  /** The projects of the scope holding items of the kind: the text searched, and BM25's statistics. */
+  projects: readonly ProjectRef[];
+  /** The nodes whose `@id` is `q` itself: such a match comes before every other. */
+  exact: readonly string[];
+  /** The node `q` names as an `@id` of the project: listed first (score 0) when selected, even without the words. */
+  idNode?: string;
+  offset: number;
+  limit: number;
+  /** Strictly after this position (the offset is then ignored). */
+  after?: RankedRow;
+}
+
+export interface RankedResult {
+  /** Every item the listing selects, and the best score among them (0 without any). */
+  total: number;
+  maxScore: number;
+  rows: RankedRow[];
 }
 
 /** Listings of a registry started without its text index (`TEXT_INDEX=off`): `q` is refused. */
-export const noTextIndex: TextMatcher = {
-  match: async () => {
-    throw rejections.malformedQueryParam("Full-text search with 'q' is not available: this registry runs without its text index (TEXT_INDEX=off).");
-  },
+const refused = async (): Promise<never> => {
+  throw rejections.malformedQueryParam("Full-text search with 'q' is not available: this registry runs without its text index (TEXT_INDEX=off).");
+};
+export const noTextIndex: TextMatcher = { match: refused, rank: refused };
+
+/** The catalogue as the in-process ranking reads it (CatalogueIndex, CatalogueQueries). */
+export interface MatchSelection {
+  /** The items of `nodes` the listing selects: their places in `nodes`, and whether each is at one of the `exact` nodes. */
+  eachSelected(f: ListingFilter, nodes: readonly { node: string }[], exact: Iterable<string>, visit: (at: number, exact: boolean) => void): void;
+  /** Whether the listing selects an item, by node, with the item's catalogue row. */
+  selector(f: ListingFilter): (node: string) => CatalogueItem | undefined;
+}
+
+/**
+ * Visits every item of `matches` a `q` listing selects, unordered, with its place in the matches (-1
+ * for the item at `idNode` when selected without the words), without keeping them (a common word
+ * matches every item of the index) nor reading them: at 100k items, reading each match's item (its
+ * `@id`, its catalogue fields) cost more than all the rest of the listing.
+ */
+export const eachSelectedMatch = (
+  selection: MatchSelection,
+  query: Pick<RankedQuery, 'filter' | 'exact' | 'idNode'>,
+  matches: readonly TextMatch[],
+  visit: (node: string, score: number, exact: boolean, at: number) => void,
+): void => {
+  const { filter, idNode } = query;
+  let idFound = false;
+  selection.eachSelected(filter, matches, query.exact, (at, isExact) => {
+    const m = matches[at]!;
+    // Long nodes of equal length compared per match cost a fifth of the listing: only exact ones are.
+    if (isExact && m.node === idNode) idFound = true;
+    visit(m.node, m.score, isExact, at);
+  });
+  if (idNode !== undefined && !idFound && selection.selector(filter)(idNode)) visit(idNode, 0, true, -1);
+};
+
+/** A page of a `q` listing ranked in process from every match of its words. */
+export const rankMatches = (selection: MatchSelection, query: RankedQuery, matches: readonly TextMatch[]): RankedResult => {
+  // A text index keeps its lists while they hold: their nodes' keys (nodeOrder.ts) are computed once.
+  const order = nodeOrder(matches);
+  const ranked = new RankedPage({ offset: query.offset, limit: query.limit, ...(query.after ? { after: query.after } : {}) }, order);
+  eachSelectedMatch(selection, query, matches, (node, score, exact, at) => ranked.add(node, score, exact, at < 0 ? nodeKey(node, order) : order.keys[at]));
+  return { total: ranked.total, maxScore: ranked.maxScore, rows: ranked.page() };
 };
 
 /** A row of a `q` listing as ranked. */

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { RankedQuery } from '../../src/catalogue/textRanking.js';
 import { Rejection } from '../../src/kernel/Rejection.js';
 import { StoreSearchEngine } from '../../src/search/store/StoreSearchEngine.js';
 import { StoreTextMatcher } from '../../src/search/store/StoreTextMatcher.js';
@@ -20,6 +21,16 @@ const failure = (promise: Promise<unknown>) =>
     (error: unknown) => error,
   );
 
+/** A `q` listing's first page, as Listings asks the matcher for it. */
+const ranked: RankedQuery = {
+  words: ['x'],
+  filter: { kind: 'resources', projects: ['o/p'], deprecated: false, types: [], typeOperator: 'or' },
+  projects: ['o/p'],
+  exact: [],
+  offset: 0,
+  limit: 21,
+};
+
 describe('search on the external store past its budget', () => {
   const late = () => new Failing(new SparqlRequestFailed('no answer within 123 ms', undefined, true));
 
@@ -27,6 +38,7 @@ describe('search on the external store past its budget', () => {
     for (const error of [
       await failure(new StoreSearchEngine(late()).search({ query: { match: { name: 'x' } } }, ['o/p'])),
       await failure(new StoreTextMatcher(late()).match(['x'], 'resources', ['o/p'])),
+      await failure(new StoreTextMatcher(late()).rank(ranked)),
     ]) {
       expect(error).to.be.instanceOf(Rejection);
       expect((error as Rejection).type).to.equal('SearchTimedOut');
@@ -38,5 +50,6 @@ describe('search on the external store past its budget', () => {
     const refused = new SparqlRequestFailed('400 from the store', 400);
     expect(await failure(new StoreSearchEngine(new Failing(refused)).search({ query: { match: { name: 'x' } } }, ['o/p']))).to.equal(refused);
     expect(await failure(new StoreTextMatcher(new Failing(refused)).match(['x'], 'resources', ['o/p']))).to.equal(refused);
+    expect(await failure(new StoreTextMatcher(new Failing(refused)).rank(ranked))).to.equal(refused);
   });
 });
