@@ -5,7 +5,6 @@ import { refusedLine } from './refusedLine.js';
 import {
   asNTriples,
   dropStatements,
-  hasBlankNodes,
   heldGraphsQueries,
   insertData,
   lineCount as lines,
@@ -69,17 +68,12 @@ export class RemoteGraphStore implements GraphStore {
     this.written += lines(ntriples);
   }
 
-  /**
-   * The graphs in a few requests (`revisionInserts`). Those with blank nodes only after one query for
-   * those held already: written again, they would hold a second copy of their blank nodes, where the
-   * others' triples written again change nothing.
-   */
+  /** One query for the graphs held already, then the others in a few requests (`revisionInserts`). */
   async putGraphs(graphs: readonly RevisionText[]): Promise<void> {
     const wanted = new Map<string, RevisionText>();
     for (const g of graphs) if (g.ntriples.trim() && !wanted.has(g.graph)) wanted.set(g.graph, g);
     if (!wanted.size) return;
-    const blank = [...wanted.values()].filter((g) => hasBlankNodes(g.ntriples)).map((g) => g.graph);
-    for (const query of heldGraphsQueries(blank)) for (const row of await this.select(query)) wanted.delete(row.g!.value);
+    for (const query of heldGraphsQueries([...wanted.keys()])) for (const row of await this.select(query)) wanted.delete(row.g!.value);
     for (const update of revisionInserts([...wanted.values()])) await this.client.update(update);
     for (const g of wanted.values()) this.written += lines(g.ntriples);
   }
