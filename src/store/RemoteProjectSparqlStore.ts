@@ -100,14 +100,20 @@ export class RemoteProjectSparqlStore implements ProjectSparqlStore, SharedViewG
     const held = new Map<string, string[]>();
     for (const row of standardResults(body).results?.bindings ?? []) {
       const key = `${row.h!.value} ${row.item!.value}`;
-      held.set(key, [...(held.get(key) ?? []), row.g!.value]);
+      const graphs = held.get(key);
+      if (graphs) graphs.push(row.g!.value);
+      else held.set(key, [row.g!.value]);
     }
     const removed: string[] = [];
     const added: string[] = [];
     // By project: Virtuoso (7.2) fails a template whose graph is a variable bound by VALUES (SR002).
     const leaving = new Map<ProjectRef, string[]>();
     const copied = new Map<ProjectRef, string[]>();
-    const push = (map: Map<ProjectRef, string[]>, project: ProjectRef, graph: string) => map.set(project, [...(map.get(project) ?? []), iri(graph)]);
+    const push = (map: Map<ProjectRef, string[]>, project: ProjectRef, graph: string) => {
+      const graphs = map.get(project);
+      if (graphs) graphs.push(iri(graph));
+      else map.set(project, [iri(graph)]);
+    };
     for (const { project, item, graph } of heads) {
       const headsGraph = iri(headsGraphOf(project));
       const before = held.get(`${headsGraphOf(project)} ${item}`) ?? [];

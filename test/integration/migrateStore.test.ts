@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { assetPath } from '../../src/assets.js';
 import { progressBar } from '../../src/tools/progressBar.js';
 import { freePort, killStarted, ready, start } from '../support/process.js';
-import { clearVirtuoso, releaseVirtuoso, useVirtuoso } from '../support/virtuoso.js';
+import { clearVirtuoso, releaseVirtuoso, storeEnv, useVirtuoso } from '../support/virtuoso.js';
 import type { Virtuoso } from '../support/virtuoso.js';
 
 const put = (url: string, body: unknown) => fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -88,9 +88,7 @@ describe('moving an embedded deployment onto the external store (separate proces
     expect(await inStore(virtuoso)).to.deep.equal([]);
 
     const external = {
-      SPARQL_ENDPOINT: virtuoso.server.query,
-      ...(virtuoso.server.update ? { SPARQL_UPDATE_ENDPOINT: virtuoso.server.update } : {}),
-      ...(virtuoso.server.gsp ? { SPARQL_GSP_ENDPOINT: virtuoso.server.gsp } : {}),
+      ...storeEnv(virtuoso.server),
     };
     const migrated = await migrate({ ...env, ...external });
     expect(migrated.code, migrated.out).to.equal(0);

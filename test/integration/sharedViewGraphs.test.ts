@@ -6,7 +6,7 @@ import { sharedViewGraphOf, VIEW_LEGACY_SWEPT, VIEW_REGISTRY, viewGraphPartOf } 
 import { freePort, killStarted, ready, start } from '../support/process.js';
 import type { Proc } from '../support/process.js';
 import { dropPrefix, REDIS_URL, uniquePrefix } from '../support/redis.js';
-import { clearVirtuoso, releaseVirtuoso, useVirtuoso } from '../support/virtuoso.js';
+import { clearVirtuoso, releaseVirtuoso, storeEnv, useVirtuoso } from '../support/virtuoso.js';
 import type { Virtuoso } from '../support/virtuoso.js';
 
 const NXV = 'https://bluebrain.github.io/nexus/vocabulary/';
@@ -77,7 +77,6 @@ describe('SPARQL views on the external store: one graph per view, written by the
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'registry-viewgraphs-'));
     dirs.push(dir);
-    const server = virtuoso.server;
     const p = start({
       PORT: String(port),
       BASE_URL: 'http://registry.test',
@@ -85,9 +84,7 @@ describe('SPARQL views on the external store: one graph per view, written by the
       REDIS_URL,
       REDIS_PREFIX: prefix,
       STORAGE_PASSWORD: 'shared',
-      SPARQL_ENDPOINT: server.query,
-      ...(server.update ? { SPARQL_UPDATE_ENDPOINT: server.update } : {}),
-      ...(server.gsp ? { SPARQL_GSP_ENDPOINT: server.gsp } : {}),
+      ...storeEnv(virtuoso.server),
       STORE_LEASE_MILLIS: '3000',
     });
     await ready(p);

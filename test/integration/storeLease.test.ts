@@ -7,7 +7,7 @@ import { RedisWriterLease } from '../../src/store/StoreLease.js';
 import { freePort, killStarted, ready, start } from '../support/process.js';
 import type { Proc } from '../support/process.js';
 import { dropPrefix, REDIS_URL, uniquePrefix } from '../support/redis.js';
-import { clearVirtuoso, releaseVirtuoso, useVirtuoso } from '../support/virtuoso.js';
+import { clearVirtuoso, releaseVirtuoso, storeEnv, useVirtuoso } from '../support/virtuoso.js';
 import type { Virtuoso } from '../support/virtuoso.js';
 
 describe('the external store writer lease (Redis)', () => {
@@ -74,7 +74,6 @@ describe('one replica projects into the external store at a time (two processes,
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'registry-lease-'));
     dirs.push(dir);
-    const server = virtuoso.server;
     return start({
       PORT: String(port),
       BASE_URL: 'http://registry.test',
@@ -82,9 +81,7 @@ describe('one replica projects into the external store at a time (two processes,
       REDIS_URL,
       REDIS_PREFIX: prefix,
       STORAGE_PASSWORD: 'shared',
-      SPARQL_ENDPOINT: server.query,
-      ...(server.update ? { SPARQL_UPDATE_ENDPOINT: server.update } : {}),
-      ...(server.gsp ? { SPARQL_GSP_ENDPOINT: server.gsp } : {}),
+      ...storeEnv(virtuoso.server),
       // Long enough that a start holding the event loop (a restore, a replay) does not pass the lease on.
       STORE_LEASE_MILLIS: '3000',
     });

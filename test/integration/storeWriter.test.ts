@@ -8,7 +8,7 @@ import type { Proc } from '../support/process.js';
 import { recordingProxy } from '../support/recordingProxy.js';
 import type { RecordingProxy } from '../support/recordingProxy.js';
 import { dropPrefix, REDIS_URL, uniquePrefix } from '../support/redis.js';
-import { clearVirtuoso, releaseVirtuoso, useVirtuoso } from '../support/virtuoso.js';
+import { clearVirtuoso, releaseVirtuoso, storeEnv, useVirtuoso } from '../support/virtuoso.js';
 import { RemoteGraphStore } from '../../src/store/RemoteGraphStore.js';
 import { SparqlHttpClient } from '../../src/store/SparqlHttpClient.js';
 import type { Virtuoso } from '../support/virtuoso.js';
@@ -95,9 +95,7 @@ describe('the lease holder alone writes the external store, the catalogue graph 
       REDIS_URL,
       REDIS_PREFIX: prefix,
       STORAGE_PASSWORD: 'shared',
-      SPARQL_ENDPOINT: proxy.server.query,
-      ...(proxy.server.update ? { SPARQL_UPDATE_ENDPOINT: proxy.server.update } : {}),
-      ...(proxy.server.gsp ? { SPARQL_GSP_ENDPOINT: proxy.server.gsp } : {}),
+      ...storeEnv(proxy.server),
       STORE_LEASE_MILLIS: '3000',
     });
     const made = { proc, proxy, dir };

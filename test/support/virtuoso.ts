@@ -135,3 +135,10 @@ export const clearVirtuoso = async (server: SparqlServer, prefixes = ['urn:']): 
 process.once('exit', () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
 });
+
+/** A replica's settings for an external store: its query, update and Graph Store endpoints. */
+export const storeEnv = (server: SparqlServer): Record<string, string> => ({
+  SPARQL_ENDPOINT: server.query,
+  ...(server.update ? { SPARQL_UPDATE_ENDPOINT: server.update } : {}),
+  ...(server.gsp ? { SPARQL_GSP_ENDPOINT: server.gsp } : {}),
+});

@@ -6,8 +6,9 @@ import { resolveId } from '../../domain/projects/apiMappings.js';
 import { listingRequest, nextAddress } from '../../http/listingParams.js';
 import { bool, indexing, requiredRev, selector, single } from '../../http/params.js';
 import { pageBody } from '../../http/render/listing.js';
-import { onProject, projectOf, segment } from '../../http/route.js';
-import type { Context, Endpoint, Handler, Routes } from '../../http/route.js';
+import { projectOf, segment } from '../../http/route.js';
+import { projectEndpoints } from '../../http/projectEndpoints.js';
+import type { Context, Handler, Routes } from '../../http/route.js';
 import { tagBody } from '../../http/routes/tagBody.js';
 import { sendJsonLd as send, tagsBody } from '../../http/routes/itemResponses.js';
 import type { ItemReader } from '../Platform.js';
@@ -17,8 +18,7 @@ import type { Resolution, ResolutionOutcome } from './Resolution.js';
 import { describeRef, resolutionReport, resolverReport } from './Resolution.js';
 import { resolverBody, resolverMetadata } from './resolverJson.js';
 import { resolverRejections } from './resolverRejections.js';
-import { FETCH, LISTING, STATES } from '../../http/reads.js';
-import type { Reads } from '../../http/reads.js';
+import { LISTING } from '../../http/reads.js';
 
 interface Deps {
   resolvers: ResolverService;
@@ -33,20 +33,7 @@ const T = '/v1/resolvers/:org/:project';
 const S = `${T}/:id`;
 
 /** Delta: resolvers are read with `resources/read` and written with `resolvers/write` on the project. */
-const read = (summary: string, handle: Handler, reads: Reads = FETCH): Endpoint => ({
-  guard: { permission: 'resources/read', on: onProject },
-  reads,
-  body: 'none',
-  handle,
-  summary,
-});
-const write = (summary: string, handle: Handler, body: 'json' | 'none' = 'json'): Endpoint => ({
-  guard: { permission: 'resolvers/write', on: onProject },
-  reads: STATES,
-  body,
-  handle,
-  summary,
-});
+const { read, write } = projectEndpoints('resolvers/write');
 
 /** Resolvers (Delta's resolvers API): lifecycle, listing, and resolution through every resolver (`_`) or one. */
 export const resolverRoutes = (routes: Routes, router: Router, { resolvers, resolution, queries, projects, items, addresses }: Deps): void => {

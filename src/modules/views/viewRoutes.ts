@@ -7,7 +7,8 @@ import { listingRequest, nextAddress } from '../../http/listingParams.js';
 import { indexing, requiredRev, selector, single } from '../../http/params.js';
 import { pageBody } from '../../http/render/listing.js';
 import { onProject, projectOf, segment } from '../../http/route.js';
-import type { Context, Endpoint, Handler, Routes } from '../../http/route.js';
+import { projectEndpoints } from '../../http/projectEndpoints.js';
+import type { Context, Handler, Routes } from '../../http/route.js';
 import { tagBody } from '../../http/routes/tagBody.js';
 import { sendJsonLd as send, tagsBody } from '../../http/routes/itemResponses.js';
 import { context } from '../../kernel/vocabulary.js';
@@ -18,8 +19,7 @@ import type { ViewQueries } from './ViewQueries.js';
 import { viewBody, viewMetadata } from './viewJson.js';
 import { isDefaultView } from './viewDefinition.js';
 import type { IndexCounts } from './ViewIndex.js';
-import { FETCH, LISTING, SEARCH, STATES } from '../../http/reads.js';
-import type { Reads } from '../../http/reads.js';
+import { LISTING, SEARCH } from '../../http/reads.js';
 
 interface Deps {
   views: ViewService;
@@ -34,20 +34,7 @@ const T = '/v1/views/:org/:project';
 const S = `${T}/:id`;
 
 /** Delta: views are read with `resources/read` and written with `views/write` on the project. */
-const read = (summary: string, handle: Handler, reads: Reads = FETCH): Endpoint => ({
-  guard: { permission: 'resources/read', on: onProject },
-  reads,
-  body: 'none',
-  handle,
-  summary,
-});
-const write = (summary: string, handle: Handler, body: 'json' | 'none' = 'json'): Endpoint => ({
-  guard: { permission: 'views/write', on: onProject },
-  reads: STATES,
-  body,
-  handle,
-  summary,
-});
+const { read, write } = projectEndpoints('views/write');
 
 /** Views (Delta's views API): lifecycle, listing, `_search`, statistics and offsets; SPARQL queries go through the project's endpoint. */
 export const viewRoutes = (routes: Routes, router: Router, { views, queries, indexes, listing, projects, addresses }: Deps): void => {
