@@ -161,13 +161,15 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   const addresses = new Addresses(config.baseUrl);
   const logger = createLogger(config.logLevel ?? 'info');
   const logs = pinoLog(logger);
+  // MAX_STORE_QUADS caps the embedded store only: an external server is sized by its operators.
+  const embeddedCap = config.sparqlStore ? undefined : config.maxStoreQuads;
   // Sources are read at each scrape, from the parts built below.
   const metrics = new Metrics({
     logHead: () => log.lastSeq(),
     projected: () => projector.position,
     // Unknown (NaN) while the store's count fails: the other metrics still answer.
     storeQuads: () => storeQuads().catch(() => Number.NaN),
-    maxStoreQuads: config.maxStoreQuads,
+    maxStoreQuads: embeddedCap,
     openStreams: () => streams.openStreams,
     workerQueue: () => (executor instanceof WorkerPool ? executor.queued : 0),
     quarantined: () => projector.quarantined,
@@ -486,7 +488,8 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   versionRoutes(routes, router, {
     version,
     storeSize: () => storeQuads().catch(() => Number.NaN),
-    maxStoreQuads: config.maxStoreQuads,
+    store: config.sparqlStore ? 'sparql 1.1 (external)' : 'oxigraph (embedded)',
+    maxStoreQuads: embeddedCap,
     eventLog: logName,
     quarantined: () => projector.quarantined,
     routes: () => routes.routes(),

@@ -1,15 +1,15 @@
 import { join } from 'node:path';
 import type { Config } from './Config.js';
 
-/** A Redis address without its credentials: it goes to the terminal and to logs. */
-const redisAddress = (url: string): string => {
+/** An address without its credentials: it goes to the terminal and to logs. */
+const withoutCredentials = (url: string, otherwise: string): string => {
   try {
     const parsed = new URL(url);
     parsed.username = '';
     parsed.password = '';
     return parsed.toString();
   } catch {
-    return 'redis';
+    return otherwise;
   }
 };
 
@@ -22,9 +22,12 @@ export const startupLine = (config: Config, host: string, openToAnonymous: boole
     ? 'open: anonymous callers may do everything until the root ACL is replaced (README, "Identities and access control")'
     : 'access by ACLs (anonymous callers get what the ACLs grant them)';
   const eventLog = config.redisUrl
-    ? `Redis Streams at ${redisAddress(config.redisUrl)} (key prefix '${config.redisPrefix ?? 'registry'}')`
+    ? `Redis Streams at ${withoutCredentials(config.redisUrl, 'redis')} (key prefix '${config.redisPrefix ?? 'registry'}')`
     : `journal ${join(config.dataDir, 'journal', 'events.log')}`;
-  const store = `embedded Oxigraph (${join(config.dataDir, 'projection')})${config.textIndex === false ? ', no text index' : ', text index on'}`;
+  const text = config.textIndex === false ? ', no text index' : config.sparqlStore ? ', text index on it' : ', text index on';
+  const store = config.sparqlStore
+    ? `external SPARQL 1.1 server at ${withoutCredentials(config.sparqlStore.query, 'its endpoint')}${text}`
+    : `embedded Oxigraph (${join(config.dataDir, 'projection')})${text}`;
   const defaults = config.storages?.defaults;
   const storages = [
     `disk (default volume ${defaults?.DiskStorage.volume ?? '/tmp'})`,

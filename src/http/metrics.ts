@@ -6,7 +6,8 @@ export interface MetricSources {
   logHead(): Promise<number>;
   projected(): number;
   storeQuads(): Promise<number>;
-  maxStoreQuads: number;
+  /** The embedded store's cap; undefined on the external store, which has none of ours. */
+  maxStoreQuads: number | undefined;
   openStreams(): number;
   workerQueue(): number;
   quarantined(): number;
@@ -55,7 +56,8 @@ export class Metrics {
       Math.max(0, (await sources.logHead()) - sources.projected()),
     );
     gauge('registry_store_quads', 'Quads held by the triple store.', () => sources.storeQuads());
-    gauge('registry_store_max_quads', 'Writes are refused from this many quads on.', () => sources.maxStoreQuads);
+    const cap = sources.maxStoreQuads;
+    if (cap !== undefined) gauge('registry_store_max_quads', 'Writes are refused from this many quads on.', () => cap);
     gauge('registry_sse_open_streams', 'Open event streams.', () => sources.openStreams());
     gauge('registry_worker_queue_tasks', 'JSON-LD and SHACL tasks waiting for a worker thread.', () => sources.workerQueue());
     const head = sources.logHead;

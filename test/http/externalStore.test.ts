@@ -70,4 +70,16 @@ describe('the registry on an external triple store (Virtuoso) with the log on Re
     await expectServes(client(second.url));
     expect(existsSync(join(empty, 'projection', 'revisions.nq'))).to.equal(false);
   });
+
+  it('names the external store in /v1/version and reports no cap of the embedded store there or in the metrics', async () => {
+    // The replica the test above left running, or one of its own when run alone.
+    if (!servers.length) servers.push(await startServer(config));
+    const server = servers[0]!;
+    const version = await client(server.url).get('/v1/version');
+    expect(version.body.dependencies.store).to.equal('sparql 1.1 (external)');
+    expect(version.body.store).to.not.have.property('maxQuads');
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).to.include('registry_store_quads');
+    expect(metrics).to.not.include('registry_store_max_quads');
+  });
 });

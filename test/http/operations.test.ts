@@ -117,6 +117,12 @@ describe('operations and first contact', () => {
     expect(written.headers.get('vary') ?? '', 'a write answers its metadata as it is').to.not.match(/accept-encoding/i);
   });
 
+  it('names the embedded store and its cap in /v1/version', async () => {
+    const version = await api.get('/v1/version');
+    expect(version.body.dependencies.store).to.equal('oxigraph (embedded)');
+    expect(version.body.store.maxQuads).to.be.a('number');
+  });
+
   it('reports liveness and readiness, and metrics behind supervision/read', async () => {
     expect((await api.get('/health/live')).status).to.equal(200);
     const ready = await api.get('/health/ready');

@@ -40,4 +40,17 @@ describe('the start-up line', () => {
     expect(line).to.include('store: embedded Oxigraph (/srv/registry/projection), no text index');
     expect(line).to.include('storages: disk (default volume /data/files), BlobStorage (S3 at http://s3.example:9000), RemoteDiskStorage');
   });
+
+  it('names the external store by its query endpoint without credentials, with the text index on it', () => {
+    const line = startupLine(
+      config({
+        sparqlStore: { query: 'http://dba:secret@virtuoso:8890/sparql', update: 'http://virtuoso:8890/sparql', gsp: 'http://virtuoso:8890/sparql-graph-crud' },
+      }),
+      '0.0.0.0',
+      true,
+    );
+    expect(line).to.include('store: external SPARQL 1.1 server at http://virtuoso:8890/sparql, text index on it;');
+    expect(line).to.not.include('secret');
+    expect(line).to.not.include('embedded Oxigraph');
+  });
 });

@@ -7,7 +7,10 @@ import { FETCH } from '../reads.js';
 interface Deps {
   version: string;
   storeSize: () => Promise<number>;
-  maxStoreQuads: number;
+  /** What `dependencies.store` names: the embedded Oxigraph or the external SPARQL server. */
+  store: string;
+  /** The embedded store's cap (writes are refused from it on); the external store has none of ours. */
+  maxStoreQuads: number | undefined;
   eventLog: string;
   /** The routes served, for the OpenAPI description. */
   routes: () => readonly DeclaredRoute[];
@@ -30,10 +33,10 @@ export const versionRoutes = (routes: Routes, router: Router, deps: Deps): void 
         res.json({
           '@context': 'https://bluebrain.github.io/nexus/contexts/version.json',
           delta: deps.version,
-          dependencies: { store: 'oxigraph (embedded)', eventLog: deps.eventLog },
+          dependencies: { store: deps.store, eventLog: deps.eventLog },
           plugins: {},
           environment: process.env['NODE_ENV'] ?? 'dev',
-          store: { quads: await deps.storeSize(), maxQuads: deps.maxStoreQuads },
+          store: { quads: await deps.storeSize(), ...(deps.maxStoreQuads === undefined ? {} : { maxQuads: deps.maxStoreQuads }) },
           projection: { quarantinedEvents: deps.quarantined() },
         });
       },
