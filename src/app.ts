@@ -172,6 +172,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     maxStoreQuads: embeddedCap,
     openStreams: () => streams.openStreams,
     workerQueue: () => (executor instanceof WorkerPool ? executor.queued : 0),
+    heldChanges: () => feed.length,
     quarantined: () => projector.quarantined,
     projections: () => metricsProjections(),
   });

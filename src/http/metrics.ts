@@ -10,6 +10,8 @@ export interface MetricSources {
   maxStoreQuads: number | undefined;
   openStreams(): number;
   workerQueue(): number;
+  /** Changes the fold handed on that some projection of this replica has not applied yet (held in memory). */
+  heldChanges(): number;
   quarantined(): number;
   /** Each projection runner: its position in the log, failures in a row, changes it quarantined. */
   projections(): readonly { name: string; position: number; failures: number; quarantined: number }[];
@@ -59,6 +61,11 @@ export class Metrics {
     const cap = sources.maxStoreQuads;
     if (cap !== undefined) gauge('registry_store_max_quads', 'Writes are refused from this many quads on.', () => cap);
     gauge('registry_sse_open_streams', 'Open event streams.', () => sources.openStreams());
+    gauge(
+      'registry_change_feed_changes',
+      "Changes held in memory until every projection of this replica applied them: on the external store, as many as the store writer's lag.",
+      () => sources.heldChanges(),
+    );
     gauge('registry_worker_queue_tasks', 'JSON-LD and SHACL tasks waiting for a worker thread.', () => sources.workerQueue());
     const head = sources.logHead;
     const projections = sources.projections;

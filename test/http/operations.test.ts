@@ -139,6 +139,7 @@ describe('operations and first contact', () => {
       'registry_store_max_quads',
       'registry_sse_open_streams',
       'registry_worker_queue_tasks',
+      'registry_change_feed_changes',
     ])
       expect(text, name).to.include(name);
     expect(text).to.match(
