@@ -1,3 +1,4 @@
+import { appendTo } from '../util/appendTo.js';
 import type { JsonObject } from '../domain/resources/ResourceEvent.js';
 
 /** Terms seen per project: term → predicate IRI → how many current-or-past revisions used it. */
@@ -26,7 +27,7 @@ export class TermDictionary {
     for (const predicate of Object.keys(root)) {
       if (predicate.startsWith('@')) continue;
       const name = localName(predicate);
-      byLocalName.set(name, [...(byLocalName.get(name) ?? []), predicate]);
+      appendTo(byLocalName, name, predicate);
     }
     for (const field of Object.keys(source)) {
       if (field.startsWith('@')) continue;

@@ -1,3 +1,4 @@
+import { appendTo } from '../util/appendTo.js';
 import oxigraph from 'oxigraph';
 import type { ProjectRef } from '../kernel/labels.js';
 import { iri } from '../rdf/terms.js';
@@ -99,21 +100,14 @@ export class RemoteProjectSparqlStore implements ProjectSparqlStore, SharedViewG
     );
     const held = new Map<string, string[]>();
     for (const row of standardResults(body).results?.bindings ?? []) {
-      const key = `${row.h!.value} ${row.item!.value}`;
-      const graphs = held.get(key);
-      if (graphs) graphs.push(row.g!.value);
-      else held.set(key, [row.g!.value]);
+      appendTo(held, `${row.h!.value} ${row.item!.value}`, row.g!.value);
     }
     const removed: string[] = [];
     const added: string[] = [];
     // By project: Virtuoso (7.2) fails a template whose graph is a variable bound by VALUES (SR002).
     const leaving = new Map<ProjectRef, string[]>();
     const copied = new Map<ProjectRef, string[]>();
-    const push = (map: Map<ProjectRef, string[]>, project: ProjectRef, graph: string) => {
-      const graphs = map.get(project);
-      if (graphs) graphs.push(iri(graph));
-      else map.set(project, [iri(graph)]);
-    };
+    const push = (map: Map<ProjectRef, string[]>, project: ProjectRef, graph: string) => appendTo(map, project, iri(graph));
     for (const { project, item, graph } of heads) {
       const headsGraph = iri(headsGraphOf(project));
       const before = held.get(`${headsGraphOf(project)} ${item}`) ?? [];

@@ -1,3 +1,4 @@
+import { appendTo } from '../../util/appendTo.js';
 import { searchRejections } from '../searchRejections.js';
 import type { Leaf } from './fields.js';
 import { epochMillis, FieldReader } from './fields.js';
@@ -164,9 +165,7 @@ const compileOne = (name: string, spec: unknown, ctx: Context): Aggregation => {
             const start = floorTo(epochMillis(String(value)), unit);
             if (seen.has(start)) continue;
             seen.add(start);
-            const list = buckets.get(start) ?? [];
-            list.push(doc);
-            buckets.set(start, list);
+            appendTo(buckets, start, doc);
           }
         }
         const keys = [...buckets.keys()].sort((a, b) => a - b);

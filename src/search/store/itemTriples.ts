@@ -1,5 +1,6 @@
 import { iri } from '../../rdf/terms.js';
 import { chunks, VALUES_ROWS } from '../../store/remoteSparql.js';
+import { appendTo } from '../../util/appendTo.js';
 
 /**
  * What a change leaves of an item's triples in one graph of the store's full text (its search
@@ -43,12 +44,7 @@ export const itemTriplesUpdates = (items: readonly ItemTriples[]): string[] =>
   chunks(items, (item) => (item.triples?.length ?? 0) + item.node.length)
     .map((run) => {
       const removed = new Map<string, string[]>();
-      for (const item of run) {
-        if (item.fresh) continue;
-        const nodes = removed.get(item.graph);
-        if (nodes) nodes.push(iri(item.node));
-        else removed.set(item.graph, [iri(item.node)]);
-      }
+      for (const item of run) if (!item.fresh) appendTo(removed, item.graph, iri(item.node));
       const steps: string[] = [];
       for (const [graph, nodes] of removed)
         for (const part of chunks(nodes, () => 1, Number.POSITIVE_INFINITY, VALUES_ROWS))
