@@ -546,6 +546,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     jsonld,
     addresses,
     maxEntries: config.multiFetchMax ?? 1_000,
+    turns: searchTurns,
   });
   for (const m of wired) m.routes(routes, router);
   // Replicas share the users' tracker tokens through Redis.
