@@ -68,30 +68,20 @@ describe('archives and multi-fetch: caps, shares, turns, member paths, existence
     expect((await call('PUT', '/v1/orgs/a', 'admin', {})).status).to.equal(201);
     for (const p of [...PROJECTS, 'hidden']) {
       expect((await call('PUT', `/v1/projects/a/${p}`, 'admin', {})).status).to.equal(201);
-      expect((await call('PUT', `/v1/resources/a/${p}/_/${encodeURIComponent(`${EX}r1`)}`, 'admin', { '@context': { '@vocab': EX }, n: 1 })).status).to.equal(201);
+      expect((await call('PUT', `/v1/resources/a/${p}/_/${encodeURIComponent(`${EX}r1`)}`, 'admin', { '@context': { '@vocab': EX }, n: 1 })).status).to.equal(
+        201,
+      );
     }
     // Delta's permission: `resources/read` alone makes archives (its archives' write permission is resources/read).
     for (const p of PROJECTS) await grant(`/a/${p}`, READERS, ['resources/read']);
-    const uploaded = await fetch(`${server.url}/v1/files/a/y/big`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${tokens['admin']}` },
-      body: (() => {
-        const form = new FormData();
-        form.append('file', new Blob([big]), 'big.bin');
-        return form;
-      })(),
-    });
-    expect(uploaded.status, await uploaded.text()).to.equal(201);
-    const hidden = await fetch(`${server.url}/v1/files/a/hidden/secret`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${tokens['admin']}` },
-      body: (() => {
-        const form = new FormData();
-        form.append('file', new Blob(['secret']), 'secret.txt');
-        return form;
-      })(),
-    });
-    expect(hidden.status).to.equal(201);
+    const file = async (path: string, bytes: Buffer | string, name: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)]), name);
+      const res = await fetch(`${server.url}${path}`, { method: 'PUT', headers: { authorization: `Bearer ${tokens['admin']}` }, body: form });
+      expect(res.status, await res.text()).to.equal(201);
+    };
+    await file('/v1/files/a/y/big', big, 'big.bin');
+    await file('/v1/files/a/hidden/secret', 'secret', 'secret.txt');
   });
   after(async () => {
     await server?.stop(true);
@@ -99,7 +89,8 @@ describe('archives and multi-fetch: caps, shares, turns, member paths, existence
   });
 
   it('caps the archives one caller holds (count), whatever project, with 429 ArchiveQuotaReached and Retry-After; others are not held to it', async () => {
-    for (let n = 0; n < 3; n++) expect((await call('PUT', `/v1/archives/a/c${1 + (n % 2)}/alice-${n}`, 'alice', { resources: resources(1) })).status).to.equal(201);
+    for (let n = 0; n < 3; n++)
+      expect((await call('PUT', `/v1/archives/a/c${1 + (n % 2)}/alice-${n}`, 'alice', { resources: resources(1) })).status).to.equal(201);
     const refused = await call('PUT', '/v1/archives/a/c2/alice-3', 'alice', { resources: resources(1) });
     expect([refused.status, refused.body['@type']]).to.deep.equal([429, 'ArchiveQuotaReached']);
     expect(refused.body).to.include({ scope: 'caller', limit: 'count', max: 3 });
@@ -155,7 +146,10 @@ describe('archives and multi-fetch: caps, shares, turns, member paths, existence
       expect((await call('GET', `/v1/archives/a/paths/unsafe-${n}`, 'erin')).status).to.equal(404);
     }
     // Still fine: nested relative paths, dots inside names, non-ASCII letters.
-    expect((await call('PUT', '/v1/archives/a/paths/safe', 'erin', { resources: [{ '@type': 'Resource', resourceId: `${EX}r1`, path: 'a/..b/.c/été.json' }] })).status).to.equal(201);
+    expect(
+      (await call('PUT', '/v1/archives/a/paths/safe', 'erin', { resources: [{ '@type': 'Resource', resourceId: `${EX}r1`, path: 'a/..b/.c/été.json' }] }))
+        .status,
+    ).to.equal(201);
   });
 
   it('answers an archive File entry of a project the caller may not read with 403, whether the file (or project) exists or not', async () => {

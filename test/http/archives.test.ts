@@ -150,12 +150,16 @@ describe('archives (Delta 1.10 archives API)', function () {
   });
 
   it('refuses a missing entry with 404 before any byte, unless ignoreNotFound', async () => {
-    const put = await api.put(`${A}/withmissing`, {
-      resources: [
-        { '@type': 'Resource', resourceId: `${EX}r1` },
-        { '@type': 'Resource', resourceId: `${EX}nope` },
-      ],
-    }, META);
+    const put = await api.put(
+      `${A}/withmissing`,
+      {
+        resources: [
+          { '@type': 'Resource', resourceId: `${EX}r1` },
+          { '@type': 'Resource', resourceId: `${EX}nope` },
+        ],
+      },
+      META,
+    );
     expect(put.status).to.equal(201);
     const refused = await api.get(`${A}/withmissing`, { accept: 'application/x-tar' });
     expect([refused.status, refused.body['@type']]).to.deep.equal([404, 'ResourceNotFound']);

@@ -53,7 +53,11 @@ const contract = (name: string, make: (now: () => number) => { store: ArchiveSto
       // Another caller is not held to this one's cap; the project's is its own (5: two more of anyone's).
       expect(await store.create('q/p/d1', record('d1', new Date(at + 5).toISOString(), 'q/p'), 'other')).to.equal('kept');
       expect(await store.create('q/p/d2', record('d2', new Date(at + 6).toISOString(), 'q/p'), 'other')).to.equal('kept');
-      expect(await store.create('q/p/d3', record('d3', new Date(at + 7).toISOString(), 'q/p'), 'other')).to.deep.include({ over: 'project', limit: 'count', max: 5 });
+      expect(await store.create('q/p/d3', record('d3', new Date(at + 7).toISOString(), 'q/p'), 'other')).to.deep.include({
+        over: 'project',
+        limit: 'count',
+        max: 5,
+      });
       expect(await store.create('q/r/d3', record('d3', new Date(at + 7).toISOString(), 'q/r'), 'other')).to.equal('kept');
       clock = at + 10;
       expect(await store.create('q/p/c5', record('c5', new Date(clock + 60_000).toISOString(), 'q/p'), 'counted')).to.equal('kept');

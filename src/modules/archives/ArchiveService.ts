@@ -77,7 +77,12 @@ export class ArchiveService {
     if (kept === 'exists') throw archiveRejections.alreadyExists(id, ref);
     if (kept !== 'kept') {
       const now = Date.parse(this.deps.clock.now());
-      throw archiveRejections.quotaReached(kept.over, kept.limit, kept.max, kept.freedAt === undefined ? undefined : Math.max(1, Math.ceil((kept.freedAt - now) / 1000)));
+      throw archiveRejections.quotaReached(
+        kept.over,
+        kept.limit,
+        kept.max,
+        kept.freedAt === undefined ? undefined : Math.max(1, Math.ceil((kept.freedAt - now) / 1000)),
+      );
     }
     return record;
   }

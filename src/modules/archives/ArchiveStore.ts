@@ -57,7 +57,8 @@ export class MemoryArchiveStore implements ArchiveStore {
     this.sweep();
     if (this.records.has(key)) return 'exists';
     const bytes = weight(JSON.stringify(record));
-    const refused = this.over('caller', `caller ${owner}`, this.caps.perCaller, bytes) ?? this.over('project', `project ${record.project}`, this.caps.perProject, bytes);
+    const refused =
+      this.over('caller', `caller ${owner}`, this.caps.perCaller, bytes) ?? this.over('project', `project ${record.project}`, this.caps.perProject, bytes);
     if (refused) return refused;
     this.records.set(key, { record, bytes, owner, expires: Date.parse(record.expiresAt) });
     for (const u of [`caller ${owner}`, `project ${record.project}`]) {

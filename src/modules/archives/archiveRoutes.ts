@@ -68,7 +68,12 @@ export const archiveRoutes = (routes: Routes, router: Router, { archives, addres
     send(res, metadata, 303);
   };
   routes.add(router, T, {
-    post: endpoint('Create an archive: 201 with its metadata, or 303 to where it is downloaded when Accept asks for the archive', STATES, (req, res, ctx) => created(req, res, ctx, undefined), 'json'),
+    post: endpoint(
+      'Create an archive: 201 with its metadata, or 303 to where it is downloaded when Accept asks for the archive',
+      STATES,
+      (req, res, ctx) => created(req, res, ctx, undefined),
+      'json',
+    ),
   });
   const download = async (req: Request, res: Response, ctx: Context) => {
     const record = await archives.fetch(projectOf(req), segment(req, 'id'));
