@@ -6,6 +6,7 @@ import type { TestServer } from '../support/server.js';
 import { client, enc } from '../support/client.js';
 import { storagesConfig, upload } from '../support/files.js';
 import { openStream } from '../support/sse.js';
+import { populate, remains } from '../support/deletedProject.js';
 
 const filesUnder = (dir: string): string[] =>
   readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? filesUnder(join(dir, name)) : [join(dir, name)]));
@@ -103,5 +104,28 @@ describe('project deletion (prune=true)', function () {
       await expectGone('restarted');
       expect((await api.get('/v1/resources/del/kept/_/b')).body['name']).to.equal('kept');
     }
+  });
+});
+
+/** Every kind a project held goes with it, its archives, the ACL on its path and its counts too (issue 32, finding 7). */
+describe('project deletion (prune=true): every kind, archive, ACL and count', function () {
+  this.timeout(60_000);
+  const { config, volume } = storagesConfig();
+  let server: TestServer;
+  before(async () => {
+    server = await startServer({ storages: config });
+    await client(server.url).put('/v1/orgs/k', {});
+  });
+  after(async () => {
+    await server?.stop(true);
+    rmSync(volume, { recursive: true, force: true });
+  });
+
+  it('leaves no file, view, archive, ACL, text or event count for the project created again under its label', async () => {
+    const counted = await populate(server.url, 'k/p');
+    const api = client(server.url);
+    expect((await api.delete('/v1/projects/k/p?rev=1&prune=true')).status).to.equal(200);
+    expect((await api.put('/v1/projects/k/p', {})).status).to.equal(201);
+    expect(await remains(server.url, 'k/p', counted)).to.deep.equal([]);
   });
 });

@@ -5,9 +5,9 @@ import type { ArchiveStore } from '../../src/modules/archives/ArchiveStore.js';
 import { MemoryArchiveStore, RedisArchiveStore } from '../../src/modules/archives/ArchiveStore.js';
 import { dropPrefix, REDIS_URL, uniquePrefix } from '../support/redis.js';
 
-const record = (id: string, expiresAt: string): ArchiveRecord => ({
+const record = (id: string, expiresAt: string, project = 'o/p'): ArchiveRecord => ({
   id,
-  project: 'o/p',
+  project,
   resources: [{ type: 'Resource', resourceId: 'x', format: 'compacted' }],
   source: [{ '@type': 'Resource', resourceId: 'x' }],
   createdAt: new Date().toISOString(),
@@ -39,6 +39,23 @@ const contract = (name: string, make: (now: () => number) => { store: ArchiveSto
       // Redis expires on its own clock: wait for the key to go, by polling (no timed assertion).
       for (let i = 0; i < 100 && (await store.get('o/p/http://x/b')) !== undefined; i++) await new Promise((ok) => setTimeout(ok, 50));
       expect(await store.get('o/p/http://x/b')).to.equal(undefined);
+    });
+
+    it('forgets every record of a deleted project, and only its own', async () => {
+      const at = new Date(clock + 60_000).toISOString();
+      for (const [project, id] of [
+        ['o/gone', 'http://x/1'],
+        ['o/gone', 'http://x/2'],
+        ['o/gone2', 'http://x/1'],
+        ['o/kept', 'http://x/1'],
+      ] as const)
+        expect(await store.create(`${project}/${id}`, record(id, at, project))).to.equal(true);
+      await store.removeProject('o/gone');
+      expect(await store.get('o/gone/http://x/1')).to.equal(undefined);
+      expect(await store.get('o/gone/http://x/2')).to.equal(undefined);
+      expect((await store.get('o/gone2/http://x/1'))?.project).to.equal('o/gone2');
+      expect((await store.get('o/kept/http://x/1'))?.project).to.equal('o/kept');
+      expect(await store.create('o/gone/http://x/1', record('http://x/1', at, 'o/gone'))).to.equal(true);
     });
   });
 

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { ProjectRef } from '../../kernel/labels.js';
 import type { ArchiveRecord } from './Archive.js';
 
 /**
@@ -10,6 +11,8 @@ export interface ArchiveStore {
   /** Keeps the record until `expiresAt`; false when one is already kept under that key. */
   create(key: string, record: ArchiveRecord): Promise<boolean>;
   get(key: string): Promise<ArchiveRecord | undefined>;
+  /** Forgets every record of a project (its permanent deletion): a project created again under its label has none. */
+  removeProject(project: ProjectRef): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -33,6 +36,10 @@ export class MemoryArchiveStore implements ArchiveStore {
       return undefined;
     }
     return record;
+  }
+
+  async removeProject(project: ProjectRef): Promise<void> {
+    for (const [key, record] of this.records) if (record.project === project) this.records.delete(key);
   }
 
   async close(): Promise<void> {
@@ -63,6 +70,17 @@ export class RedisArchiveStore implements ArchiveStore {
   async get(key: string): Promise<ArchiveRecord | undefined> {
     const raw = await this.redis.get(this.key(key));
     return raw === null ? undefined : (JSON.parse(raw) as ArchiveRecord);
+  }
+
+  /** Keys are `{prefix}:{org}/{project}/{id}` (labels hold no glob character; the prefix is escaped). */
+  async removeProject(project: ProjectRef): Promise<void> {
+    const match = `${this.key(project).replace(/[*?[\]\\]/g, '\\$&')}/*`;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', match, 'COUNT', 1000);
+      if (keys.length) await this.redis.unlink(...keys);
+      cursor = next;
+    } while (cursor !== '0');
   }
 
   /** The connection is the log's, closed with it. */
