@@ -355,6 +355,9 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
       keys: (ref) => projectItemKeys(states, ref),
       bytes: (ref) => storagesFiles.projectBytes(ref),
       prune: (key, seq) => writer.prune(key, seq),
+      forget: async (ref) => {
+        for (const m of wired) await m.projectDeleted?.(ref);
+      },
     },
   );
   const reader = new RevisionReader(log);

@@ -75,6 +75,23 @@ const contract = (name: string, make: (now: () => number) => { store: ArchiveSto
       expect(kept).to.be.within(1, 2);
       expect(refused).to.deep.include({ over: 'caller', limit: 'bytes', max: 1_400 });
     });
+
+    it('forgets every record of a deleted project, and only its own', async () => {
+      const at = new Date(clock + 60_000).toISOString();
+      for (const [project, id] of [
+        ['o/gone', 'http://x/1'],
+        ['o/gone', 'http://x/2'],
+        ['o/gone2', 'http://x/1'],
+        ['o/kept', 'http://x/1'],
+      ] as const)
+        expect(await store.create(`${project}/${id}`, record(id, at, project), project)).to.equal('kept');
+      await store.removeProject('o/gone');
+      expect(await store.get('o/gone/http://x/1')).to.equal(undefined);
+      expect(await store.get('o/gone/http://x/2')).to.equal(undefined);
+      expect((await store.get('o/gone2/http://x/1'))?.project).to.equal('o/gone2');
+      expect((await store.get('o/kept/http://x/1'))?.project).to.equal('o/kept');
+      expect(await store.create('o/gone/http://x/1', record('http://x/1', at, 'o/gone'), 'owner')).to.equal('kept');
+    });
   });
 
 contract('memory', (now) => {

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { ProjectRef } from '../../kernel/labels.js';
 import type { ArchiveRecord } from './Archive.js';
 
 /** How many archives, and how many bytes of them, one caller and one project may hold at once. */
@@ -20,6 +21,8 @@ export interface ArchiveStore {
   /** Keeps the record until `expiresAt`, unless one is kept under that key or a cap would be passed. */
   create(key: string, record: ArchiveRecord, owner: string): Promise<Keeping>;
   get(key: string): Promise<ArchiveRecord | undefined>;
+  /** Forgets every record of a project (its permanent deletion): a project created again under its label has none. */
+  removeProject(project: ProjectRef): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -77,6 +80,10 @@ export class MemoryArchiveStore implements ArchiveStore {
       return undefined;
     }
     return held?.record;
+  }
+
+  async removeProject(project: ProjectRef): Promise<void> {
+    for (const [key, held] of this.records) if (held.record.project === project) this.drop(key, held);
   }
 
   async close(): Promise<void> {
@@ -202,6 +209,20 @@ export class RedisArchiveStore implements ArchiveStore {
   async get(key: string): Promise<ArchiveRecord | undefined> {
     const raw = await this.redis.get(this.key(key));
     return raw === null ? undefined : (JSON.parse(raw) as ArchiveRecord);
+  }
+
+  /** Keys are `{prefix}:{org}/{project}/{id}` (labels hold no glob character; the prefix is escaped). */
+  async removeProject(project: ProjectRef): Promise<void> {
+    const match = `${this.key(project).replace(/[*?[\]\\]/g, '\\$&')}/*`;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', match, 'COUNT', 1000);
+      if (keys.length) await this.redis.unlink(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+    // The project's usage goes with it; its callers' shares of these archives lapse when they would have expired.
+    const usage = `${this.keyPrefix}:usage:project ${project}`;
+    await this.redis.unlink(usage, `${usage}:bytes`);
   }
 
   /** The connection is the log's, closed with it. */

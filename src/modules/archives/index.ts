@@ -40,6 +40,7 @@ export const createArchivesModule = (settings: ArchiveSettings): CapabilityModul
     return {
       services: { archives },
       routes: (routes, router) => archiveRoutes(routes, router, { archives, addresses: p.addresses }),
+      projectDeleted: (ref) => store.removeProject(ref),
       close: () => store.close(),
     };
   },
