@@ -18,7 +18,9 @@ export const populate = async (base: string, project: string): Promise<number> =
   expect((await upload(`${base}/v1/files/${project}/f`, 'PUT', 'old bytes', OLD_FILENAME, 'text/plain')).status).to.equal(201);
   expect((await api.put(`/v1/views/${project}/oldview`, { '@type': 'SparqlView' })).status).to.equal(201);
   expect((await api.put(`/v1/resources/${project}/_/r`, { '@context': ctx, name: SECRET })).status).to.equal(201);
-  expect((await api.put(`/v1/archives/${project}/arch`, { resources: [{ '@type': 'Resource', resourceId: 'r' }] })).status).to.equal(201);
+  expect(
+    (await api.put(`/v1/archives/${project}/arch`, { resources: [{ '@type': 'Resource', resourceId: 'r' }] }, { accept: 'application/ld+json' })).status,
+  ).to.equal(201);
   expect((await api.put(`/v1/acls/${project}?rev=0`, READERS)).status).to.equal(201);
   const counted = (await api.get(`/v1/views/${project}/nxv:defaultSparqlIndex/statistics`)).body.totalEvents as number;
   expect(counted).to.be.at.least(3);
