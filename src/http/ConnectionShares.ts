@@ -47,6 +47,8 @@ export class ConnectionShares {
   admit(socket: Socket): Refusal | undefined {
     const address = socket.remoteAddress ?? 'unknown';
     const key = this.trustedProxy(address) ? undefined : clientAddressKey(address);
+    // Full with nothing idle: the server's refusal, whoever asks (the client's share is beside the point).
+    if (this.held.size >= this.limits.maxConnections && this.idle.size === 0) return { whole: true };
     if (key !== undefined && !this.room(key)) return { whole: false, key };
     if (this.held.size >= this.limits.maxConnections && !this.closeIdle(this.idle)) return { whole: true };
     const entry: Held = { socket, own: key, caller: undefined, requests: 0, served: false };
