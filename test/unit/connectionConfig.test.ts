@@ -31,7 +31,11 @@ describe('connection shares and trusted proxies: settings', () => {
   });
 
   it('reads them from the environment and the config file (a list or an array)', () => {
-    const config = loadConfig({ MAX_CONNECTIONS_PER_CLIENT: '40', SSE_STREAMS_PER_CALLER: '4', TRUSTED_PROXIES: '10.0.0.1, 172.16.0.0/12,loopback,::1,fd00::/8' });
+    const config = loadConfig({
+      MAX_CONNECTIONS_PER_CLIENT: '40',
+      SSE_STREAMS_PER_CALLER: '4',
+      TRUSTED_PROXIES: '10.0.0.1, 172.16.0.0/12,loopback,::1,fd00::/8',
+    });
     expect([config.http?.maxConnectionsPerClient, config.sseStreamsPerCaller, config.trustedProxies]).to.deep.equal([
       40,
       4,
