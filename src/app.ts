@@ -4,7 +4,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assetPath } from './assets.js';
 import type { Config } from './config/Config.js';
-import { httpLimits } from './config/Config.js';
+import { defaultStreamsPerCaller, httpLimits } from './config/Config.js';
+import { ConnectionShares } from './http/ConnectionShares.js';
+import { claimConnection } from './http/claimConnection.js';
 import { Addresses } from './kernel/Addresses.js';
 import { MultiFetch } from './domain/resources/MultiFetch.js';
 import { multiFetchRoutes } from './http/routes/multiFetch.js';
@@ -139,6 +141,8 @@ export interface Registry {
   openToAnonymous(): boolean;
   /** Drains: stops following the log, takes a final snapshot, closes files and connections. */
   close(): Promise<void>;
+  /** The open connections and each client's share of them: the HTTP server admits connections, the app counts their callers. */
+  connections: ConnectionShares;
 }
 
 const openLog = async (config: Config, logs: Log): Promise<{ log: EventLog; name: string; redis?: RedisEventLog }> => {
@@ -219,6 +223,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   const catalogueProjection = new CatalogueProjection(graphStore, catalogueIndex, payloadSorts, states.terms, addresses.subjects, storeRecorded === undefined);
   const streams = new EventStreams(log, states, stateLookups(kinds.projects, kinds.resources, addresses), (seq) => projector.catchUp(seq), {
     keepAliveMillis: config.sseKeepAliveMillis ?? 20_000,
+    perCaller: config.sseStreamsPerCaller ?? defaultStreamsPerCaller(httpLimits(config).maxConnectionsPerClient),
     log: logs,
   });
   // Pruned events must not outlive a permanent deletion in the streams' memory.
@@ -481,6 +486,10 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // `req.ip` is the client's address: the socket's, or what a configured proxy's X-Forwarded-For names.
+  if (config.trustedProxies?.length) app.set('trust proxy', config.trustedProxies);
+  const trustProxy = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
+  const connections = new ConnectionShares(httpLimits(config), (address) => trustProxy(address, 0));
   const router = express.Router();
   // Replicas on one Redis count a caller's costly requests together: its share is the same whichever replicas they reach.
   const perCaller = config.costlyPerCaller ?? 4;
@@ -584,6 +593,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   // `indexing=async`: the write is acknowledged once its state is readable; the projections follow.
   app.use((req, _res, next) => (req.query['indexing'] === 'async' ? requestIndexing.run('async', next) : next()));
   app.use(authenticate(access.authenticator));
+  app.use(claimConnection(connections));
   app.use(htmlRedirect(config.frontend, addresses.base));
   app.use(router);
   app.use(notFound);
@@ -594,6 +604,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     routes: routes.routes(),
     log: logs,
     endStreams: () => streams.closeAll(),
+    connections,
     openToAnonymous: access.openToAnonymous,
     // File uploads are streamed, their size checked against their storage's limits as they arrive.
     // File uploads are bounded by their storage's maxFileSize and capacity, checked while streaming.
