@@ -13,7 +13,7 @@ export const capabilities = (config: Config) => {
   const resolvers = createResolversModule();
   const others: CapabilityModule<Platform, unknown>[] = [
     createArchivesModule({ ttlSeconds: config.archiveTtlSeconds ?? 18_000 }),
-    createViewsModule({ searchBudgetMillis: config.searchTimeoutMillis ?? 2_000 }),
+    createViewsModule({ searchBudgetMillis: config.searchTimeoutMillis ?? 2_000, sparqlViewsPerProject: config.sparqlViewsPerProject ?? 10 }),
   ];
   return { resolvers, others, all: [resolvers, ...others] };
 };
