@@ -25,7 +25,11 @@ export type ReplicaChange =
   | { t: 'dropView'; view: string };
 
 /** A query carries its deadline (`Date.now()` time): one that waited for its view's copy past it is answered busy, never run. */
-export type ReplicaMessage = { t: 'changes'; changes: ReplicaChange[] } | { t: 'query'; id: number; query: ProjectQuery; deadline: number; millis: number };
+export type ReplicaMessage =
+  | { t: 'changes'; changes: ReplicaChange[] }
+  | { t: 'query'; id: number; query: ProjectQuery; deadline: number; millis: number }
+  /** The query waiting for its view's copy was answered busy: the worker drops it. */
+  | { t: 'cancel'; id: number };
 
 /** `building`: the query waits for its view's copy; `started`: it runs, the copy done. */
 export type Reply = { ready: true } | { building: number } | { started: number } | { id: number; answer: QueryAnswer } | { id: number; failure: QueryFailure };
@@ -66,8 +70,6 @@ interface Slot {
     timer: NodeJS.Timeout;
     /** It waits in the worker for its view's copy to be built, not running yet. */
     building?: boolean;
-    /** Answered busy while it waited for its view's copy: the worker is left to finish the copy, and the slot to its answer. */
-    abandoned?: boolean;
   };
 }
 
@@ -275,15 +277,12 @@ export class SparqlReplica implements ProjectSparqlStore {
     if ('started' in reply) {
       if (running?.id !== reply.started) return;
       running.building = false;
-      // Given up on just before it started: it runs unwatched, so its worker goes.
-      if (running.abandoned) this.failed(slot, new Error('a query answered busy started after all'));
       return;
     }
     if (!running || running.id !== reply.id) return;
     clearTimeout(running.timer);
     slot.running = undefined;
     this.watchIdle();
-    if (running.abandoned) return this.dispatch();
     if ('answer' in reply) running.resolve(reply.answer);
     else {
       if (reply.failure.failure === 'crashed')
@@ -324,11 +323,13 @@ export class SparqlReplica implements ProjectSparqlStore {
     const running = slot.running;
     if (!running) return;
     if (running.building) {
-      // It never ran: the worker goes on with the copy and answers it busy itself, the slot held until then.
+      // It never ran: the worker drops it and goes on with the copy in slices; the slot takes the next query.
       this.options.log(`sparql: a query in project ${running.query.project} waited its whole budget for a SPARQL view's copy: answered busy`);
-      running.abandoned = true;
+      slot.running = undefined;
+      this.watchIdle();
+      slot.worker.postMessage({ t: 'cancel', id: running.id } satisfies ReplicaMessage);
       running.reject(new QueryFailed({ failure: 'busy', millis: this.options.timeoutMillis }));
-      return;
+      return this.dispatch();
     }
     this.options.log(
       `sparql: a query in project ${running.query.project} ran over its budget of ${this.options.timeoutMillis} ms: stopped, its worker replaced`,

@@ -44,13 +44,17 @@ loadFile(start.file, start.length);
  */
 const SLICE_MILLIS = 20;
 let slicing = false;
+/** Queries waiting for their view's copy (`afterCopy`); those of them answered busy by the other side. */
+const waiting = new Set<number>();
+const cancelled = new Set<number>();
 
 /** Builds the views' copies in the background, a slice at a time, letting queries and changes in between. */
 const buildSoon = (): void => {
   if (slicing || !datasets.views.building()) return;
   slicing = true;
   const slice = () => {
-    if (datasets.views.build(Date.now() + SLICE_MILLIS)) setImmediate(slice);
+    // A query waiting for its view's copy has the worker's time for that copy alone.
+    if (waiting.size || datasets.views.build(Date.now() + SLICE_MILLIS)) setImmediate(slice);
     else slicing = false;
   };
   setImmediate(slice);
@@ -85,14 +89,17 @@ type QueryMessage = Extract<ReplicaMessage, { t: 'query' }>;
  */
 const afterCopy = (message: QueryMessage, view: string): void => {
   reply({ building: message.id });
+  waiting.add(message.id);
   const step = () => {
-    if (Date.now() >= message.deadline) {
-      reply({ id: message.id, failure: { failure: 'busy', millis: message.millis } });
-      return buildSoon();
+    const more = !cancelled.has(message.id) && datasets.views.build(Math.min(Date.now() + SLICE_MILLIS, message.deadline), view);
+    if (more && Date.now() < message.deadline) return void setImmediate(step);
+    waiting.delete(message.id);
+    if (cancelled.delete(message.id)) return buildSoon();
+    if (Date.now() >= message.deadline) reply({ id: message.id, failure: { failure: 'busy', millis: message.millis } });
+    else {
+      reply({ started: message.id });
+      answer(message);
     }
-    if (datasets.views.build(Math.min(Date.now() + SLICE_MILLIS, message.deadline), view)) return void setImmediate(step);
-    reply({ started: message.id });
-    answer(message);
     buildSoon();
   };
   setImmediate(step);
@@ -103,6 +110,9 @@ parentPort!.on('message', (message: ReplicaMessage) => {
     case 'changes':
       for (const change of message.changes) apply(change);
       return buildSoon();
+    case 'cancel':
+      if (waiting.has(message.id)) cancelled.add(message.id);
+      return;
     case 'query': {
       const view = message.query.view;
       if (view !== undefined && datasets.views.building(view)) return afterCopy(message, view);
