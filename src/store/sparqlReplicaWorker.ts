@@ -84,18 +84,19 @@ type QueryMessage = Extract<ReplicaMessage, { t: 'query' }>;
 
 /**
  * A query over a view whose copy is not complete: the copy is built first, in slices (changes
- * posted meanwhile are applied between them); past the query's deadline it is answered busy, never
- * run, and the copy goes on in the background.
+ * posted meanwhile are applied between them); once less than half its budget is left it is
+ * answered busy, never run, and the copy goes on in the background.
  */
 const afterCopy = (message: QueryMessage, view: string): void => {
   reply({ building: message.id });
   waiting.add(message.id);
   const step = () => {
-    const more = !cancelled.has(message.id) && datasets.views.build(Math.min(Date.now() + SLICE_MILLIS, message.deadline), view);
-    if (more && Date.now() < message.deadline) return void setImmediate(step);
+    const more = !cancelled.has(message.id) && datasets.views.build(Date.now() + SLICE_MILLIS, view);
+    if (more && message.deadline - Date.now() >= message.millis / 2) return void setImmediate(step);
     waiting.delete(message.id);
     if (cancelled.delete(message.id)) return buildSoon();
-    if (Date.now() >= message.deadline) reply({ id: message.id, failure: { failure: 'busy', millis: message.millis } });
+    // Started with too little of its budget left, it would be stopped as over budget and its worker replaced (its copies with it).
+    if (message.deadline - Date.now() < message.millis / 2) reply({ id: message.id, failure: { failure: 'busy', millis: message.millis } });
     else {
       reply({ started: message.id });
       answer(message);
