@@ -85,7 +85,6 @@ describe('SPARQL views’ copies cannot stop SPARQL for other projects', functio
       ({ server, api } = await seeded(400, 25, {
         sparqlTimeoutMillis: 1_000,
         sparqlViewsPerProject: 50,
-        logLevel: process.env['DEBUG_SV'] ? 'warn' : 'silent',
       }));
     });
     after(() => server?.stop(true));
@@ -103,7 +102,6 @@ describe('SPARQL views’ copies cannot stop SPARQL for other projects', functio
         const r = await api.get(`/v1/views/sv/big/${last}/sparql?query=${count}`);
         // Never QueryTimeout: a query that waited behind a copy did not run.
         seen.add(`${r.status} ${r.body?.['@type'] ?? ''}`);
-        if (process.env['DEBUG_SV']) console.log(Date.now(), r.status, r.body?.['@type']);
         if (r.status === 200) {
           expect(r.body.results.bindings[0].n.value).to.equal('400');
           break;
