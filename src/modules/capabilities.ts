@@ -19,7 +19,7 @@ export const capabilities = (config: Config) => {
         perProject: { count: config.archivesPerProject ?? 1_000, bytes: config.archiveBytesPerProject ?? 64 * 1024 * 1024 },
       },
     }),
-    createViewsModule({ searchBudgetMillis: config.searchTimeoutMillis ?? 2_000 }),
+    createViewsModule({ searchBudgetMillis: config.searchTimeoutMillis ?? 2_000, sparqlViewsPerProject: config.sparqlViewsPerProject ?? 10 }),
   ];
   return { resolvers, others, all: [resolvers, ...others] };
 };

@@ -57,13 +57,15 @@ export class SparqlEndpoint {
     private readonly views?: SparqlViews,
   ) {}
 
-  async query(project: ProjectRef, viewId: string, request: SparqlRequest, choose: Chooser, caller?: Caller): Promise<QueryAnswer> {
+  /** `callerKey`: who the query counts against (`callerKey` of the HTTP layer), for the store's fair share of its query workers. */
+  async query(project: ProjectRef, viewId: string, request: SparqlRequest, choose: Chooser, caller?: Caller, callerKey?: string): Promise<QueryAnswer> {
+    const who = callerKey === undefined ? {} : { caller: callerKey };
     const datasets = caller && this.views ? await this.views.datasets(project, viewId, caller) : undefined;
     if (!datasets) this.view(project, viewId);
     if (request.update) throw sparqlRejections.unsupportedOperation('SPARQL Update');
     if (request.query === undefined || request.query.trim() === '') throw sparqlRejections.missingQuery();
     const form = readUserQuery(request.query);
-    if (datasets && datasets.length !== 1) return this.merged(datasets, request.query, form, choose);
+    if (datasets && datasets.length !== 1) return this.merged(datasets, request.query, form, choose, who);
     const offered = [...answerTypes[form]];
     const chosen = choose([...offered, 'application/json']);
     if (chosen === undefined) throw rejections.notAcceptable(offered);
@@ -75,16 +77,16 @@ export class SparqlEndpoint {
     };
     const only = datasets?.[0];
     // A view's dataset is its own graph and its members' graphs, whatever the request names.
-    if (only?.view !== undefined) return this.ask({ project: only.project, query: request.query, form, mediaType, view: only.view });
-    return this.ask({ project: only?.project ?? project, query: request.query, form, mediaType, ...graphs });
+    if (only?.view !== undefined) return this.ask({ project: only.project, query: request.query, form, mediaType, view: only.view, ...who });
+    return this.ask({ project: only?.project ?? project, query: request.query, form, mediaType, ...graphs, ...who });
   }
 
   /** An aggregate view's answer: each member's, concatenated (rows, triples; ASK: any). */
-  private async merged(datasets: ViewDataset[], query: string, form: QueryForm, choose: Chooser): Promise<QueryAnswer> {
+  private async merged(datasets: ViewDataset[], query: string, form: QueryForm, choose: Chooser, who: { caller?: string }): Promise<QueryAnswer> {
     const mediaType = MERGEABLE[form];
     if (choose([mediaType, 'application/json']) === undefined) throw rejections.notAcceptable([mediaType]);
     const answers = await Promise.all(
-      datasets.map((d) => this.ask({ project: d.project, query, form, mediaType, ...(d.view !== undefined ? { view: d.view } : {}) })),
+      datasets.map((d) => this.ask({ project: d.project, query, form, mediaType, ...(d.view !== undefined ? { view: d.view } : {}), ...who })),
     );
     if (form === 'construct' || form === 'describe')
       return { mediaType, body: [...new Set(answers.flatMap((a) => a.body.split('\n')).filter((l) => l.trim() !== ''))].map((l) => `${l}\n`).join('') };
@@ -109,6 +111,8 @@ export class SparqlEndpoint {
           throw sparqlRejections.queryServiceBusy(reason.millis);
         case 'tooLarge':
           throw sparqlRejections.resultTooLarge(reason.limit);
+        case 'viewTooLarge':
+          throw sparqlRejections.viewTooLarge(reason.limit);
         case 'crashed':
           throw sparqlRejections.queryWorkerCrashed();
       }

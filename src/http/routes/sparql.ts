@@ -7,6 +7,7 @@ import { answerTypes } from '../../store/ProjectSparqlStore.js';
 import { rejections } from '../../domain/rejections.js';
 import { sparqlRejections } from '../../sparqlEndpoint/sparqlRejections.js';
 import { onProject, projectOf, segment } from '../route.js';
+import { callerKey } from '../CallerConcurrency.js';
 import type { Context, Guard, Routes } from '../route.js';
 import { FETCH, SPARQL } from '../reads.js';
 
@@ -51,6 +52,7 @@ export const sparqlRoutes = (routes: Routes, router: Router, deps: Deps): void =
       protocolRequest(req),
       (offered) => req.accepts(offered) || undefined,
       ctx.caller,
+      callerKey(ctx.caller, req),
     );
     res.vary('Accept').status(200).type(result.mediaType).send(result.body);
   };

@@ -24,7 +24,7 @@ export interface ViewServices {
  * queries for them. The default views of a project are created with it and answered by the
  * project's search and SPARQL endpoint.
  */
-export const createViewsModule = (options: { searchBudgetMillis: number }): CapabilityModule<Platform, ViewServices> => ({
+export const createViewsModule = (options: { searchBudgetMillis: number; sparqlViewsPerProject?: number }): CapabilityModule<Platform, ViewServices> => ({
   name: 'views',
   kinds: [viewDefinition],
   streams: ['views'],
@@ -32,7 +32,14 @@ export const createViewsModule = (options: { searchBudgetMillis: number }): Capa
   statuses: viewStatuses,
   wire: (p) => {
     const states = p.states.of(viewDefinition) as ReadonlyMap<string, ViewState>;
-    const views = new ViewService({ states, projects: p.projects, lifecycle: p.lifecycle, clock: p.clock, permissions: p.permissions });
+    const views = new ViewService({
+      states,
+      projects: p.projects,
+      lifecycle: p.lifecycle,
+      clock: p.clock,
+      permissions: p.permissions,
+      ...(options.sparqlViewsPerProject === undefined ? {} : { sparqlViewsPerProject: options.sparqlViewsPerProject }),
+    });
     const indexes = new ViewIndexes({
       states: p.states,
       feed: p.feed,
