@@ -448,6 +448,11 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     turns: searchTurns,
     feed,
     sparql: { store: sparqlDatasets, reach: (seq) => (storeRunner ? storeRunner.reach(seq) : Promise.resolve()), shared: viewGraphs !== undefined },
+    indexPositions: {
+      search: () =>
+        searchOnStore && storeRunner ? storeRunner.position : textRunners.length ? Math.min(...textRunners.map((r) => r.position)) : feed.position,
+      sparql: () => sparqlRunner.position,
+    },
     permissions: () => (states.of(iam.permissions).get(PERMISSIONS_KEY) ?? iam.initial).permissions,
     ...(search && projectDocuments
       ? {
