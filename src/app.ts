@@ -158,7 +158,7 @@ export interface RegistryHooks {
 }
 
 export const createRegistry = async (config: Config, clock: Clock = systemClock, hooks: RegistryHooks = {}): Promise<Registry> => {
-  const addresses = new Addresses(config.baseUrl);
+  const addresses = new Addresses(config.baseUrl, config.projectPrefix);
   const logger = createLogger(config.logLevel ?? 'info');
   const logs = pinoLog(logger);
   // MAX_STORE_QUADS caps the embedded store only: an external server is sized by its operators.

@@ -7,6 +7,8 @@ import type { TrackerConfig } from './trackerConfig.js';
 import type { StorageConfig } from './storageConfig.js';
 import { storageConfig } from './storageConfig.js';
 import { sparqlStoreConfig } from './sparqlStoreConfig.js';
+import { projectPrefixConfig } from './projectPrefixConfig.js';
+import type { ProjectPrefixConfig } from './projectPrefixConfig.js';
 import type { SparqlServer } from '../store/SparqlHttpClient.js';
 
 export interface Config {
@@ -83,6 +85,8 @@ export interface Config {
   storages?: StorageConfig;
   /** The triple store on an external SPARQL 1.1 server (`SPARQL_ENDPOINT`...); absent: the embedded store. */
   sparqlStore?: SparqlServer;
+  /** Templates of new projects' default `base` and `vocab` (Delta 1.12's `projects.prefix`). */
+  projectPrefix?: ProjectPrefixConfig;
   /** The web frontend (Delta's `app.fusion`): where `Accept: text/html` fetches are redirected, and the built-in one's sign-in. */
   frontend?: FrontendConfig;
 }
@@ -316,5 +320,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     storages,
     ...optionalObject('sparqlStore', sparqlStoreConfig(setting)),
     frontend: frontendSetting(setting),
+    projectPrefix: projectPrefixConfig(setting),
   };
 };
