@@ -122,6 +122,7 @@ import type { Platform } from './modules/Platform.js';
 import { ResolvingSchemas } from './modules/resolvers/ResolvingSchemas.js';
 import { resolveElsewhere } from './modules/resolvers/resolveElsewhere.js';
 import { ProjectContexts } from './domain/resources/ProjectContexts.js';
+import { provision } from './provisioning/provision.js';
 
 export interface Registry {
   app: express.Express;
@@ -590,7 +591,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   app.use(notFound);
   app.use(errorMiddleware(logs, Object.assign({}, ...modules.all.map((m) => m.statuses)) as Record<string, number>));
 
-  return {
+  const registry: Registry = {
     app,
     routes: routes.routes(),
     log: logs,
@@ -621,6 +622,13 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
       await sparqlDatasets.close();
     },
   };
+  // Before the service listens: a deployment that provisions never serves its fresh, open root ACL.
+  if (config.provisioning)
+    await provision(config.provisioning, { ...access.provisioning, log: logs }).catch(async (error: unknown) => {
+      await registry.close();
+      throw error;
+    });
+  return registry;
 };
 
 /** A file upload: `POST` or `PUT` of a multipart body under `/v1/files/`. */

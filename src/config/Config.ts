@@ -8,6 +8,8 @@ import type { StorageConfig } from './storageConfig.js';
 import { storageConfig } from './storageConfig.js';
 import { sparqlStoreConfig } from './sparqlStoreConfig.js';
 import { projectPrefixConfig } from './projectPrefixConfig.js';
+import { provisioningConfig } from './provisioningConfig.js';
+import type { ProvisioningConfig } from './provisioningConfig.js';
 import type { ProjectPrefixConfig } from './projectPrefixConfig.js';
 import type { SparqlServer } from '../store/SparqlHttpClient.js';
 
@@ -87,6 +89,8 @@ export interface Config {
   sparqlStore?: SparqlServer;
   /** Templates of new projects' default `base` and `vocab` (Delta 1.12's `projects.prefix`). */
   projectPrefix?: ProjectPrefixConfig;
+  /** Realms and ACLs written at start-up (Delta 1.11's `realms.provisioning`, `acls.provisioning`). */
+  provisioning?: ProvisioningConfig;
   /** The web frontend (Delta's `app.fusion`): where `Accept: text/html` fetches are redirected, and the built-in one's sign-in. */
   frontend?: FrontendConfig;
 }
@@ -321,5 +325,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     ...optionalObject('sparqlStore', sparqlStoreConfig(setting)),
     frontend: frontendSetting(setting),
     projectPrefix: projectPrefixConfig(setting),
+    provisioning: provisioningConfig(setting, booleanSetting),
   };
 };
