@@ -124,6 +124,7 @@ import type { Platform } from './modules/Platform.js';
 import { ResolvingSchemas } from './modules/resolvers/ResolvingSchemas.js';
 import { resolveElsewhere } from './modules/resolvers/resolveElsewhere.js';
 import { ProjectContexts } from './domain/resources/ProjectContexts.js';
+import { provision } from './provisioning/provision.js';
 
 export interface Registry {
   app: express.Express;
@@ -162,7 +163,7 @@ export interface RegistryHooks {
 }
 
 export const createRegistry = async (config: Config, clock: Clock = systemClock, hooks: RegistryHooks = {}): Promise<Registry> => {
-  const addresses = new Addresses(config.baseUrl);
+  const addresses = new Addresses(config.baseUrl, config.projectPrefix);
   const logger = createLogger(config.logLevel ?? 'info');
   const logs = pinoLog(logger);
   // MAX_STORE_QUADS caps the embedded store only: an external server is sized by its operators.
@@ -456,6 +457,11 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     turns: searchTurns,
     feed,
     sparql: { store: sparqlDatasets, reach: (seq) => (storeRunner ? storeRunner.reach(seq) : Promise.resolve()), shared: viewGraphs !== undefined },
+    indexPositions: {
+      search: () =>
+        searchOnStore && storeRunner ? storeRunner.position : textRunners.length ? Math.min(...textRunners.map((r) => r.position)) : feed.position,
+      sparql: () => sparqlRunner.position,
+    },
     permissions: () => (states.of(iam.permissions).get(PERMISSIONS_KEY) ?? iam.initial).permissions,
     ...(search && projectDocuments
       ? {
@@ -599,7 +605,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   app.use(notFound);
   app.use(errorMiddleware(logs, Object.assign({}, ...modules.all.map((m) => m.statuses)) as Record<string, number>));
 
-  return {
+  const registry: Registry = {
     app,
     routes: routes.routes(),
     log: logs,
@@ -631,6 +637,13 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
       await sparqlDatasets.close();
     },
   };
+  // Before the service listens: a deployment that provisions never serves its fresh, open root ACL.
+  if (config.provisioning)
+    await provision(config.provisioning, { ...access.provisioning, log: logs }).catch(async (error: unknown) => {
+      await registry.close();
+      throw error;
+    });
+  return registry;
 };
 
 /** A file upload: `POST` or `PUT` of a multipart body under `/v1/files/`. */

@@ -8,6 +8,10 @@ import type { TrackerConfig } from './trackerConfig.js';
 import type { StorageConfig } from './storageConfig.js';
 import { storageConfig } from './storageConfig.js';
 import { sparqlStoreConfig } from './sparqlStoreConfig.js';
+import { projectPrefixConfig } from './projectPrefixConfig.js';
+import { provisioningConfig } from './provisioningConfig.js';
+import type { ProvisioningConfig } from './provisioningConfig.js';
+import type { ProjectPrefixConfig } from './projectPrefixConfig.js';
 import type { SparqlServer } from '../store/SparqlHttpClient.js';
 
 export interface Config {
@@ -101,6 +105,10 @@ export interface Config {
   storages?: StorageConfig;
   /** The triple store on an external SPARQL 1.1 server (`SPARQL_ENDPOINT`...); absent: the embedded store. */
   sparqlStore?: SparqlServer;
+  /** Templates of new projects' default `base` and `vocab` (Delta 1.12's `projects.prefix`). */
+  projectPrefix?: ProjectPrefixConfig;
+  /** Realms and ACLs written at start-up (Delta 1.11's `realms.provisioning`, `acls.provisioning`). */
+  provisioning?: ProvisioningConfig;
   /** The web frontend (Delta's `app.fusion`): where `Accept: text/html` fetches are redirected, and the built-in one's sign-in. */
   frontend?: FrontendConfig;
 }
@@ -419,5 +427,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     storages,
     ...optionalObject('sparqlStore', sparqlStoreConfig(setting)),
     frontend: frontendSetting(setting),
+    projectPrefix: projectPrefixConfig(setting),
+    provisioning: provisioningConfig(setting, booleanSetting),
   };
 };

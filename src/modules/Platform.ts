@@ -61,6 +61,8 @@ export interface Platform {
     reach(seq: number): Promise<void>;
     /** Views' graphs are written by the store's lease holder (`ViewGraphWriter`). */ shared?: boolean;
   };
+  /** How far the projections behind a project's default views are in the log: its search (text index) and its SPARQL endpoint's store. */
+  indexPositions: { search(): number; sparql(): number };
   /** The event log's Redis, when there is one: where state every replica shares is kept (keys under the log's hash tag). */
   redis?: { readonly connection: Redis; keyOf(name: string): string };
 }

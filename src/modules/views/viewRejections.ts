@@ -27,12 +27,14 @@ export const viewRejections = {
     ),
   invalidViewId: (id: string) => new Rejection('InvalidViewId', `View identifier '${id}' cannot be expanded to an Iri.`),
   decodingFailed: (reason: string) => new Rejection('DecodingFailed', reason),
+  resourceNotFound: (id: string, project: string) => new Rejection('ResourceNotFound', `Resource '${id}' not found in project '${project}'.`),
   wrongViewType: (id: string, expected: string) => new Rejection('ViewNotFound', `View '${id}' is not a view of type ${expected}.`),
 };
 
 /** Their HTTP statuses (Delta's): every type of the family has one, or this does not compile. */
 export const viewStatuses = {
   ViewNotFound: 404,
+  ResourceNotFound: 404,
   ResourceAlreadyExists: 409,
   ViewIsDeprecated: 400,
   ViewIsNotDeprecated: 400,
