@@ -4,6 +4,7 @@ import type { Platform } from './Platform.js';
 import { createResolversModule } from './resolvers/index.js';
 import { createArchivesModule } from './archives/index.js';
 import { createViewsModule } from './views/index.js';
+import { createHistoryModule } from './history/index.js';
 
 /**
  * Every capability module, registered once: a new capability is one line here. The composition
@@ -14,6 +15,7 @@ export const capabilities = (config: Config) => {
   const others: CapabilityModule<Platform, unknown>[] = [
     createArchivesModule({ ttlSeconds: config.archiveTtlSeconds ?? 18_000 }),
     createViewsModule({ searchBudgetMillis: config.searchTimeoutMillis ?? 2_000 }),
+    createHistoryModule(),
   ];
   return { resolvers, others, all: [resolvers, ...others] };
 };
