@@ -207,6 +207,7 @@ describe('history, diffs, blame and time travel', function () {
     it('queries the default graph as of an instant: each item at the revision current then', async () => {
       expect(await names('')).to.deep.equal(['B']);
       expect(await names(`&at=${enc(instants[0]!)}`)).to.deep.equal(['A']);
+      expect(await names(`&at=${enc(instants[0]!)}`), 'again, the revision read back from the log kept').to.deep.equal(['A']);
       expect(await names(`&at=${enc(instants[1]!)}`)).to.deep.equal(['B']);
       expect(await names(`&at=2000-01-01T00:00:00Z`)).to.deep.equal([]);
     });

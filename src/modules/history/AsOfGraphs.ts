@@ -4,6 +4,7 @@ import type { ResourceState } from '../../domain/resources/Resource.js';
 import type { Versioned } from '../../domain/versioned.js';
 import type { ProjectRef } from '../../kernel/labels.js';
 import { revisionGraph } from '../../store/graphNames.js';
+import { Lru } from '../../util/Lru.js';
 import type { AsOf } from '../../sparqlEndpoint/SparqlEndpoint.js';
 
 /** The states the projector keeps, by kind. */
@@ -34,6 +35,13 @@ export const recordAt = (state: Pick<Versioned<unknown>, 'history'>, at: number)
  * since the instant need nothing but their state; the others' events are read back from the log.
  */
 export class AsOfGraphs {
+  /**
+   * An item's revision at an instant it was read back from the log for (0: none). Final once an
+   * event after the instant exists: events up to it never change, and an item deleted and created
+   * again has another creation instant, part of the key.
+   */
+  private readonly readBack = new Lru<string, number>(500_000);
+
   constructor(
     private readonly states: KindStates,
     private readonly events: Pick<EventLog, 'get'>,
@@ -48,17 +56,26 @@ export class AsOfGraphs {
         const listed = definition.listed(state);
         if (listed.project !== project) continue;
         const item = state as ResourceState | Versioned<unknown>;
-        const rev = at === undefined ? item.tags[(asOf as { tag: string }).tag] : await this.revAt(item, at);
+        const rev = at === undefined ? item.tags[(asOf as { tag: string }).tag] : await this.revAt(`${definition.kind}\n${listed.id}`, item, at);
         if (rev !== undefined) graphs.push(revisionGraph(definition.kind, project, listed.id, rev));
       }
     }
     return graphs;
   }
 
-  private async revAt(item: ResourceState | Versioned<unknown>, at: number): Promise<number | undefined> {
+  private async revAt(key: string, item: ResourceState | Versioned<unknown>, at: number): Promise<number | undefined> {
     if (time(item.createdAt) > at) return undefined;
     if (time(item.updatedAt) <= at) return item.deprecated ? undefined : item.rev;
     if ('history' in item) return recordAt(item, at)?.rev;
+    const cacheKey = `${key}\n${item.project}\n${item.createdAt}\n${at}`;
+    const known = this.readBack.get(cacheKey);
+    if (known !== undefined) return known || undefined;
+    const rev = await this.logRevAt(item, at);
+    this.readBack.set(cacheKey, rev ?? 0);
+    return rev;
+  }
+
+  private async logRevAt(item: ResourceState, at: number): Promise<number | undefined> {
     let found: { rev: number; deprecated: boolean } | undefined;
     for (const seq of item.seqs) {
       const logged = await this.events.get(seq);
