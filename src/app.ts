@@ -484,6 +484,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     log: logs,
     ...(opened.redis ? { redis: opened.redis } : {}),
     items: itemReader({ resourceStates: kinds.resources, schemaStates: kinds.schemas, resources, schemas, addresses }),
+    revisions: { resources, schemas, events: log, triples: (expanded) => jsonld.toNQuads(expanded) },
   };
   // Resolvers first: the core's schema resolution consults them.
   const resolvers = modules.resolvers.wire(platform);
@@ -570,7 +571,9 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   // Replicas share the users' tracker tokens through Redis.
   const sharedTokens = opened.redis && ((key: Buffer) => new RedisTokenStore(opened.redis!.connection, opened.redis!.keyOf('tracker-tokens'), key, logs));
   trackerRoutes(routes, router, { tracker: new TrackerService(trackerParts(config.tracker, config.dataDir, logs, sharedTokens)) });
-  sparqlRoutes(routes, router, { endpoint: new SparqlEndpoint(projects, sparqlDatasets, wired.find((m) => m.sparqlViews)?.sparqlViews) });
+  sparqlRoutes(routes, router, {
+    endpoint: new SparqlEndpoint(projects, sparqlDatasets, wired.find((m) => m.sparqlViews)?.sparqlViews, wired.find((m) => m.asOfGraphs)?.asOfGraphs),
+  });
   const realmStates = states.of(iam.realms);
   frontendRoutes(routes, router, {
     base: addresses.base,

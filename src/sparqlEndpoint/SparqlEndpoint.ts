@@ -19,6 +19,16 @@ export interface SparqlRequest {
   update?: boolean;
   defaultGraphs: string[];
   namedGraphs: string[];
+  /** Time travel: the default graph as of an instant or a tag (`at=`, `tag=`). */
+  asOf?: AsOf;
+}
+
+/** The project's items as they were at an ISO instant, or at the revisions a tag names. */
+export type AsOf = { at: string } | { tag: string };
+
+/** The revision graphs of a project's default graph as of an instant or a tag (the history module). */
+export interface AsOfGraphsSource {
+  graphs(project: ProjectRef, asOf: AsOf): Promise<string[]>;
 }
 
 /** Picks the media type to answer in among those offered, from the request's `Accept`. */
@@ -55,6 +65,7 @@ export class SparqlEndpoint {
     private readonly projects: { fetch(ref: ProjectRef): ProjectState },
     private readonly store: ProjectSparqlStore,
     private readonly views?: SparqlViews,
+    private readonly asOf?: AsOfGraphsSource,
   ) {}
 
   /** `callerKey`: who the query counts against (`callerKey` of the HTTP layer), for the store's fair share of its query workers. */
@@ -64,6 +75,10 @@ export class SparqlEndpoint {
     if (!datasets) this.view(project, viewId);
     if (request.update) throw sparqlRejections.unsupportedOperation('SPARQL Update');
     if (request.query === undefined || request.query.trim() === '') throw sparqlRejections.missingQuery();
+    if (request.asOf && (datasets || !this.asOf || request.defaultGraphs.length || request.namedGraphs.length))
+      throw rejections.malformedQueryParam(
+        "Query parameters 'at' and 'tag' select the default graph of the project's default SPARQL view; they take no 'default-graph-uri' or 'named-graph-uri'.",
+      );
     const form = readUserQuery(request.query);
     if (datasets && datasets.length !== 1) return this.merged(datasets, request.query, form, choose, who);
     const offered = [...answerTypes[form]];
@@ -75,6 +90,7 @@ export class SparqlEndpoint {
       ...(request.defaultGraphs.length ? { defaultGraphs: request.defaultGraphs } : {}),
       ...(request.namedGraphs.length ? { namedGraphs: request.namedGraphs } : {}),
     };
+    if (request.asOf) return this.ask({ project, query: request.query, form, mediaType, asOf: await this.asOf!.graphs(project, request.asOf) });
     const only = datasets?.[0];
     // A view's dataset is its own graph and its members' graphs, whatever the request names.
     if (only?.view !== undefined) return this.ask({ project: only.project, query: request.query, form, mediaType, view: only.view, ...who });

@@ -214,9 +214,14 @@ export class ProjectDatasets {
     const dataset =
       q.view !== undefined
         ? { default_graph: [oxigraph.defaultGraph()] }
-        : q.defaultGraphs || q.namedGraphs
-          ? { default_graph: (q.defaultGraphs ?? []).map((g) => oxigraph.namedNode(g)), named_graphs: (q.namedGraphs ?? []).map((g) => oxigraph.namedNode(g)) }
-          : {};
+        : q.asOf
+          ? { default_graph: q.asOf.map((g) => oxigraph.namedNode(g)) }
+          : q.defaultGraphs || q.namedGraphs
+            ? {
+                default_graph: (q.defaultGraphs ?? []).map((g) => oxigraph.namedNode(g)),
+                named_graphs: (q.namedGraphs ?? []).map((g) => oxigraph.namedNode(g)),
+              }
+            : {};
     try {
       // One row past the cap is enough to refuse: the engine stops there instead of producing every row.
       const text = q.form === 'ask' ? q.query : capped(q.query, this.maxResults + 1);

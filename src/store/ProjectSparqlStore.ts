@@ -14,6 +14,11 @@ export interface ProjectQuery {
   defaultGraphs?: string[];
   namedGraphs?: string[];
   /**
+   * Time travel (`at=`, `tag=`): the default graph is the union of these revision graphs of the
+   * project, the named graphs stay every revision graph of the project.
+   */
+  asOf?: string[];
+  /**
    * A user-defined SPARQL view's graph (`viewGraphOf`): the query's dataset is that view's, its
    * default graph the view's copy of its items' triples, its named graphs the graphs of those items.
    */
