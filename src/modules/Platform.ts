@@ -4,7 +4,8 @@ import type { Listings } from '../catalogue/Listings.js';
 import type { Lifecycle } from '../domain/Lifecycle.js';
 import type { ProjectService } from '../domain/projects/ProjectService.js';
 import type { ResourceState } from '../domain/resources/Resource.js';
-import type { Selector } from '../domain/resources/ResourceService.js';
+import type { ResourceService, Selector } from '../domain/resources/ResourceService.js';
+import type { EventLog } from '../events/EventLog.js';
 import type { FileService } from '../domain/files/FileService.js';
 import type { StorageService } from '../domain/storages/StorageService.js';
 import type { Addresses } from '../kernel/Addresses.js';
@@ -60,6 +61,13 @@ export interface Platform {
     store: ProjectSparqlStore;
     reach(seq: number): Promise<void>;
     /** Views' graphs are written by the store's lease holder (`ViewGraphWriter`). */ shared?: boolean;
+  };
+  /** Resources and schemas as bulk writes and exports see them: their services, their states (by log key), the log their revisions are read from. */
+  itemHistory: {
+    services: Record<'resources' | 'schemas', ResourceService>;
+    states: Record<'resources' | 'schemas', ReadonlyMap<string, ResourceState>>;
+    log: Pick<EventLog, 'read' | 'get'>;
+    toNQuads(expanded: JsonObject[]): Promise<string>;
   };
   /** The event log's Redis, when there is one: where state every replica shares is kept (keys under the log's hash tag). */
   redis?: { readonly connection: Redis; keyOf(name: string): string };

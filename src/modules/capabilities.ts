@@ -4,6 +4,7 @@ import type { Platform } from './Platform.js';
 import { createResolversModule } from './resolvers/index.js';
 import { createArchivesModule } from './archives/index.js';
 import { createViewsModule } from './views/index.js';
+import { createBulkModule } from './bulk/index.js';
 
 /**
  * Every capability module, registered once: a new capability is one line here. The composition
@@ -20,6 +21,7 @@ export const capabilities = (config: Config) => {
       },
     }),
     createViewsModule({ searchBudgetMillis: config.searchTimeoutMillis ?? 2_000 }),
+    createBulkModule({ maxLineBytes: config.maxPayloadBytes, window: 256, batch: 128 }),
   ];
   return { resolvers, others, all: [resolvers, ...others] };
 };
