@@ -17,6 +17,7 @@ import { compressedAnswers } from './http/compressedAnswers.js';
 import { Metrics } from './http/metrics.js';
 import { operationsRoutes } from './http/routes/operations.js';
 import { timedEventLog } from './events/timedEventLog.js';
+import { isBulkImport } from './modules/bulk/index.js';
 import type { Log } from './kernel/Log.js';
 import { createLogger, pinoLog, requestLogging } from './http/logging.js';
 import { resourceKey, schemaKey } from './kernel/logKeys.js';
@@ -485,6 +486,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     ...(opened.redis ? { redis: opened.redis } : {}),
     items: itemReader({ resourceStates: kinds.resources, schemaStates: kinds.schemas, resources, schemas, addresses }),
     revisions: { resources, schemas, events: log, triples: (expanded) => jsonld.toNQuads(expanded) },
+    itemHistory: { services: { resources, schemas }, states: kinds, log, toNQuads: (expanded) => jsonld.toNQuads(expanded) },
   };
   // Resolvers first: the core's schema resolution consults them.
   const resolvers = modules.resolvers.wire(platform);
@@ -617,8 +619,8 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     openToAnonymous: access.openToAnonymous,
     // File uploads are streamed, their size checked against their storage's limits as they arrive.
     // File uploads are bounded by their storage's maxFileSize and capacity, checked while streaming.
-    bodyLimit: (req) => (isUpload(req) ? Number.MAX_SAFE_INTEGER : config.maxPayloadBytes),
-    streamedBody: isUpload,
+    bodyLimit: (req) => (isUpload(req) || isBulkImport(req) ? Number.MAX_SAFE_INTEGER : config.maxPayloadBytes),
+    streamedBody: (req) => isUpload(req) || isBulkImport(req),
     close: async () => {
       streams.closeAll();
       projector.close();
