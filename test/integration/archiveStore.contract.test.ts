@@ -21,10 +21,15 @@ const CAPS: ArchiveCaps = { perCaller: { count: 3, bytes: 1_400 }, perProject: {
 /** Every archive store: keeps a record once under its key, hands it back, forgets it once expired; holds each caller and project to its caps. */
 const contract = (name: string, make: (now: () => number) => { store: ArchiveStore; stop(): Promise<void> }) =>
   describe(`archive store contract: ${name}`, () => {
-    let clock = Date.now();
+    let clock = 0;
     let store: ArchiveStore;
     let stop: () => Promise<void>;
-    before(() => ({ store, stop } = make(() => clock)));
+    // The clock starts when the suite runs, not when the file loads: Redis expires keys on its own
+    // clock, so a start minutes old (the whole suite loaded first) made every usage key expire at once.
+    before(() => {
+      clock = Date.now();
+      ({ store, stop } = make(() => clock));
+    });
     after(() => stop());
 
     it('keeps a record under its key, once', async () => {
