@@ -67,6 +67,9 @@ export const TEMPLATE_TRIPLES = 500;
 /** Rows of one `VALUES` block (Virtuoso: a few thousand compile to too much SQL). */
 export const VALUES_ROWS = 500;
 
+/** The share of one request's bounds (`REQUEST_BYTES` of text, `DATA_TRIPLES` triples) N-Triples text takes. */
+export const dataShare = (ntriples: string): number => Math.max(ntriples.length / REQUEST_BYTES, lineCount(ntriples) / DATA_TRIPLES);
+
 /** `items` cut into runs of at most `rows` items and about `bytes` of text (an item larger than that alone). */
 export const chunks = <T>(items: readonly T[], size: (item: T) => number, bytes = REQUEST_BYTES, rows = Number.POSITIVE_INFINITY): T[][] => {
   const out: T[][] = [];
@@ -109,9 +112,7 @@ export const revisionInserts = (graphs: readonly RevisionText[]): string[] => {
   const block = (g: RevisionText, ntriples: string) => `GRAPH ${iri(g.graph)} {\n${ntriples}}`;
   // A graph without blank nodes may be written in parts (each part again is harmless), so each request holds DATA_TRIPLES at most.
   const parts = plain.flatMap((g) => linesOf(g.ntriples, DATA_TRIPLES).map((ntriples) => ({ graph: g.graph, ntriples })));
-  const updates = chunks(parts, (g) => lineCount(g.ntriples), DATA_TRIPLES).map(
-    (run) => `INSERT DATA {\n${run.map((g) => block(g, g.ntriples)).join('\n')}\n}`,
-  );
+  const updates = chunks(parts, (g) => dataShare(g.ntriples), 1).map((run) => `INSERT DATA {\n${run.map((g) => block(g, g.ntriples)).join('\n')}\n}`);
   for (const run of chunks(blank, (g) => lineCount(g.ntriples), TEMPLATE_TRIPLES)) {
     const blocks = run.map((g, n) =>
       block(

@@ -33,6 +33,7 @@ describe('the store writer on Virtuoso with its stock settings (one replica, Red
       DATA_DIR: dir,
       REDIS_URL,
       REDIS_PREFIX: prefix,
+      STORAGE_PASSWORD: 'shared',
       ...storeEnv(virtuoso.server),
     });
     await ready(proc);
