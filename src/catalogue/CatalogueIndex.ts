@@ -218,6 +218,11 @@ export class CatalogueIndex {
     return this.scope(f).map((list) => list[0]!.item.project);
   }
 
+  /** The current catalogue row of the item at `node`. */
+  item(node: string): CatalogueItem | undefined {
+    return this.entries.get(node)?.item;
+  }
+
   /** The current state of the item at `node` when the listing selects it. */
   selected(f: ListingFilter, node: string): CatalogueItem | undefined {
     const e = this.entries.get(node);

@@ -7,6 +7,7 @@ import { itemNode, parseItemNode } from '../store/graphNames.js';
 import type { ListingFilter, SortKey } from './ListingQuery.js';
 import { aggregationQuery, countQuery, pageQuery } from './ListingQuery.js';
 import { n, Statement, str } from '../store/sparql.js';
+import { spelledIri } from '../rdf/terms.js';
 import { CatalogueIndex } from './CatalogueIndex.js';
 import type { CatalogueItem } from './catalogue.js';
 import { PayloadSortIndexes } from './PayloadSortIndexes.js';
@@ -107,7 +108,13 @@ export class CatalogueQueries {
   }
 
   async outgoing(kind: string, project: ProjectRef, id: string): Promise<OutgoingRow[]> {
-    const rows = await this.store.select(outgoing.bound({ item: n(itemNode(kind, project, id)) }));
-    return rows.map((row) => ({ target: row['target']!.value, paths: JSON.parse(row['paths']!.value) as string[] }));
+    const node = itemNode(kind, project, id);
+    const rows = await this.store.select(outgoing.bound({ item: n(node) }));
+    // The store holds a target as spelled (`spelledIri`): the item's own links name it as written.
+    const written = new Map((this.index.item(node)?.links ?? []).map((link) => [spelledIri(link.target), link.target]));
+    return rows.map((row) => {
+      const target = row['target']!.value;
+      return { target: written.get(target) ?? target, paths: JSON.parse(row['paths']!.value) as string[] };
+    });
   }
 }

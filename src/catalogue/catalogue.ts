@@ -3,6 +3,7 @@ import type { Listed } from '../domain/KindDefinition.js';
 import { NXV, RDF_TYPE } from '../kernel/vocabulary.js';
 import { CATALOGUE, itemNode } from '../store/graphNames.js';
 import { boolean, dateTime, integer, iri, literal, quad } from '../rdf/terms.js';
+import { DATA_TRIPLES, lineCount } from '../store/remoteSparql.js';
 
 /** What the catalogue records of an item's current state (what listings filter and sort on, and its links), with subjects as addresses. */
 export interface CatalogueItem extends Listed {
@@ -53,9 +54,8 @@ export const removeCatalogueUpdate = (kind: string, project: ProjectRef, id: str
   return `DELETE WHERE { GRAPH ${G} { ${s} ${nxv('link')} ?l . ?l ?lp ?lo } } ;\nDELETE WHERE { GRAPH ${G} { ${s} ?p ?o } }`;
 };
 
-/** Entries kept small enough for one request to any server (Virtuoso's limits: remoteSparql.ts). */
+/** Entries kept small enough for one request to any server (Virtuoso's limits, its stock settings' included: remoteSparql.ts). */
 const ENTRIES_PER_UPDATE = 200;
-const BYTES_PER_UPDATE = 256 * 1024;
 
 /**
  * Several items' entries replaced by their current ones (`item`) or removed (none), set-wise: a few
@@ -65,6 +65,7 @@ export const replaceCatalogueUpdates = (entries: readonly { node: string; item: 
   const updates: string[] = [];
   let run: string[] = [];
   let triples = '';
+  let lines = 0;
   const flush = () => {
     if (!run.length) return;
     const nodes = run.join(' ');
@@ -75,11 +76,15 @@ export const replaceCatalogueUpdates = (entries: readonly { node: string; item: 
     );
     run = [];
     triples = '';
+    lines = 0;
   };
   for (const { node, item } of entries) {
+    const entry = item ? catalogueTriples(item) : '';
+    if (run.length && lines + lineCount(entry) > DATA_TRIPLES) flush();
     run.push(iri(node));
-    if (item) triples += catalogueTriples(item);
-    if (run.length >= ENTRIES_PER_UPDATE || triples.length >= BYTES_PER_UPDATE) flush();
+    triples += entry;
+    lines += lineCount(entry);
+    if (run.length >= ENTRIES_PER_UPDATE) flush();
   }
   flush();
   return updates;

@@ -3,6 +3,13 @@ import type { WriterLease } from '../store/StoreLease.js';
 import type { ChangeFeed } from './ChangeFeed.js';
 import type { Change } from './Projection.js';
 import type { Follower } from './ReadBarrier.js';
+import { SparqlRequestFailed } from '../store/SparqlHttpClient.js';
+
+/**
+ * Whether a failed write is the store being away (the same request is sent again later) rather
+ * than the store, or the projection, refusing what the changes make of it (split, then quarantined).
+ */
+const unavailable = (error: unknown): boolean => error instanceof SparqlRequestFailed && error.unavailable;
 
 /** The position projected into the shared store, recorded in the store itself. */
 export interface StorePosition {
@@ -54,6 +61,7 @@ export class StoreProjectionRunner implements Follower {
   private holding = false;
   private stopped = false;
   private failures = 0;
+  private quarantined = 0;
   private lastError: string | undefined;
   private wake: (() => void) | undefined;
   /** A wake-up asked for while the loop was busy: its next pause ends at once. */
@@ -91,7 +99,7 @@ export class StoreProjectionRunner implements Follower {
       name: this.name,
       position: this.known,
       failures: this.failures,
-      quarantined: 0,
+      quarantined: this.quarantined,
       holder: this.holding,
       ...(this.lastError === undefined ? {} : { lastError: this.lastError }),
     };
@@ -170,7 +178,11 @@ export class StoreProjectionRunner implements Follower {
     }
     // Between two renewals, never write past the lease's local deadline: another replica may own it by then.
     const valid = () => this.lease.valid();
-    if (batch.length && valid() && (await this.write(batch, valid))) position = batch[batch.length - 1]!.logged.seq;
+    if (batch.length && valid() && (await this.writeOrSplit(batch, valid))) {
+      position = batch[batch.length - 1]!.logged.seq;
+      this.failures = 0;
+      this.lastError = undefined;
+    }
     if (position === this.known || !valid()) return false;
     await this.stored.set(position);
     this.known = position;
@@ -179,6 +191,32 @@ export class StoreProjectionRunner implements Follower {
     const announce = this.options.announce;
     await announce?.checkpoints.set(announce.as(), position);
     return batch.length > 0;
+  }
+
+  /**
+   * Writes the changes; when the store refuses the request (or writing them fails otherwise, the store
+   * being there), writes each half of them the same way, down to the one change it refuses, which is
+   * quarantined alone (counted in `status`, logged) while the others are written: no change holds
+   * the store still. Halving the changes halves the graphs of each request too. A store that is away
+   * is not a refusal: the whole batch is tried again later.
+   */
+  private async writeOrSplit(changes: readonly Change[], proceed: () => boolean): Promise<boolean> {
+    try {
+      return await this.write(changes, proceed);
+    } catch (error) {
+      if (unavailable(error) || !proceed()) throw error;
+      if (changes.length > 1) {
+        const half = Math.ceil(changes.length / 2);
+        return (await this.writeOrSplit(changes.slice(0, half), proceed)) && (await this.writeOrSplit(changes.slice(half), proceed));
+      }
+      const { logged } = changes[0]!;
+      this.quarantined++;
+      this.options.log.error(
+        `projection ${this.name}: event ${logged.seq} quarantined, the store refuses it: ${logged.kind} ${logged.key} ${logged.event.type}: ${(error as Error).message ?? String(error)}`,
+        { projection: this.name, quarantined: logged.seq, kind: logged.kind, key: logged.key },
+      );
+      return true;
+    }
   }
 
   /** The store's position as the holder announced it; the store's own record while nothing was announced. */

@@ -6,7 +6,7 @@ import { confinedQuery } from './confinedQuery.js';
 import { currentGraphOf, HEAD, HEADS_PREFIX, headsGraphOf } from './graphNames.js';
 import type { ItemHead, ProjectQuery, ProjectSparqlStore, QueryAnswer, ViewMember } from './ProjectSparqlStore.js';
 import { QueryFailed } from './ProjectSparqlStore.js';
-import { chunks, dropStatements, revisionInsert, standardResults, VALUES_ROWS } from './remoteSparql.js';
+import { chunks, DATA_TRIPLES, dropStatements, revisionInsert, standardResults, VALUES_ROWS } from './remoteSparql.js';
 import type { SparqlHttpClient } from './SparqlHttpClient.js';
 import { SparqlRequestFailed } from './SparqlHttpClient.js';
 import { writeResults } from './resultFormats.js';
@@ -89,7 +89,8 @@ export class RemoteProjectSparqlStore implements ProjectSparqlStore, SharedViewG
   async currents(heads: readonly ItemHead[]): Promise<void> {
     const last = new Map<string, ItemHead>();
     for (const head of heads) last.set(`${head.project} ${head.item}`, head);
-    for (const run of chunks([...last.values()], () => 1, Number.POSITIVE_INFINITY, VALUES_ROWS)) await this.setHeads(run);
+    // A run's request deletes and inserts a triple per head at most: DATA_TRIPLES in all (remoteSparql.ts).
+    for (const run of chunks([...last.values()], () => 1, Number.POSITIVE_INFINITY, Math.min(VALUES_ROWS, DATA_TRIPLES / 2))) await this.setHeads(run);
   }
 
   private async setHeads(heads: ItemHead[]): Promise<void> {

@@ -25,8 +25,15 @@ export class SparqlRequestFailed extends Error {
     /** HTTP status, undefined when no answer came (network, timeout). */
     readonly status: number | undefined,
     readonly timedOut = false,
+    /** The server answered that it cannot serve now (a gateway status, a deadlock), not that it refuses the request. */
+    private readonly busy = false,
   ) {
     super(message);
+  }
+
+  /** The store is away or busy (no answer, a timeout, a transient status after every retry): the same request may pass later. */
+  get unavailable(): boolean {
+    return this.status === undefined || this.busy;
   }
 }
 
@@ -114,8 +121,9 @@ export class SparqlHttpClient {
         const response = await fetch(url, { ...init, headers, signal: AbortSignal.timeout(timeoutMillis) });
         const body = await response.text();
         if (response.ok) return { body, type: (response.headers.get('content-type') ?? '').split(';')[0]!.trim() };
-        failure = new SparqlRequestFailed(`${response.status} from ${url}: ${body.slice(0, 500)}`, response.status);
-        if (!transient(response.status, body)) throw failure;
+        const passing = transient(response.status, body);
+        failure = new SparqlRequestFailed(`${response.status} from ${url}: ${body.slice(0, 500)}`, response.status, false, passing);
+        if (!passing) throw failure;
       } catch (error) {
         if (error instanceof SparqlRequestFailed) throw error;
         const name = (error as Error).name;

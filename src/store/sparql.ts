@@ -5,7 +5,7 @@ import sparqljs from 'sparqljs';
 import type { Expression, IriTerm, LiteralTerm, Pattern, SparqlQuery, Triple, VariableTerm } from 'sparqljs';
 import { assetPath } from '../assets.js';
 import { NXV, RDF_TYPE } from '../kernel/vocabulary.js';
-import { XSD } from '../rdf/terms.js';
+import { spelledIri, XSD } from '../rdf/terms.js';
 
 /**
  * SPARQL as sparqljs syntax trees: user input only ever becomes an RDF term node of the tree,
@@ -14,7 +14,8 @@ import { XSD } from '../rdf/terms.js';
 const { namedNode, literal, variable } = DataFactory;
 
 export const v = (name: string): VariableTerm => variable(name);
-export const n = (iri: string): IriTerm => namedNode(iri);
+/** An IRI as the store holds it (`spelledIri`, as every write spells it). */
+export const n = (iri: string): IriTerm => namedNode(spelledIri(iri));
 export const nxvTerm = (local: string): IriTerm => namedNode(NXV + local);
 export const rdfType: IriTerm = namedNode(RDF_TYPE);
 export const str = (value: string): LiteralTerm => literal(value);
@@ -50,7 +51,7 @@ const validIri = (value: string): boolean => {
 };
 
 /**
- * The query with every IRI SPARQL cannot spell (an id with a space, `%zz`, two `#`...) matched by its
+ * The query with every IRI Oxigraph's parser refuses once spelled (`%zz`, two `#`...) matched by its
  * string instead: in a triple pattern it becomes a variable filtered with `STR(?v) = "..."`; in an
  * expression an unbound variable (an error, so nothing matches); a literal's unusable datatype is
  * dropped. Such values never make the query unparseable.

@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -27,7 +27,7 @@ export interface Virtuoso {
  * endpoints take writes; the server's own limits are set above what the tests ask (a SELECT cut at
  * `ResultSetMaxRows` would be cut silently).
  */
-const launch = async (): Promise<{ virtuoso: Virtuoso; child: ChildProcess }> => {
+const launch = async (settings: VirtuosoSettings): Promise<{ virtuoso: Virtuoso; child: ChildProcess }> => {
   // Pages of 8 KiB kept in memory: small for the tests; a bench sets `VIRTUOSO_BUFFERS` (Virtuoso's
   // guide: about 2/3 of free memory), read at launch so it may set it itself.
   const buffers = Number(process.env['VIRTUOSO_BUFFERS'] ?? 2000);
@@ -74,7 +74,7 @@ Charset = UTF-8
 ResultSetMaxRows = 1000000
 MaxQueryExecutionTime = 20
 `;
-  writeFileSync(join(dir, 'virtuoso.ini'), ini);
+  writeFileSync(join(dir, 'virtuoso.ini'), settings === 'stock' ? stockIni(dir, sqlPort, httpPort) : ini);
   const child = spawn('virtuoso-t', ['-c', join(dir, 'virtuoso.ini'), '+foreground'], { cwd: dir, stdio: 'ignore' });
   child.once('error', () => undefined);
   children.push(child);
@@ -93,19 +93,61 @@ MaxQueryExecutionTime = 20
   return { virtuoso: { server, dir, pid: child.pid! }, child };
 };
 
-let shared: { started: Promise<{ virtuoso: Virtuoso; child: ChildProcess }>; users: number } | undefined;
+/** Where Debian's `virtuoso-opensource` package installs its server's settings. */
+export const STOCK_INI = '/etc/virtuoso-opensource-7/virtuoso.ini';
 
-/** One Virtuoso shared by the test files using it at the same time, stopped when the last lets go. */
-export const useVirtuoso = async (): Promise<Virtuoso> => {
-  if (!shared) shared = { started: launch(), users: 0 };
-  shared.users++;
-  return (await shared.started).virtuoso;
+/**
+ * Debian's stock `virtuoso.ini` (close to what the compose file's image runs) with only its paths
+ * moved into `dir` and its ports onto loopback: every limit stays the package's (10,000 rows a
+ * SELECT, 2 GB of query memory, 10,000 buffers, its SQL code limits...), which the minimal ini above
+ * sets differently and so hid faults (a writer's request refused with SP031).
+ */
+export const stockIni = (dir: string, sqlPort: number, httpPort: number, source = readFileSync(STOCK_INI, 'utf8')): string => {
+  let section = '';
+  const moved = (value: string) => join(dir, value.trim().split('/').pop()!);
+  return source
+    .split('\n')
+    .map((line) => {
+      const header = /^\s*\[([^\]]+)\]/.exec(line);
+      if (header) section = header[1]!;
+      const setting = /^(\s*)([A-Za-z_0-9]+)(\s*=\s*)([^;]*?)(\s*(;.*)?)$/.exec(line);
+      if (!setting) return line;
+      const [, lead, key, eq, value, tail] = setting as unknown as [string, string, string, string, string, string];
+      const set = (v: string) => `${lead}${key}${eq}${v}${tail}`;
+      if ((section === 'Database' || section === 'TempDatabase') && /File$/.test(key)) return set(moved(value));
+      if (section === 'Parameters' && key === 'ServerPort') return set(`127.0.0.1:${sqlPort}`);
+      if (section === 'Parameters' && key === 'DirsAllowed') return set(`${value}, ${dir}`);
+      if (section === 'HTTPServer' && key === 'ServerPort') return set(`127.0.0.1:${httpPort}`);
+      if (section === 'HTTPServer' && key === 'ServerRoot') return set(dir);
+      if (section === 'URIQA' && key === 'DefaultHost') return set(`127.0.0.1:${httpPort}`);
+      return line;
+    })
+    .join('\n');
 };
 
-export const releaseVirtuoso = async (): Promise<void> => {
-  if (!shared || --shared.users > 0) return;
-  const { started } = shared;
-  shared = undefined;
+/**
+ * `minimal`: the tests' own ini above; `stock`: Debian's (`stockIni`). `VIRTUOSO_INI=stock` runs
+ * every suite using `useVirtuoso()` on the stock settings.
+ */
+export type VirtuosoSettings = 'minimal' | 'stock';
+const defaultSettings = (): VirtuosoSettings => (process.env['VIRTUOSO_INI'] === 'stock' ? 'stock' : 'minimal');
+
+const shared = new Map<VirtuosoSettings, { started: Promise<{ virtuoso: Virtuoso; child: ChildProcess }>; users: number }>();
+
+/** One Virtuoso per settings shared by the test files using it at the same time, stopped when the last lets go. */
+export const useVirtuoso = async (settings: VirtuosoSettings = defaultSettings()): Promise<Virtuoso> => {
+  let entry = shared.get(settings);
+  if (!entry) shared.set(settings, (entry = { started: launch(settings), users: 0 }));
+  entry.users++;
+  const { virtuoso } = await entry.started;
+  return virtuoso;
+};
+
+export const releaseVirtuoso = async (settings: VirtuosoSettings = defaultSettings()): Promise<void> => {
+  const entry = shared.get(settings);
+  if (!entry || --entry.users > 0) return;
+  const { started } = entry;
+  shared.delete(settings);
   const { virtuoso, child } = await started;
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
@@ -124,12 +166,18 @@ export const clearVirtuoso = async (server: SparqlServer, prefixes = ['urn:']): 
   });
   const graphs = ((await answer.json()) as { results: { bindings: { g: { value: string } }[] } }).results.bindings.map((b) => b.g.value);
   if (!graphs.length) return;
-  const drop = await fetch(server.update!, {
-    method: 'POST',
-    headers: { 'content-type': 'application/sparql-update' },
-    body: graphs.map((g) => `DROP SILENT GRAPH <${g}>`).join(' ;\n'),
-  });
-  if (!drop.ok) throw new Error(`cannot clear Virtuoso: ${await drop.text()}`);
+  // 100 operations a request: Virtuoso refuses a request of a few thousand (SQ200).
+  for (let at = 0; at < graphs.length; at += 100) {
+    const drop = await fetch(server.update!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/sparql-update' },
+      body: graphs
+        .slice(at, at + 100)
+        .map((g) => `DROP SILENT GRAPH <${g}>`)
+        .join(' ;\n'),
+    });
+    if (!drop.ok) throw new Error(`cannot clear Virtuoso: ${(await drop.text()).slice(0, 300)}`);
+  }
 };
 
 process.once('exit', () => {

@@ -5,6 +5,7 @@ import type { Change } from '../../src/projection/Projection.js';
 import { StoreProjectionRunner } from '../../src/projection/StoreProjectionRunner.js';
 import type { StorePosition, WatchedCheckpoints } from '../../src/projection/StoreProjectionRunner.js';
 import type { WriterLease } from '../../src/store/StoreLease.js';
+import { SparqlRequestFailed } from '../../src/store/SparqlHttpClient.js';
 
 const change = (seq: number): Change =>
   ({
@@ -109,6 +110,39 @@ describe('the projection into a store every replica shares', () => {
     await holder.reach(9);
     expect(written).to.deep.equal([6, 7, 8, 9]);
     expect(recorded).to.equal(9);
+    await holder.stop();
+  });
+
+  it('splits a batch the store refuses until the one change it refuses is found, quarantines that change alone (status, log line) and goes on; an unreachable store is waited for', async () => {
+    let recorded = 0;
+    const store: StorePosition = { get: async () => recorded, set: async (position) => void (recorded = position) };
+    const errors: string[] = [];
+    const log = { ...quiet, error: (line: string) => void errors.push(line) } as unknown as Log;
+    const feed = new ChangeFeed();
+    for (let seq = 1; seq <= 20; seq++) feed.push(change(seq));
+    feed.advance(20);
+    const written: number[] = [];
+    const requests: number[][] = [];
+    let away = 2;
+    const write = async (cs: readonly Change[]) => {
+      requests.push(cs.map((c) => c.logged.seq));
+      // The store away twice (no answer): waited for, nothing given up on.
+      if (away > 0 && away--) throw new SparqlRequestFailed('cannot reach the store', undefined);
+      // More than 8 changes at once is too much for the store; change 13 is refused whatever its company.
+      if (cs.length > 8) throw new SparqlRequestFailed('400: SP031: generated SQL text has exceeded 10000 lines', 400);
+      if (cs.some((c) => c.logged.seq === 13)) throw new SparqlRequestFailed("400: SP030: Bad character '\\' (0x5c)", 400);
+      written.push(...cs.map((c) => c.logged.seq));
+      return true;
+    };
+    const holder = new StoreProjectionRunner(feed, lease(true), store, write, { log, renewMillis: 5, pollMillis: 5, batch: 20 });
+    await holder.start(0);
+    await holder.reach(20);
+    expect(written).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 18, 19, 20]);
+    expect(recorded).to.equal(20);
+    expect(holder.status()).to.include({ quarantined: 1, failures: 0, position: 20 });
+    expect(errors).to.have.length(1);
+    expect(errors[0]).to.match(/event 13 quarantined/);
+    expect(requests.filter((r) => r.length === 1 && r[0] === 13)).to.have.length(1);
     await holder.stop();
   });
 });

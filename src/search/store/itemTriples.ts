@@ -1,5 +1,5 @@
 import { iri } from '../../rdf/terms.js';
-import { chunks, VALUES_ROWS } from '../../store/remoteSparql.js';
+import { chunks, DATA_TRIPLES, dataShare, linesOf, REQUEST_BYTES, VALUES_ROWS } from '../../store/remoteSparql.js';
 import { appendTo } from '../../util/appendTo.js';
 
 /**
@@ -36,12 +36,22 @@ export const lastOfEach = (items: Iterable<ItemTriples>): ItemTriples[] => {
  * removed set-wise, one operation per graph over `VALUES` (Virtuoso 7.2 refuses a template whose
  * graph is bound by `VALUES`, SR002), then every item's current triples in one `INSERT DATA`. A
  * request of many small operations costs Virtuoso more than linearly (remoteSparql.ts), so a
- * change is not two operations of its own. Replayed after a takeover it converges: removing what
- * is there and inserting the same triples again changes nothing, and a creation written again after
- * the item's later changes were is followed by those changes again, each removing first.
+ * change is not two operations of its own. Each request inserts `DATA_TRIPLES` and `REQUEST_BYTES` at most (Virtuoso's
+ * stock settings refuse more, remoteSparql.ts): an item holding more is written in parts, the first
+ * removing its former triples, the others only adding. Replayed after a takeover it converges:
+ * removing what is there and inserting the same triples again changes nothing, and a creation
+ * written again after the item's later changes were is followed by those changes again, each
+ * removing first.
  */
 export const itemTriplesUpdates = (items: readonly ItemTriples[]): string[] =>
-  chunks(items, (item) => (item.triples?.length ?? 0) + item.node.length)
+  chunks(
+    items.flatMap((item) => {
+      const parts = item.triples === undefined ? [] : linesOf(item.triples, DATA_TRIPLES);
+      return parts.length ? parts.map((triples, part) => ({ ...item, triples, fresh: item.fresh || part > 0 })) : [item];
+    }),
+    (item) => dataShare(item.triples ?? '') + item.node.length / REQUEST_BYTES,
+    1,
+  )
     .map((run) => {
       const removed = new Map<string, string[]>();
       for (const item of run) if (!item.fresh) appendTo(removed, item.graph, iri(item.node));
