@@ -73,7 +73,7 @@ describe('payload sort indexes and SPARQL agree', () => {
 
   const items: CatalogueItem[] = Array.from({ length: 450 }, (_, i) => {
     const project = ['a/one', 'a/two', 'b/three'][i % 3]!;
-    // Ids JSON-LD spells differently have no values for SPARQL: the index must agree.
+    // Ids holding a space are stored percent-encoded; their values are found on both paths, and the index must agree with SPARQL.
     const id = i % 29 === 0 ? `http://ex.org/with space${i}` : `http://ex.org/r${Math.floor(rnd() * 10_000)}-${i}`;
     return {
       kind: i % 10 === 0 ? 'schemas' : 'resources',
