@@ -83,6 +83,8 @@ import { RevisionProjection } from './projection/RevisionProjection.js';
 import { wireStoreWriter } from './wireStoreWriter.js';
 import type { Projection } from './projection/Projection.js';
 import { CatalogueProjection } from './catalogue/CatalogueProjection.js';
+import { TermDictionary } from './catalogue/TermDictionary.js';
+import { TermsFile } from './catalogue/TermsFile.js';
 import { Lifecycle } from './domain/Lifecycle.js';
 import { orgDefinition } from './domain/orgs/orgDefinition.js';
 import { projectDefinition } from './domain/projects/projectDefinition.js';
@@ -216,7 +218,13 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   const kinds = { orgs: states.of(orgDefinition), projects: states.of(projectDefinition), resources: states.of(resourceKind), schemas: states.of(schemaKind) };
   // A store shared by every replica is written by one of them, the lease holder (below): the fold only derives.
   const revisions = new RevisionProjection(graphStore, jsonld, storeRecorded === undefined);
-  const catalogueProjection = new CatalogueProjection(graphStore, catalogueIndex, payloadSorts, states.terms, addresses.subjects, storeRecorded === undefined);
+  // Field names and the properties payloads mean by them, per project (`sort=name`): learned by the catalogue.
+  const terms = new TermDictionary();
+  const catalogueProjection = new CatalogueProjection(graphStore, catalogueIndex, payloadSorts, terms, addresses.subjects, storeRecorded === undefined, {
+    file: new TermsFile(join(config.dataDir, 'projection', 'terms.json')),
+    log,
+    logger: logs,
+  });
   const streams = new EventStreams(log, states, stateLookups(kinds.projects, kinds.resources, addresses), (seq) => projector.catchUp(seq), {
     keepAliveMillis: config.sseKeepAliveMillis ?? 20_000,
     log: logs,
@@ -304,9 +312,13 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     snapshotEvents: config.snapshotEvents,
     snapshotMillis: config.snapshotMillis,
     log: logs,
+    durable: async (seq) => {
+      await catalogueRunner.settle(seq);
+      catalogueProjection.saveTerms();
+    },
     restored: async (position, logEnd, restoredStates) => {
       feed.clear(position);
-      for (const { runner: r, projection } of resumable) await r.resume(position, logEnd, async () => projection.restore?.(restoredStates));
+      for (const { runner: r, projection } of resumable) await r.resume(position, logEnd, async () => projection.restore?.(restoredStates, position));
       await storeRunner?.start(position);
       if (storeRunner) hooks.storeProgress?.(async () => ({ position: storeRunner.position, head: await log.lastSeq() }));
     },
@@ -402,7 +414,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
 
   const catalogue = new CatalogueQueries(graphStore, catalogueIndex, payloadSorts);
   const textMatcher = textIndex ? new EmbeddedTextMatcher(textIndex, catalogue) : (searchOnStore?.matcher ?? noTextIndex);
-  const listings = new Listings(catalogue, listingScopes(orgs, projects, addresses, states.terms), textMatcher);
+  const listings = new Listings(catalogue, listingScopes(orgs, projects, addresses, terms), textMatcher);
   const queries = new ResourceQueries(kinds.resources, listings, catalogue, resources);
   const schemaQueries = new ResourceQueries(kinds.schemas, listings, catalogue, schemas, SCHEMA_KIND);
   const storagesFiles = storagesAndFiles({
@@ -603,6 +615,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
       await Promise.race([Promise.all(runners.map((r) => r.settle(projector.position))), new Promise((r) => setTimeout(r, 2_000))]);
       await Promise.all(runners.map((r) => r.recordNow()));
       for (const r of runners) r.stop();
+      catalogueProjection.saveTerms();
       searchOffsets?.stop();
       await viewGraphs?.stop();
       await storeRunner?.stop();
