@@ -9,7 +9,7 @@ import type { Bucket, CatalogueQueries, ItemRef } from './CatalogueQueries.js';
 import type { CatalogueConditions, ListingFilter, SortKey } from './ListingQuery.js';
 import { resolveId } from '../domain/projects/apiMappings.js';
 import { itemNode, parseItemNode } from '../store/graphNames.js';
-import { words } from '../search/analyzer.js';
+import { words } from '../kernel/analyzer.js';
 import type { RankedQuery, ScoredItem, TextMatcher } from './textRanking.js';
 import { cursorPosition, eachSelectedMatch, scoreCursor } from './textRanking.js';
 

@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { assetPath } from '../assets.js';
+import { assetPath } from '../util/assets.js';
 import type { StorageConfig } from '../config/storageConfig.js';
 import { storageConfig } from '../config/storageConfig.js';
 import type { Caller } from '../kernel/Caller.js';

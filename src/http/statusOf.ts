@@ -1,4 +1,4 @@
-import { authStatuses } from '../auth/authRejections.js';
+import { authStatuses } from '../kernel/authRejections.js';
 import { orgStatuses } from '../domain/orgs/orgRejections.js';
 import { projectStatuses } from '../domain/projects/projectRejections.js';
 import { requestStatuses } from '../domain/requestRejections.js';

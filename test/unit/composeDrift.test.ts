@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // The compose file is YAML and worth parsing for real (js-yaml, a devDependency).
 import { load } from 'js-yaml';
-import { assetPath } from '../../src/assets.js';
+import { assetPath } from '../../src/util/assets.js';
 import { loadConfig } from '../../src/config/Config.js';
 
 type Service = {

@@ -1,5 +1,5 @@
 import type { Request, Router } from 'express';
-import type { ProjectAccess } from '../../auth/AclCheck.js';
+import type { ProjectAccess } from '../../kernel/AclCheck.js';
 import type { OrgService } from '../../domain/orgs/OrgService.js';
 import type { ProjectService } from '../../domain/projects/ProjectService.js';
 import { rejections } from '../../domain/rejections.js';

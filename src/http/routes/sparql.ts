@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Request, Response, Router } from 'express';
-import { assetPath } from '../../assets.js';
+import { assetPath } from '../../util/assets.js';
 import type { SparqlEndpoint, SparqlRequest } from '../../sparqlEndpoint/SparqlEndpoint.js';
 import { queryPage } from '../../sparqlEndpoint/queryPage.js';
 import { answerTypes } from '../../store/ProjectSparqlStore.js';

@@ -1,0 +1,19 @@
+import type { Config } from '../config/Config.js';
+import type { CapabilityModule } from '../modules/Capability.js';
+import type { Platform } from '../modules/Platform.js';
+import { createResolversModule } from '../resolvers/index.js';
+import { createArchivesModule } from '../modules/archives/index.js';
+import { createViewsModule } from '../modules/views/index.js';
+
+/**
+ * Every capability module, registered once: a new capability is one line here. The composition
+ * root registers their kinds, streams, projections and rejection statuses, then wires them.
+ */
+export const capabilities = (config: Config) => {
+  const resolvers = createResolversModule();
+  const others: CapabilityModule<Platform, unknown>[] = [
+    createArchivesModule({ ttlSeconds: config.archiveTtlSeconds ?? 18_000 }),
+    createViewsModule({ searchBudgetMillis: config.searchTimeoutMillis ?? 2_000 }),
+  ];
+  return { resolvers, others, all: [resolvers, ...others] };
+};
