@@ -1,6 +1,6 @@
 import { orgRejections } from './orgs/orgRejections.js';
 import { projectRejections } from './projects/projectRejections.js';
-import { requestRejections } from './requestRejections.js';
+import { requestRejections } from '../kernel/requestRejections.js';
 import { resourceRejections } from './resources/resourceRejections.js';
 import { storageRejections } from './storages/storageRejections.js';
 import { fileRejections } from './files/fileRejections.js';

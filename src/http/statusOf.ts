@@ -1,7 +1,7 @@
 import { authStatuses } from '../kernel/authRejections.js';
 import { orgStatuses } from '../domain/orgs/orgRejections.js';
 import { projectStatuses } from '../domain/projects/projectRejections.js';
-import { requestStatuses } from '../domain/requestRejections.js';
+import { requestStatuses } from '../kernel/requestRejections.js';
 import { resourceStatuses } from '../domain/resources/resourceRejections.js';
 import { trackerRelayedStatuses, trackerStatuses } from '../tracker/trackerRejections.js';
 import { searchStatuses } from '../search/searchRejections.js';

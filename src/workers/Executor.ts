@@ -1,5 +1,5 @@
-import type { OperationName, Operations } from './operations.js';
-import { operations } from './operations.js';
+import type { OperationName, Operations } from '../jsonld/jsonldOperations.js';
+import { operations } from '../jsonld/jsonldOperations.js';
 
 /** Runs the CPU-heavy operations somewhere: inline on the caller's thread, or in a pool of worker threads. */
 export interface Executor {

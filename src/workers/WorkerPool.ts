@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { rejections } from '../domain/rejections.js';
 import { Rejection } from '../kernel/Rejection.js';
 import type { Executor } from './Executor.js';
-import type { OperationName, Operations } from './operations.js';
+import type { OperationName, Operations } from '../jsonld/jsonldOperations.js';
 
 interface Task {
   op: OperationName;
@@ -98,7 +98,7 @@ export class WorkerPool implements Executor {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(new URL('./cpuWorker.js', import.meta.url));
+    const worker = new Worker(new URL('../platform/cpuWorker.js', import.meta.url));
     const slot: Slot = { worker, tasks: new Map(), shapes: new Set() };
     worker.on('message', (replies: Reply[]) => this.settle(slot, replies));
     worker.on('error', (error) => this.fail(slot, error));

@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { Rejection } from '../kernel/Rejection.js';
-import type { OperationName, Operations } from './operations.js';
-import { operations, ShapesMissing } from './operations.js';
+import type { OperationName, Operations } from '../jsonld/jsonldOperations.js';
+import { operations, ShapesMissing } from '../jsonld/jsonldOperations.js';
 
 /** A worker thread of the pool: runs the operations of a message in turn, answering each with its value or its rejection. */
 const ops = operations();

@@ -2,14 +2,14 @@ import { DataFactory, Parser, Writer } from 'n3';
 import type { JsonObject } from '../kernel/json.js';
 import { Rejection } from '../kernel/Rejection.js';
 import { rejections } from '../domain/rejections.js';
-import type { ResolvedContext } from '../jsonld/ContextResolver.js';
-import { loaderOf } from '../jsonld/ContextResolver.js';
-import { jsonld } from '../jsonld/jsonldLib.js';
+import type { ResolvedContext } from './ContextResolver.js';
+import { loaderOf } from './ContextResolver.js';
+import { jsonld } from './jsonldLib.js';
 import { spelledIri } from '../rdf/terms.js';
 import { ShapesValidator } from '../shacl/ShapesValidator.js';
 import type { ValidationReport } from '../domain/resources/SchemaResolver.js';
 import { Lru } from '../util/Lru.js';
-import { placeRoot } from '../jsonld/rootNode.js';
+import { placeRoot } from './rootNode.js';
 import { refusedLine } from '../store/refusedLine.js';
 
 /**

@@ -1,5 +1,5 @@
-import { Rejection } from '../kernel/Rejection.js';
-import type { RejectionTypes } from '../kernel/Rejection.js';
+import { Rejection } from './Rejection.js';
+import type { RejectionTypes } from './Rejection.js';
 
 /** Requests of any kind (revisions, bodies, parameters, routes, access, capacity): the rejections they raise, named as existing clients expect them (wire-format.md). */
 export const requestRejections = {
