@@ -22,6 +22,8 @@ import { DEFAULT_STORAGE } from './kernel/vocabulary.js';
 import { storableRevision } from './projection/storableRevision.js';
 import { availableParallelism } from 'node:os';
 import { inlineExecutor } from './workers/Executor.js';
+import { cpuOperations, cpuWorkerScript } from './platform/cpuOperations.js';
+import type { CpuOperations } from './platform/cpuOperations.js';
 import { WorkerPool } from './workers/WorkerPool.js';
 import { CpuTurns } from './workers/CpuTurns.js';
 import { CallerConcurrency } from './http/CallerConcurrency.js';
@@ -193,8 +195,8 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   // JSON-LD and SHACL run in worker threads with a time budget: no request holds the event loop.
   const executor =
     config.workers === 0
-      ? inlineExecutor()
-      : new WorkerPool(config.workers ?? availableParallelism(), config.workBudgetMillis ?? 10_000, (line) => logs.warn(line));
+      ? inlineExecutor(cpuOperations())
+      : new WorkerPool<CpuOperations>(cpuWorkerScript, config.workers ?? availableParallelism(), config.workBudgetMillis ?? 10_000, (line) => logs.warn(line));
   // The embedded store judges storability with refusedLine, which a write's worker runs for it.
   const jsonld = new JsonLdProcessor(loadBundledContexts(), executor, storeName === 'embedded');
   // Every kind is registered here once; the projector, snapshots and event streams loop over them.

@@ -3,6 +3,7 @@ import { orgStatuses } from '../domain/orgs/orgRejections.js';
 import { projectStatuses } from '../domain/projects/projectRejections.js';
 import { requestStatuses } from '../kernel/requestRejections.js';
 import { resourceStatuses } from '../domain/resources/resourceRejections.js';
+import { jsonldStatuses } from '../jsonld/jsonldRejections.js';
 import { trackerRelayedStatuses, trackerStatuses } from '../tracker/trackerRejections.js';
 import { searchStatuses } from '../search/searchRejections.js';
 import { storageStatuses } from '../domain/storages/storageRejections.js';
@@ -19,6 +20,7 @@ const statuses: Partial<Record<string, number>> = {
   ...orgStatuses,
   ...projectStatuses,
   ...resourceStatuses,
+  ...jsonldStatuses,
   ...authStatuses,
   ...trackerStatuses,
   ...searchStatuses,

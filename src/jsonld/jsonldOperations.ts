@@ -1,23 +1,21 @@
 import { DataFactory, Parser, Writer } from 'n3';
 import type { JsonObject } from '../kernel/json.js';
 import { Rejection } from '../kernel/Rejection.js';
-import { rejections } from '../domain/rejections.js';
+import { jsonldRejections } from './jsonldRejections.js';
 import type { ResolvedContext } from './ContextResolver.js';
 import { loaderOf } from './ContextResolver.js';
 import { jsonld } from './jsonldLib.js';
 import { spelledIri } from '../rdf/terms.js';
-import { ShapesValidator } from '../shacl/ShapesValidator.js';
-import type { ValidationReport } from '../domain/resources/SchemaResolver.js';
-import { Lru } from '../util/Lru.js';
 import { placeRoot } from './rootNode.js';
 import { refusedLine } from '../store/refusedLine.js';
+import { PartMissing } from '../workers/Executor.js';
 
 /**
- * The CPU-heavy operations (JSON-LD expansion, compaction and RDF conversion, SHACL validation),
- * written as plain functions of plain data so that they run the same in a worker thread or inline.
- * Contexts are resolved by the caller beforehand and travel as documents.
+ * The CPU-heavy JSON-LD operations (expansion, compaction and RDF conversion), written as plain
+ * functions of plain data so that they run the same in a worker thread or inline. Contexts are
+ * resolved by the caller beforehand and travel as documents.
  */
-export interface Operations {
+export interface JsonLdOperations {
   expand(args: { document: JsonObject; base: string; contexts: [string, ResolvedContext][] }): Promise<JsonObject[]>;
   /**
    * Expansion of a payload whose root takes `rootId` (the id its path names), with the N-Triples of
@@ -36,32 +34,21 @@ export interface Operations {
   }): Promise<{ expanded: JsonObject[]; triples?: string; compacted?: JsonObject; refused?: string | false }>;
   compact(args: { expanded: JsonObject[]; context: unknown; contexts: [string, ResolvedContext][]; base?: string }): Promise<JsonObject>;
   toNQuads(args: { expanded: JsonObject[] }): Promise<string>;
-  /** Validates the N-Triples of `expanded` against a shape set known by `shapes.key` (its text sent when this executor has not seen it). */
-  validate(args: {
-    shapes: { key: string; text?: string; format: 'N-Triples' | 'Turtle' };
-    data: { expanded: JsonObject[] } | { ntriples: string };
-  }): Promise<ValidationReport>;
 }
 
-export type OperationName = keyof Operations;
-
-/** Asked to validate against shapes it no longer holds: the caller sends them again. */
-export class ShapesMissing extends Error {}
-
+/** What the JSON-LD library throws becomes `InvalidJsonLdFormat`; rejections (a context's own) pass through. */
 const guard = async <T>(work: () => Promise<T>): Promise<T> => {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof Rejection || error instanceof ShapesMissing) throw error;
+    if (error instanceof Rejection || error instanceof PartMissing) throw error;
     const cause = (error as { details?: { cause?: unknown } }).details?.cause;
     if (cause instanceof Rejection) throw cause;
-    throw rejections.invalidJsonLd((error as Error).message ?? String(error));
+    throw jsonldRejections.invalidJsonLd((error as Error).message ?? String(error));
   }
 };
 
-/** The operations with their own cache of compiled shape sets. */
-export const operations = (): Operations => {
-  const validators = new Lru<string, ShapesValidator>(200);
+export const jsonldOperations = (): JsonLdOperations => {
   const toNQuads = async ({ expanded }: { expanded: JsonObject[] }): Promise<string> => {
     // Copying the document to respell its IRIs is needed only when one of them cannot be spelled.
     const nquads: string = await guard(() =>
@@ -90,15 +77,6 @@ export const operations = (): Operations => {
     },
     compact: ({ expanded, context, contexts, base }) => guard(() => jsonld.compact(expanded, context, { documentLoader: loaderOf(new Map(contexts), base) })),
     toNQuads,
-    validate: async ({ shapes, data }) => {
-      let validator = validators.get(shapes.key);
-      if (!validator) {
-        if (shapes.text === undefined) throw new ShapesMissing(shapes.key);
-        validator = new ShapesValidator(shapes.text, shapes.format);
-        validators.set(shapes.key, validator);
-      }
-      return validator.validate('ntriples' in data ? data.ntriples : await toNQuads(data));
-    },
   };
 };
 

@@ -1,17 +1,20 @@
 import { parentPort } from 'node:worker_threads';
 import { Rejection } from '../kernel/Rejection.js';
-import type { OperationName, Operations } from '../jsonld/jsonldOperations.js';
-import { operations, ShapesMissing } from '../jsonld/jsonldOperations.js';
+import { PartMissing } from '../workers/Executor.js';
+import type { CpuOperations } from './cpuOperations.js';
+import { cpuOperations } from './cpuOperations.js';
+
+type OperationName = keyof CpuOperations;
 
 /** A worker thread of the pool: runs the operations of a message in turn, answering each with its value or its rejection. */
-const ops = operations();
+const ops = cpuOperations();
 const run = async ({ id, op, args }: { id: number; op: OperationName; args: unknown }) => {
   try {
-    const value = await (ops[op] as (a: unknown) => ReturnType<Operations[OperationName]>)(args);
+    const value = await (ops[op] as (a: unknown) => Promise<unknown>)(args);
     return { id, ok: true, value };
   } catch (error) {
     if (error instanceof Rejection) return { id, ok: false, rejection: { type: error.type, reason: error.reason, fields: error.fields } };
-    if (error instanceof ShapesMissing) return { id, ok: false, shapesMissing: true };
+    if (error instanceof PartMissing) return { id, ok: false, shapesMissing: true };
     return { id, ok: false, message: (error as Error).message ?? String(error) };
   }
 };
