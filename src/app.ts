@@ -369,6 +369,9 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
       keys: (ref) => projectItemKeys(states, ref),
       bytes: (ref) => storagesFiles.projectBytes(ref),
       prune: (key, seq) => writer.prune(key, seq),
+      forget: async (ref) => {
+        for (const m of wired) await m.projectDeleted?.(ref);
+      },
     },
   );
   const reader = new RevisionReader(log);
@@ -560,6 +563,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     jsonld,
     addresses,
     maxEntries: config.multiFetchMax ?? 1_000,
+    turns: searchTurns,
   });
   for (const m of wired) m.routes(routes, router);
   // Replicas share the users' tracker tokens through Redis.

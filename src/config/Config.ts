@@ -50,6 +50,12 @@ export interface Config {
   multiFetchMax?: number;
   /** How long an archive can be downloaded after its creation (Delta's `plugins.archive.ephemeral.ttl`, 5 hours). */
   archiveTtlSeconds?: number;
+  /** Archives one caller (a subject, or an anonymous caller's address) may hold at once, and their bytes in all (429 ArchiveQuotaReached beyond). */
+  archivesPerCaller?: number;
+  archiveBytesPerCaller?: number;
+  /** Archives one project may hold at once, and their bytes in all (429 ArchiveQuotaReached beyond). */
+  archivesPerProject?: number;
+  archiveBytesPerProject?: number;
   /** Budget of one SPARQL endpoint query, in ms: then it is stopped (400 QueryTimeout). */
   sparqlTimeoutMillis?: number;
   /** Most rows (SELECT) or triples (CONSTRUCT, DESCRIBE) one SPARQL answer may hold (400 beyond). */
@@ -293,6 +299,22 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     maxStoreQuads: integerSetting('MAX_STORE_QUADS', setting('MAX_STORE_QUADS', 'store.max-quads'), 8_000_000, 1000, 9_500_000),
     multiFetchMax: integerSetting('MULTI_FETCH_MAX', setting('MULTI_FETCH_MAX', 'multi-fetch.max-entries'), 1_000, 1, 100_000),
     archiveTtlSeconds: integerSetting('ARCHIVE_TTL_SECONDS', setting('ARCHIVE_TTL_SECONDS', 'archives.ttl-seconds'), 18_000, 1, 604_800),
+    archivesPerCaller: integerSetting('ARCHIVES_PER_CALLER', setting('ARCHIVES_PER_CALLER', 'archives.per-caller'), 100, 1, 1_000_000),
+    archiveBytesPerCaller: integerSetting(
+      'ARCHIVE_BYTES_PER_CALLER',
+      setting('ARCHIVE_BYTES_PER_CALLER', 'archives.bytes-per-caller'),
+      16 * 1024 * 1024,
+      1024,
+      2 ** 40,
+    ),
+    archivesPerProject: integerSetting('ARCHIVES_PER_PROJECT', setting('ARCHIVES_PER_PROJECT', 'archives.per-project'), 1_000, 1, 10_000_000),
+    archiveBytesPerProject: integerSetting(
+      'ARCHIVE_BYTES_PER_PROJECT',
+      setting('ARCHIVE_BYTES_PER_PROJECT', 'archives.bytes-per-project'),
+      64 * 1024 * 1024,
+      1024,
+      2 ** 40,
+    ),
     sparqlTimeoutMillis: integerSetting('SPARQL_TIMEOUT_MILLIS', setting('SPARQL_TIMEOUT_MILLIS', 'sparql.timeout-millis'), 30_000, 10, 3_600_000),
     sparqlMaxResults: integerSetting('SPARQL_MAX_RESULTS', setting('SPARQL_MAX_RESULTS', 'sparql.max-results'), 100_000, 1, 10_000_000),
     sparqlWorkers: integerSetting('SPARQL_WORKERS', setting('SPARQL_WORKERS', 'sparql.workers'), 2, 1, 16),

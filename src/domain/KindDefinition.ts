@@ -50,6 +50,12 @@ export interface KindDefinition<S = unknown> {
   revision?(previous: S | undefined, next: S, logged: LogEvent): RevisionContent | undefined;
   /** Listable kinds: the catalogue row of a state. */
   listed?(state: S): Listed;
+  /**
+   * Kinds not listed whose items belong to a project all the same (the ACL on its path): the
+   * project and the item's log key, so the project's deletion removes them with it, as Delta's
+   * deletion tasks purge them.
+   */
+  contained?(state: S): { project: ProjectRef; key: string } | undefined;
 }
 
 /** A kind that accepts commands: evaluation, and the rejection a lost race in the log becomes. */

@@ -1,14 +1,19 @@
 import type { EventDraft, LogEvent } from '../events/EventLog.js';
-import { RevisionConflict } from '../events/EventLog.js';
+import { RevisionConflict, ScopeDeleted } from '../events/EventLog.js';
 import type { CommandDefinition, DomainEvent } from './KindDefinition.js';
 import type { EventWriter } from './EventWriter.js';
 import { Rejection } from '../kernel/Rejection.js';
+import { projectKey } from '../kernel/logKeys.js';
+import type { ProjectRef } from '../kernel/labels.js';
+import { rejections } from './rejections.js';
 
 /** Where an event goes in the log: the item's key and the scopes its streams filter on. */
 export interface Placement {
   key: string;
   org?: string;
   project?: string;
+  /** The project's incarnation the write saw when it started (`ProjectState.createdSeq`): the log refuses it once the project was deleted after. */
+  projectSeen?: number;
 }
 
 /** The item's state as the states hold it now, found from the draft of its next event. */
@@ -45,10 +50,19 @@ export class Lifecycle {
       if (decision === null) return undefined;
       await admit?.(decision);
       const rev = definition.revAfter ? definition.revAfter(decision) : decision.rev;
-      const draft: EventDraft = { ...placement, kind: definition.kind, rev, event: definition.logged ? definition.logged(decision) : decision };
+      const { projectSeen, ...where } = placement;
+      const draft: EventDraft = {
+        ...where,
+        kind: definition.kind,
+        rev,
+        event: definition.logged ? definition.logged(decision) : decision,
+        ...(projectSeen !== undefined && where.project !== undefined ? { within: { key: projectKey(where.project as ProjectRef), since: projectSeen } } : {}),
+      };
       try {
         return await this.writer.append(draft, state?.rev ?? 0);
       } catch (error) {
+        // The project was deleted while the write was in flight (its bytes streaming, its payload expanding).
+        if (error instanceof ScopeDeleted) throw rejections.projectNotFound(where.project ?? error.key);
         if (!(error instanceof RevisionConflict)) throw error;
         if (attempt >= ATTEMPTS) throw definition.conflict(state, cmd, error.actual);
         await this.writer.latest();

@@ -42,9 +42,9 @@ export class VersionedItems<V, C extends ItemTarget> {
     private readonly deps: VersionedDeps<V>,
   ) {}
 
-  /** The command's target: the item, now, the caller. */
+  /** The command's target: the item, now, the caller, and the project as the write sees it as it starts. */
   target(ref: ProjectRef, id: string, caller: Caller): ItemTarget {
-    return { id, project: ref, instant: this.deps.clock.now(), subject: caller.subject };
+    return { id, project: ref, instant: this.deps.clock.now(), subject: caller.subject, projectSeen: this.deps.projects.fetch(ref).createdSeq };
   }
 
   /**
@@ -137,7 +137,7 @@ export class VersionedItems<V, C extends ItemTarget> {
   async run(state: Versioned<V> | undefined, cmd: C | TagCommand | DeprecateCommand): Promise<Versioned<V>> {
     const { id, project } = cmd;
     const [org] = project.split('/');
-    await this.deps.lifecycle.run(this.kind, state, cmd, { key: this.kind.key(project, id), org: org!, project });
+    await this.deps.lifecycle.run(this.kind, state, cmd, { key: this.kind.key(project, id), org: org!, project, projectSeen: cmd.projectSeen });
     return this.current(project, id);
   }
 }

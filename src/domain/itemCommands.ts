@@ -6,6 +6,8 @@ export interface ItemTarget {
   project: ProjectRef;
   instant: string;
   subject: string;
+  /** The project's incarnation as the write saw it when it started (`Placement.projectSeen`); the event does not repeat it. */
+  projectSeen?: number;
 }
 
 /** What a command's event repeats of it: the item, when and by whom. */

@@ -24,6 +24,12 @@ export interface EventDraft {
   project?: string;
   rev: number;
   event: { type: string; instant: string };
+  /**
+   * The item lives in another (its project): the append is refused (`ScopeDeleted`) when that key
+   * was deleted, an event taking its revision to 0, at a position after `since` (where the writer
+   * saw it exist, its creation). Judged by the log, as `rev` is; not recorded with the event.
+   */
+  within?: { key: string; since: number };
 }
 
 /** A durable event: `seq` increases by one per event across the whole log, so it is comparable across every scope. */
@@ -42,6 +48,16 @@ export class RevisionConflict extends Error {
   }
 }
 
+/** The key the draft's item lives `within` was deleted after the writer saw it: a write in flight outlived its project's deletion. */
+export class ScopeDeleted extends Error {
+  constructor(
+    readonly key: string,
+    readonly deletedAt: number,
+  ) {
+    super(`${key} was deleted at event ${deletedAt}, after the write saw it`);
+  }
+}
+
 /** The log cannot be reached for the moment (a Redis restart, a network blip): nothing was appended, or the outcome is unknown. */
 export class EventLogUnavailable extends Error {}
 
@@ -51,6 +67,7 @@ export class EventLogUnavailable extends Error {}
  * gives replay-then-follow without gaps and lets a slow reader apply its own backpressure.
  */
 export interface EventLog {
+  /** Refused with `RevisionConflict` when the key is not at `expectedRev`, with `ScopeDeleted` as `draft.within` says. */
   append(draft: EventDraft, expectedRev: number): Promise<LogEvent>;
   /** Up to `limit` events with `seq > after`, in order. Pruned events are skipped. */
   read(after: number, limit: number): Promise<LogEvent[]>;

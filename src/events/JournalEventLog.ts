@@ -8,7 +8,7 @@ import { eachLine, readHead, record } from './journalRecords.js';
 import type { Damage } from './journalRecords.js';
 import { JournalDamaged } from './journalRecords.js';
 import type { EventDraft, EventLog, LogEvent } from './EventLog.js';
-import { RevisionConflict } from './EventLog.js';
+import { RevisionConflict, ScopeDeleted } from './EventLog.js';
 
 interface Pending {
   event: LogEvent;
@@ -37,6 +37,8 @@ export class JournalEventLog implements EventLog {
   private readonly offsets: number[] = [];
   private readonly lengths: number[] = [];
   private readonly revs = new Map<string, number>();
+  /** Key → position of its last deletion (an event taking its revision to 0): what `within` is judged by. */
+  private readonly deleted = new Map<string, number>();
   private readonly keySeqs = new Map<string, number[]>();
   private readonly tail = new Map<number, LogEvent>();
   private pending: Pending[] = [];
@@ -88,6 +90,7 @@ export class JournalEventLog implements EventLog {
       this.offsets[head.seq] = offset;
       this.lengths[head.seq] = end - from;
       this.revs.set(head.key, head.rev);
+      if (head.rev === 0) this.deleted.set(head.key, head.seq);
       this.seqsOf(head.key).push(head.seq);
       this.last = head.seq;
       soundEnd = offset + end - from + 1;
@@ -112,8 +115,12 @@ export class JournalEventLog implements EventLog {
     if (this.failed) return Promise.reject(this.failed);
     const actual = this.revs.get(draft.key) ?? 0;
     if (actual !== expectedRev) return Promise.reject(new RevisionConflict(draft.key, expectedRev, actual));
-    const event: LogEvent = { ...draft, seq: ++this.enqueued };
+    const { within, ...recorded } = draft;
+    const deletedAt = within && (this.deleted.get(within.key) ?? 0);
+    if (within && deletedAt! > within.since) return Promise.reject(new ScopeDeleted(within.key, deletedAt!));
+    const event: LogEvent = { ...recorded, seq: ++this.enqueued };
     this.revs.set(draft.key, draft.rev);
+    if (draft.rev === 0) this.deleted.set(draft.key, event.seq);
     const { key, rev, seq, ...rest } = event;
     const line = record(seq, key, rev, rest);
     return new Promise<LogEvent>((resolve, reject) => {

@@ -3,7 +3,7 @@ import type { RedisOptions } from 'ioredis';
 import type { Log } from '../kernel/Log.js';
 import { consoleLog } from '../kernel/Log.js';
 import type { EventDraft, EventLog, LogEvent } from './EventLog.js';
-import { EventLogUnavailable, RevisionConflict } from './EventLog.js';
+import { EventLogUnavailable, RevisionConflict, ScopeDeleted } from './EventLog.js';
 import { ADVANCE_SCRIPT, APPEND_SCRIPT, COPY_SCRIPT, PRUNE_SCRIPT } from './redisScripts.js';
 
 type StreamEntry = [id: string, fields: string[]];
@@ -15,13 +15,26 @@ interface Scripted {
     seq: string,
     stream: string,
     seqs: string,
+    deleted: string,
     key: string,
     expected: number,
     rev: number,
     payload: string,
+    withinKey: string,
+    withinSince: number,
   ): Promise<[number, number]>;
   registryPrune(seqs: string, stream: string, revs: string, key: string, beforeSeq: number): Promise<number>;
-  registryCopy(revs: string, seq: string, stream: string, seqs: string, key: string, at: number, rev: number, payload: string): Promise<number>;
+  registryCopy(
+    revs: string,
+    seq: string,
+    stream: string,
+    seqs: string,
+    deleted: string,
+    key: string,
+    at: number,
+    rev: number,
+    payload: string,
+  ): Promise<number>;
   registryAdvance(seq: string, to: number): Promise<number>;
 }
 
@@ -36,12 +49,13 @@ export interface RedisTarget {
   waitMillis?: number;
 }
 
-/** The names of one log's keys: all under one hash tag, so Redis Cluster keeps them in one slot (the append script touches four). */
+/** The names of one log's keys: all under one hash tag, so Redis Cluster keeps them in one slot (the append script touches five). */
 export const logKeys = (prefix: string) => ({
   stream: `{${prefix}}:events`,
   seq: `{${prefix}}:seq`,
   revs: `{${prefix}}:revs`,
   seqs: `{${prefix}}:seqs`,
+  deleted: `{${prefix}}:deleted`,
 });
 
 /** The names before the hash tag (renamed at start, see `migrate`). */
@@ -63,7 +77,7 @@ const BLOCK_MILLIS = 5_000;
  * XREAD on a dedicated connection, shared by every waiter of the process.
  */
 export class RedisEventLog implements EventLog {
-  private readonly keys: { stream: string; seq: string; revs: string; seqs: string };
+  private readonly keys: ReturnType<typeof logKeys>;
   /** Highest position known to exist (pruned or not); never ahead of Redis. */
   private known = 0;
   private readonly waiters = new Set<Waiter>();
@@ -78,9 +92,9 @@ export class RedisEventLog implements EventLog {
     private readonly replication: { replicas: number; millis: number },
   ) {
     this.keys = logKeys(prefix);
-    redis.defineCommand('registryAppend', { lua: APPEND_SCRIPT, numberOfKeys: 4 });
+    redis.defineCommand('registryAppend', { lua: APPEND_SCRIPT, numberOfKeys: 5 });
     redis.defineCommand('registryPrune', { lua: PRUNE_SCRIPT, numberOfKeys: 3 });
-    redis.defineCommand('registryCopy', { lua: COPY_SCRIPT, numberOfKeys: 4 });
+    redis.defineCommand('registryCopy', { lua: COPY_SCRIPT, numberOfKeys: 5 });
     redis.defineCommand('registryAdvance', { lua: ADVANCE_SCRIPT, numberOfKeys: 1 });
   }
 
@@ -165,9 +179,23 @@ export class RedisEventLog implements EventLog {
 
   async append(draft: EventDraft, expectedRev: number): Promise<LogEvent> {
     const { keys } = this;
+    const { within, ...recorded } = draft;
     const [ok, value] = await reachable(
-      this.scripted.registryAppend(keys.revs, keys.seq, keys.stream, keys.seqs, draft.key, expectedRev, draft.rev, JSON.stringify(draft)),
+      this.scripted.registryAppend(
+        keys.revs,
+        keys.seq,
+        keys.stream,
+        keys.seqs,
+        keys.deleted,
+        draft.key,
+        expectedRev,
+        draft.rev,
+        JSON.stringify(recorded),
+        within?.key ?? '',
+        within?.since ?? 0,
+      ),
     );
+    if (Number(ok) === 2) throw new ScopeDeleted(within!.key, Number(value));
     if (Number(ok) !== 1) throw new RevisionConflict(draft.key, expectedRev, Number(value));
     const seq = Number(value);
     this.bump(seq);
@@ -179,7 +207,7 @@ export class RedisEventLog implements EventLog {
           `event ${seq} reached ${copies} of the ${this.replication.replicas} Redis replicas required within ${this.replication.millis} ms: it may be lost in a failover`,
         );
     }
-    return { ...draft, seq };
+    return { ...recorded, seq };
   }
 
   async read(after: number, limit: number): Promise<LogEvent[]> {
@@ -252,7 +280,7 @@ export class RedisEventLog implements EventLog {
     const { keys } = this;
     const scripted = this.redis.pipeline() as unknown as Scripted & { exec(): Promise<[Error | null, unknown][] | null> };
     for (const { seq, ...draft } of events)
-      scripted.registryCopy(keys.revs, keys.seq, keys.stream, keys.seqs, draft.key, seq, draft.rev, JSON.stringify(draft));
+      scripted.registryCopy(keys.revs, keys.seq, keys.stream, keys.seqs, keys.deleted, draft.key, seq, draft.rev, JSON.stringify(draft));
     const results = (await reachable(scripted.exec())) ?? [];
     let copied = 0;
     for (const [error, result] of results) {

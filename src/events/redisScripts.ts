@@ -4,16 +4,23 @@
  */
 
 /**
- * KEYS: revs (hash key → rev), seq (counter), stream, seqs (hash key → comma-separated positions).
- * ARGV: key, expectedRev, newRev, payload.
- * Returns {1, seq} on success, {0, actualRev} on a revision conflict.
+ * KEYS: revs (hash key → rev), seq (counter), stream, seqs (hash key → comma-separated positions),
+ * deleted (hash key → position of its last deletion, an event taking its revision to 0).
+ * ARGV: key, expectedRev, newRev, payload, withinKey ('' for none), withinSince.
+ * Returns {1, seq} on success, {0, actualRev} on a revision conflict, {2, deletedAt} when the key
+ * the item lives within was deleted after `withinSince` (a write that outlived its project).
  */
 export const APPEND_SCRIPT = `
 local actual = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
 if actual ~= tonumber(ARGV[2]) then return {0, actual} end
+if ARGV[5] ~= '' then
+  local deleted = tonumber(redis.call('HGET', KEYS[5], ARGV[5]) or '0')
+  if deleted > tonumber(ARGV[6]) then return {2, deleted} end
+end
 local seq = redis.call('INCR', KEYS[2])
 redis.call('XADD', KEYS[3], seq .. '-0', 'e', ARGV[4])
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+if tonumber(ARGV[3]) == 0 then redis.call('HSET', KEYS[5], ARGV[1], seq) end
 local seqs = redis.call('HGET', KEYS[4], ARGV[1])
 if seqs then
   redis.call('HSET', KEYS[4], ARGV[1], seqs .. ',' .. seq)
@@ -50,7 +57,7 @@ return deleted
 `;
 
 /**
- * KEYS: revs, seq, stream, seqs. ARGV: key, seq, rev, payload.
+ * KEYS: revs, seq, stream, seqs, deleted. ARGV: key, seq, rev, payload.
  * Appends an event of another log at its own position (a journal moved onto Redis): positions only
  * increase, and the item's revision becomes the event's. Returns 1, or 0 when `seq` is not past the head.
  */
@@ -60,6 +67,7 @@ if tonumber(redis.call('GET', KEYS[2]) or '0') >= seq then return 0 end
 redis.call('SET', KEYS[2], seq)
 redis.call('XADD', KEYS[3], seq .. '-0', 'e', ARGV[4])
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+if tonumber(ARGV[3]) == 0 then redis.call('HSET', KEYS[5], ARGV[1], seq) end
 local seqs = redis.call('HGET', KEYS[4], ARGV[1])
 if seqs then
   redis.call('HSET', KEYS[4], ARGV[1], seqs .. ',' .. seq)

@@ -64,8 +64,12 @@ export interface Endpoint {
   handle: Handler;
   /** What the route does, for the OpenAPI description (else the shared table of summaries). */
   summary?: string;
-  /** CPU- or memory-heavy work (a search, a SPARQL query): counted against the caller's share of those in flight (CallerConcurrency). */
-  costly?: true;
+  /**
+   * CPU- or memory-heavy work (a search, a SPARQL query): counted against the caller's share of
+   * those in flight (CallerConcurrency); a function decides from the request (its body read) when
+   * only some requests of a route are (an archive's download, a multi-fetch of many entries).
+   */
+  costly?: true | ((req: Request) => boolean);
 }
 
 /** A route as declared, for the test that checks every route names its permission. */
@@ -147,7 +151,8 @@ export class Routes {
           const caller = callerOf(res);
           const access = await this.authorize(endpoint.guard, caller, req);
           const handle = () => Promise.resolve(endpoint.handle(req, res, { caller, access }));
-          await (endpoint.costly && this.costly ? this.costly.run(callerKey(caller, req), handle) : handle());
+          const costly = endpoint.costly === true || (endpoint.costly !== undefined && endpoint.costly(req));
+          await (costly && this.costly ? this.costly.run(callerKey(caller, req), handle) : handle());
         })
         .catch(next);
     };

@@ -31,6 +31,8 @@ export interface WiredCapability<Services> {
   routes(routes: Routes, router: Router): void;
   /** Runs right after a project is created (its default resolver, for instance). */
   projectCreated?(ref: ProjectRef, caller: Caller): Promise<void>;
+  /** Runs once a project's deletion is durable: removes what the module keeps of it outside the log (archives). */
+  projectDeleted?(ref: ProjectRef): Promise<void>;
   /** SPARQL views other than a project's default one, queried through the project's SPARQL endpoint (views). */
   sparqlViews?: SparqlViews;
   /** Releases what the module opened (connections), at shutdown. */

@@ -12,7 +12,13 @@ import { createViewsModule } from '../modules/views/index.js';
 export const capabilities = (config: Config) => {
   const resolvers = createResolversModule();
   const others: CapabilityModule<Platform, unknown>[] = [
-    createArchivesModule({ ttlSeconds: config.archiveTtlSeconds ?? 18_000 }),
+    createArchivesModule({
+      ttlSeconds: config.archiveTtlSeconds ?? 18_000,
+      caps: {
+        perCaller: { count: config.archivesPerCaller ?? 100, bytes: config.archiveBytesPerCaller ?? 16 * 1024 * 1024 },
+        perProject: { count: config.archivesPerProject ?? 1_000, bytes: config.archiveBytesPerProject ?? 64 * 1024 * 1024 },
+      },
+    }),
     createViewsModule({ searchBudgetMillis: config.searchTimeoutMillis ?? 2_000 }),
   ];
   return { resolvers, others, all: [resolvers, ...others] };

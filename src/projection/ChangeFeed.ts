@@ -11,7 +11,16 @@ export class ChangeFeed {
   private readonly readers = new Set<() => number>();
 
   push(change: Change): void {
-    this.changes.push(change);
+    this.pushAll([change]);
+  }
+
+  /**
+   * Changes of one position at once: a listener reads the feed as soon as it is told, and one told
+   * of a project deletion's first change would apply it alone and pass the position's others.
+   */
+  pushAll(changes: readonly Change[]): void {
+    if (!changes.length) return;
+    this.changes.push(...changes);
     for (const listener of this.listeners) listener();
   }
 

@@ -9,6 +9,7 @@ import type { ChangeFeed } from './ChangeFeed.js';
 import type { RevisionProjection } from './RevisionProjection.js';
 import type { Snapshot, Snapshots } from './Snapshots.js';
 import type { States } from './States.js';
+import { containedKey } from './projectItemKeys.js';
 
 export interface ProjectorOptions {
   /** Take a snapshot once this many events were applied since the last one... */
@@ -206,8 +207,7 @@ export class Projector {
     }
     const change: Change = triples === undefined ? { definition, logged, previous, next } : { definition, logged, previous, next, triples };
     const scopeDeleted = next === undefined && definition.kind === 'projects';
-    if (scopeDeleted) await this.removeContained(key as ProjectRef, logged);
-    this.feed.push(change);
+    this.feed.pushAll([...(scopeDeleted ? await this.removeContained(key as ProjectRef, logged) : []), change]);
     if (next === undefined && (definition.listed || scopeDeleted)) {
       // A permanent deletion rewrote the revision file: the old snapshot no longer matches it.
       this.applied = logged.seq;
@@ -218,19 +218,21 @@ export class Projector {
   /**
    * A deleted project takes every item in it along: each is removed as its own permanent deletion
    * is (states, revision graphs, catalogue, text index, SPARQL dataset), by the project's event.
+   * Returns their changes, handed on with the project's own in one piece.
    */
-  private async removeContained(project: ProjectRef, logged: LogEvent): Promise<void> {
+  private async removeContained(project: ProjectRef, logged: LogEvent): Promise<Change[]> {
+    const changes: Change[] = [];
     for (const definition of this.states.definitions) {
-      if (!definition.listed) continue;
       const states = this.states.of(definition);
       for (const [key, previous] of [...states]) {
-        if (definition.listed(previous).project !== project) continue;
+        if (containedKey(definition, previous, project) === undefined) continue;
         states.delete(key);
         const change: Change = { definition, logged, previous, next: undefined };
         await this.revisions.apply(change);
-        this.feed.push(change);
+        changes.push(change);
       }
     }
+    return changes;
   }
 
   /** Takes a snapshot now (shutdown; after a permanent deletion rewrote the revision file). */

@@ -1,18 +1,29 @@
 import type { ProjectRef } from '../kernel/labels.js';
+import type { KindDefinition } from '../domain/KindDefinition.js';
 import type { States } from './States.js';
 
 /**
- * The log keys of every item in a project, over every listable kind: each kind keys its items
- * `{kind}/{org}/{project}/{id}` (resourceKey, schemaKey, storageKey, fileKey).
+ * The log keys of every item in a project, over every listable kind (each keys its items
+ * `{kind}/{org}/{project}/{id}`: resourceKey, schemaKey, storageKey, fileKey) and every kind whose
+ * items it contains otherwise (the ACL on its path).
  */
 export const projectItemKeys = (states: States, project: ProjectRef): string[] => {
   const keys: string[] = [];
   for (const definition of states.definitions) {
-    if (!definition.listed) continue;
     for (const state of states.of(definition).values()) {
-      const { project: of, id } = definition.listed(state);
-      if (of === project) keys.push(`${definition.kind}/${project}/${id}`);
+      const key = containedKey(definition, state, project);
+      if (key !== undefined) keys.push(key);
     }
   }
   return keys;
+};
+
+/** The item's log key when it belongs to `project`. */
+export const containedKey = (definition: KindDefinition, state: unknown, project: ProjectRef): string | undefined => {
+  if (definition.listed) {
+    const { project: of, id } = definition.listed(state);
+    return of === project ? `${definition.kind}/${project}/${id}` : undefined;
+  }
+  const contained = definition.contained?.(state);
+  return contained?.project === project ? contained.key : undefined;
 };

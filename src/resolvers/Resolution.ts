@@ -63,13 +63,16 @@ export class Resolution {
     private readonly resolvers: ResolverService,
     private readonly lookup: ItemLookup,
     private readonly acl: AclCheck,
+    /** How long a resolution runs before it hands the event loop over (between two projects). */
+    private readonly sliceMillis = 5,
   ) {}
 
   /** Through every active resolver of the project. */
   async resolve(project: ProjectRef, id: string, selector: Selector, caller: Caller | undefined, scope: ResolutionScope = {}): Promise<ResolutionOutcome> {
     const history: ResolverReport[] = [];
+    const slice = this.slice();
     for (const resolver of this.resolvers.active(project)) {
-      const { report, found } = await this.through(resolver, project, id, selector, caller, scope);
+      const { report, found } = await this.through(resolver, project, id, selector, caller, scope, slice);
       history.push(report);
       if (found) return { found, history };
     }
@@ -83,15 +86,37 @@ export class Resolution {
       const reason = `Resolver '${resolver.id}' is deprecated.`;
       return { history: [{ resolverId: resolver.id, success: false, rejections: [{ project, cause: cause('ResolverIsDeprecated', reason) }] }] };
     }
-    const { report, found } = await this.through(resolver, project, id, selector, caller, {});
+    const { report, found } = await this.through(resolver, project, id, selector, caller, {}, this.slice());
     return { history: [report], ...(found ? { found } : {}) };
   }
 
-  private async through(resolver: ResolverState, project: ProjectRef, id: string, selector: Selector, caller: Caller | undefined, scope: ResolutionScope) {
+  /**
+   * Hands the event loop over once this resolution ran its slice (projects of many resolvers, each
+   * an ACL check and a lookup, run synchronously otherwise): other requests are served between two projects.
+   */
+  private slice(): () => Promise<void> {
+    let started = performance.now();
+    return async () => {
+      if (performance.now() - started < this.sliceMillis) return;
+      await new Promise((resolve) => setImmediate(resolve));
+      started = performance.now();
+    };
+  }
+
+  private async through(
+    resolver: ResolverState,
+    project: ProjectRef,
+    id: string,
+    selector: Selector,
+    caller: Caller | undefined,
+    scope: ResolutionScope,
+    slice: () => Promise<void>,
+  ) {
     const f = resolver.value.fields;
     const rejections: ResolverReport['rejections'] = [];
     const targets = f.type === 'InProject' ? [project] : (f.projects ?? []);
     for (const target of targets) {
+      await slice();
       const refused = await this.attempt(resolver, target, id, selector, caller, scope);
       if (!isCause(refused)) return { report: { resolverId: resolver.id, success: true, resourceProject: target, rejections }, found: refused };
       rejections.push({ project: target, cause: refused });

@@ -16,6 +16,8 @@ export const resolverRejections = {
   invalidResolverId: (id: string) => new Rejection('InvalidResolverId', `Resolver identifier '${id}' cannot be expanded to an Iri.`),
   invalidResolvedResourceId: (id: string) => new Rejection('InvalidResolvedResourceId', `Resource identifier '${id}' cannot be expanded to an Iri.`),
   decodingFailed: (reason: string) => new Rejection('DecodingFailed', reason),
+  tooManyProjects: (provided: number, max: number) =>
+    new Rejection('TooManyResolverProjects', `${provided} exceeds the maximum allowed number of projects of a resolver (${max}).`, { provided, max }),
   invalidResolution: (ref: string, project: string, report: unknown) =>
     new Rejection('InvalidResolution', `Failed to resolve ${ref} using resolvers of project '${project}'.`, { report }),
   invalidResolverResolution: (ref: string, resolver: string, project: string, report: unknown) =>
@@ -34,6 +36,7 @@ export const resolverStatuses = {
   InvalidResolverId: 400,
   InvalidResolvedResourceId: 400,
   DecodingFailed: 400,
+  TooManyResolverProjects: 400,
   InvalidResolution: 404,
   InvalidResolverResolution: 404,
 } satisfies Record<RejectionTypes<typeof resolverRejections>, number>;

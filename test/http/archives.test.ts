@@ -10,6 +10,8 @@ import { enc } from '../support/client.js';
 import { storagesConfig, upload } from '../support/files.js';
 
 const EX = 'http://example.com/';
+/** A JSON client: creating answers 201 with the metadata (any `Accept` a zip matches, `*\/*` included, asks for the archive: 303). */
+const META = { accept: 'application/ld+json' };
 
 /** Facts from Delta 1.10's archives-api.md, its assets (payload, created, fetched) and ArchiveRejection.scala. */
 describe('archives (Delta 1.10 archives API)', function () {
@@ -41,7 +43,7 @@ describe('archives (Delta 1.10 archives API)', function () {
     expect((await upload(`${base}/v1/files/ar/p2/bigfile`, 'PUT', big, 'big.bin')).status).to.equal(201);
     expect((await upload(`${base}/v1/files/ar/p1/small`, 'PUT', 'hello', 'hello.txt', 'text/plain')).status).to.equal(201);
     // The archive the downloads read: each of them passes alone, without the test that creates one.
-    expect((await api.put(`${A}/shared`, withSelf())).status).to.equal(201);
+    expect((await api.put(`${A}/shared`, withSelf(), META)).status).to.equal(201);
   });
 
   const payload = {
@@ -68,7 +70,7 @@ describe('archives (Delta 1.10 archives API)', function () {
   };
 
   it('creates with PUT (201, the metadata of created.json) and describes it as fetched.json, with _expiresInSeconds', async () => {
-    const created = await api.put(`${A}/myarchive`, withSelf());
+    const created = await api.put(`${A}/myarchive`, withSelf(), META);
     expect(created.status, created.text).to.equal(201);
     expect(created.body['@context']).to.deep.equal([
       'https://bluebrain.github.io/nexus/contexts/archives-metadata.json',
@@ -81,21 +83,45 @@ describe('archives (Delta 1.10 archives API)', function () {
     expect(fetched.status).to.equal(200);
     expect(fetched.body.resources).to.deep.equal(withSelf().resources);
     expect(fetched.body._expiresInSeconds).to.be.within(3590, 3600);
-    const again = await api.put(`${A}/myarchive`, withSelf());
+    const again = await api.put(`${A}/myarchive`, withSelf(), META);
     expect([again.status, again.body['@type']]).to.deep.equal([409, 'ResourceAlreadyExists']);
   });
 
-  it('creates with POST: 303 to the archive', async () => {
-    const res = await fetch(`${base}${A}`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(withSelf()),
-    });
-    expect(res.status).to.equal(303);
-    const location = res.headers.get('location')!;
-    expect(location.startsWith(`${base}${A}/`)).to.equal(true);
-    expect((await fetch(location)).status).to.equal(200);
+  it('creates with POST: 201 with the metadata for a JSON client, 303 to the download when Accept asks for the archive (as Delta’s emitCreatedArchive)', async () => {
+    const create = (method: 'POST' | 'PUT', path: string, accept?: string) =>
+      fetch(`${base}${path}`, {
+        method,
+        redirect: 'manual',
+        headers: { 'content-type': 'application/json', ...(accept === undefined ? {} : { accept }) },
+        body: JSON.stringify(withSelf()),
+      });
+    for (const accept of ['application/ld+json', 'application/json', 'application/ld+json, application/json;q=0.5']) {
+      const res = await create('POST', A, accept);
+      expect(res.status, accept).to.equal(201);
+      const body = (await res.json()) as Record<string, unknown>;
+      expect(res.headers.get('location')).to.equal(null);
+      expect(body).to.include({ '@type': 'Archive', _project: 'ar/p1', _rev: 1, _expiresInSeconds: 3600 });
+      expect(body['_self']).to.equal(`${base}${A}/${enc(body['@id'] as string)}`);
+      expect((await api.get(`${A}/${enc(body['@id'] as string)}`)).body.resources).to.have.length(4);
+    }
+    // Delta's Zip.checkHeader: any media range a zip matches (none at all reads as */*); a tar too, as served here.
+    let n = 0;
+    for (const accept of ['application/zip', 'application/x-tar', '*/*', 'application/*', 'application/ld+json, */*;q=0.1', undefined]) {
+      for (const [method, path] of [
+        ['POST', A],
+        ['PUT', `${A}/redirected-${n++}`],
+      ] as const) {
+        const res = await create(method, path, accept);
+        expect(res.status, `${method} ${accept}`).to.equal(303);
+        const location = res.headers.get('location')!;
+        expect(location.startsWith(`${base}${A}/`)).to.equal(true);
+        if (method === 'PUT') expect(decodeURIComponent(location)).to.match(new RegExp(`/${path.split('/').pop()}$`));
+        const archive = await download(location.slice(base.length), accept === 'application/x-tar' ? 'application/x-tar' : 'application/zip');
+        expect(archive.res.status).to.equal(200);
+      }
+    }
+    // A zip refused outright (q=0) is not asked for.
+    expect((await create('PUT', `${A}/not-zip`, 'application/zip;q=0, application/ld+json')).status).to.equal(201);
   });
 
   for (const kind of ['tar', 'zip'] as const)
@@ -124,12 +150,16 @@ describe('archives (Delta 1.10 archives API)', function () {
   });
 
   it('refuses a missing entry with 404 before any byte, unless ignoreNotFound', async () => {
-    const put = await api.put(`${A}/withmissing`, {
-      resources: [
-        { '@type': 'Resource', resourceId: `${EX}r1` },
-        { '@type': 'Resource', resourceId: `${EX}nope` },
-      ],
-    });
+    const put = await api.put(
+      `${A}/withmissing`,
+      {
+        resources: [
+          { '@type': 'Resource', resourceId: `${EX}r1` },
+          { '@type': 'Resource', resourceId: `${EX}nope` },
+        ],
+      },
+      META,
+    );
     expect(put.status).to.equal(201);
     const refused = await api.get(`${A}/withmissing`, { accept: 'application/x-tar' });
     expect([refused.status, refused.body['@type']]).to.deep.equal([404, 'ResourceNotFound']);
@@ -149,14 +179,14 @@ describe('archives (Delta 1.10 archives API)', function () {
     const storage = await api.put('/v1/storages/ar/p1/locked', { '@type': 'DiskStorage', readPermission: 'secret/read', writePermission: 'files/write' });
     expect(storage.status, storage.text).to.equal(201);
     expect((await upload(`${base}/v1/files/ar/p1/lockedfile?storage=locked`, 'PUT', 'top secret', 'secret.txt')).status).to.equal(201);
-    expect((await api.put(`${A}/locked`, { resources: [{ '@type': 'File', resourceId: 'lockedfile' }] })).status).to.equal(201);
+    expect((await api.put(`${A}/locked`, { resources: [{ '@type': 'File', resourceId: 'lockedfile' }] }, META)).status).to.equal(201);
     const refused = await api.get(`${A}/locked`, { accept: 'application/zip' });
     expect([refused.status, refused.body['@type']]).to.deep.equal([403, 'AuthorizationFailed']);
   });
 
   it('refuses bad payloads and ids with Delta’s rejections', async () => {
     const rejected = async (body: unknown, status: number, type: string, id = 'bad') => {
-      const r = await api.put(`${A}/${id}`, body);
+      const r = await api.put(`${A}/${id}`, body, META);
       expect(r.status, r.text).to.equal(status);
       expect(r.body['@type']).to.equal(type);
       return r.body;
@@ -180,7 +210,7 @@ describe('archives (Delta 1.10 archives API)', function () {
     const long = await rejected({ resources: [{ '@type': 'Resource', resourceId: `${EX}${'x'.repeat(120)}` }] }, 400, 'InvalidResourceCollection');
     expect(long.longIds).to.have.length(1);
     await rejected({ resources: [{ '@type': 'FileSelf', value: 'http://elsewhere/v1/files/a/b/c' }] }, 400, 'InvalidFileSelf', 'fs');
-    expect((await api.put(`${A}/fs`, { resources: [{ '@type': 'FileSelf', value: `${base}/v1/files/ar/p1/nofile` }] })).status).to.equal(201);
+    expect((await api.put(`${A}/fs`, { resources: [{ '@type': 'FileSelf', value: `${base}/v1/files/ar/p1/nofile` }] }, META)).status).to.equal(201);
     const selfMissing = await api.get(`${A}/fs`, { accept: 'application/x-tar' });
     expect([selfMissing.status, selfMissing.body['@type']]).to.deep.equal([404, 'ResourceNotFound']);
     await rejected({ resources: [{ '@type': 'Resource', resourceId: 'x' }] }, 400, 'InvalidArchiveId', enc('a<b'));

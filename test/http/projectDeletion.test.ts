@@ -4,8 +4,11 @@ import { join } from 'node:path';
 import { startServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 import { client, enc } from '../support/client.js';
-import { storagesConfig, upload } from '../support/files.js';
+import { multipart, storagesConfig, upload } from '../support/files.js';
+import { request } from 'node:http';
+import type { ClientRequest } from 'node:http';
 import { openStream } from '../support/sse.js';
+import { populate, remains } from '../support/deletedProject.js';
 
 const filesUnder = (dir: string): string[] =>
   readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? filesUnder(join(dir, name)) : [join(dir, name)]));
@@ -95,6 +98,36 @@ describe('project deletion (prune=true)', function () {
     expect((await api.get('/v1/resources/del/again')).body['_total']).to.equal(1);
   });
 
+  it('refuses an upload that started before the deletion and ends after it, and removes its bytes (issue 32, finding 8)', async () => {
+    expect((await api.put('/v1/projects/del/inflight', {})).status).to.equal(201);
+    const { body, type } = multipart([{ name: 'file', filename: 'late.txt', type: 'text/plain', data: 'bytes sent before the deletion, and after it' }]);
+    let sending!: ClientRequest;
+    const answer = new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
+      const req = request(`${server.url}/v1/files/del/inflight/late`, { method: 'PUT', headers: { 'content-type': type } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) as Record<string, unknown> }));
+      });
+      req.on('error', reject);
+      sending = req;
+    });
+    sending.write(body.subarray(0, body.length - 20));
+    // Its bytes reach the volume: the server checked the project and streams them.
+    const inProject = () => filesUnder(volume).filter((f) => f.includes(join('del', 'inflight')));
+    while (inProject().length === 0) await new Promise((r) => setTimeout(r, 10));
+    expect((await api.delete('/v1/projects/del/inflight?rev=1&prune=true')).status).to.equal(200);
+    expect((await api.put('/v1/projects/del/inflight', {})).status).to.equal(201);
+    sending.end(body.subarray(body.length - 20));
+    const refused = await answer;
+    expect([refused.status, refused.body['@type']]).to.deep.equal([404, 'ProjectNotFound']);
+    expect((await api.get('/v1/files/del/inflight/late')).status).to.equal(404);
+    expect((await api.get('/v1/files/del/inflight')).body['_total']).to.equal(0);
+    expect(inProject()).to.deep.equal([]);
+    // The project created again takes the same file.
+    expect((await upload(`${server.url}/v1/files/del/inflight/late`, 'PUT', 'new bytes', 'late.txt', 'text/plain')).status).to.equal(201);
+  });
+
   it('leaves nothing that comes back after a restart, from the snapshot or from the log alone', async () => {
     await populated('restarted');
     expect((await api.delete('/v1/projects/del/restarted?rev=1&prune=true')).status).to.equal(200);
@@ -103,5 +136,28 @@ describe('project deletion (prune=true)', function () {
       await expectGone('restarted');
       expect((await api.get('/v1/resources/del/kept/_/b')).body['name']).to.equal('kept');
     }
+  });
+});
+
+/** Every kind a project held goes with it, its archives, the ACL on its path and its counts too (issue 32, finding 7). */
+describe('project deletion (prune=true): every kind, archive, ACL and count', function () {
+  this.timeout(60_000);
+  const { config, volume } = storagesConfig();
+  let server: TestServer;
+  before(async () => {
+    server = await startServer({ storages: config });
+    await client(server.url).put('/v1/orgs/k', {});
+  });
+  after(async () => {
+    await server?.stop(true);
+    rmSync(volume, { recursive: true, force: true });
+  });
+
+  it('leaves no file, view, archive, ACL, text or event count for the project created again under its label', async () => {
+    const counted = await populate(server.url, 'k/p');
+    const api = client(server.url);
+    expect((await api.delete('/v1/projects/k/p?rev=1&prune=true')).status).to.equal(200);
+    expect((await api.put('/v1/projects/k/p', {})).status).to.equal(201);
+    expect(await remains(server.url, 'k/p', counted)).to.deep.equal([]);
   });
 });

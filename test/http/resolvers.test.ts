@@ -40,6 +40,21 @@ describe('resolvers (Delta 1.10 resolvers API)', function () {
     expect(listed.body._total).to.equal(1);
   });
 
+  it('takes at most 100 projects in a CrossProject resolver: 101 is 400 TooManyResolverProjects and writes nothing (issue 32, finding 10)', async () => {
+    const p = await freshProject(api);
+    const projects = (n: number) => Array.from({ length: n }, (_, i) => `o${i}/p${i}`);
+    const refused = await api.put(`/v1/resolvers/${p}/nxv:many`, cross(projects(101), 70));
+    expect([refused.status, refused.body['@type']], refused.text).to.deep.equal([400, 'TooManyResolverProjects']);
+    expect(refused.body).to.include({ provided: 101, max: 100 });
+    expect((await api.get(`/v1/resolvers/${p}/nxv:many`)).status).to.equal(404);
+    const posted = await api.post(`/v1/resolvers/${p}`, cross(projects(1_000), 71));
+    expect([posted.status, posted.body['@type']]).to.deep.equal([400, 'TooManyResolverProjects']);
+    expect((await api.put(`/v1/resolvers/${p}/nxv:many`, cross(projects(100), 70))).status).to.equal(201);
+    const updated = await api.put(`/v1/resolvers/${p}/nxv:many?rev=1`, cross(projects(101), 70));
+    expect([updated.status, updated.body['@type']]).to.deep.equal([400, 'TooManyResolverProjects']);
+    expect((await api.get(`/v1/resolvers/${p}/nxv:many`)).body._rev).to.equal(1);
+  });
+
   it('runs the lifecycle: create by PUT and POST, update, tag, fetch by rev and tag, source, list, deprecate', async () => {
     const p = await freshProject(api);
     const shared = await freshProject(api);

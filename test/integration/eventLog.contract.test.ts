@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventDraft, EventLog } from '../../src/events/EventLog.js';
-import { RevisionConflict } from '../../src/events/EventLog.js';
+import { RevisionConflict, ScopeDeleted } from '../../src/events/EventLog.js';
 import { JournalEventLog } from '../../src/events/JournalEventLog.js';
 import { RedisEventLog } from '../../src/events/RedisEventLog.js';
 import { dropPrefix, REDIS_URL, uniquePrefix } from '../support/redis.js';
@@ -143,6 +143,32 @@ for (const subject of subjects) {
       await log.append(draft('item', 3), 2).catch((error) => (stale = error));
       expect(stale).to.be.instanceOf(RevisionConflict);
       expect((await log.append(draft('item', 1), 0)).rev).to.equal(1);
+    });
+
+    it('refuses an append within a key deleted after the writer saw it, across close and reopen (a write that outlived its project)', async () => {
+      const project = (rev: number, type: string): EventDraft => ({ ...draft('projects/o/p', rev, type), kind: 'projects' });
+      const created = await log.append(project(1, 'ProjectCreated'), 0);
+      const within = { key: 'projects/o/p', since: created.seq };
+      // Seen as it is: accepted, and the event is recorded without `within`.
+      const a = await log.append({ ...draft('a', 1), within }, 0);
+      expect(a).to.deep.equal({ ...draft('a', 1), seq: a.seq });
+      expect(await log.get(a.seq)).to.deep.equal(a);
+      const deleted = await log.append(project(0, 'ProjectMarkedForDeletion'), 1);
+      const again = await log.append(project(1, 'ProjectCreated'), 0);
+      expect(again.seq).to.equal(deleted.seq + 1);
+      for (let round = 0; round < 2; round++) {
+        // Started before the deletion: refused, whatever its revision says, and nothing appended.
+        const head = await log.lastSeq();
+        const refused = await log.append({ ...draft('b', 1), within }, 0).catch((e: unknown) => e);
+        expect(refused).to.be.instanceOf(ScopeDeleted);
+        expect(refused).to.include({ key: 'projects/o/p', deletedAt: deleted.seq });
+        expect(await log.lastSeq()).to.equal(head);
+        // Started in the project created again: accepted; a key never deleted judges nothing.
+        await log.append({ ...draft(`c${round}`, 1), within: { key: 'projects/o/p', since: again.seq } }, 0);
+        await log.append({ ...draft(`d${round}`, 1), within: { key: 'projects/o/other', since: 0 } }, 0);
+        await log.close();
+        log = await store.open();
+      }
     });
 
     it('keeps events, revisions and prunes across close and reopen', async () => {

@@ -21,6 +21,12 @@ export interface ProjectState extends Audit, ProjectFields, EarlierRevisions<Pro
   label: string;
   uuid: string;
   orgUuid: string;
+  /**
+   * The log position of the event that created this project (absent in snapshots older than it):
+   * writes in the project carry it, and the log refuses them once a deletion of the project came
+   * after it (`EventDraft.within`), so no write in flight outlives the deletion.
+   */
+  createdSeq?: number;
 }
 
 interface Target {

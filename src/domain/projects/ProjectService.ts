@@ -26,6 +26,8 @@ export interface ProjectContents {
   bytes(ref: ProjectRef): () => Promise<void>;
   /** Blanks a key's events before the deletion marker (`EventWriter.prune`). */
   prune(key: string, beforeSeq: number): Promise<void>;
+  /** Removes what the project keeps outside the log (its archives), once its deletion is durable. */
+  forget(ref: ProjectRef): Promise<void>;
 }
 
 export class ProjectService {
@@ -37,13 +39,18 @@ export class ProjectService {
     private readonly addresses: Addresses,
     /** What follows a project's creation (its default storage). */
     private readonly created: (ref: ProjectRef, caller: Caller) => Promise<void> = async () => undefined,
-    private readonly contents: ProjectContents = { keys: () => [], bytes: () => async () => undefined, prune: async () => undefined },
+    private readonly contents: ProjectContents = {
+      keys: () => [],
+      bytes: () => async () => undefined,
+      prune: async () => undefined,
+      forget: async () => undefined,
+    },
   ) {}
 
   /**
    * Permanent deletion (`prune=true`): one event, `ProjectMarkedForDeletion`, from which every
-   * projection removes the project and its items; then the log's events of the project and of its
-   * items are blanked and its files' bytes removed. The label can then be used again.
+   * projection removes the project, its items and the ACL on its path; then the log's events of
+   * the project and of all these are blanked, its files' bytes removed and its archives forgotten. The label can then be used again.
    * Resolves to the project as the deletion left it (its last revision, marked for deletion).
    */
   async delete(org: string, label: string, rev: number, caller: Caller): Promise<ProjectState> {
@@ -65,6 +72,7 @@ export class ProjectService {
     );
     if (logged) for (const key of [projectKey(ref), ...keys]) await this.contents.prune(key, logged.seq);
     await removeBytes();
+    await this.contents.forget(ref);
     const { earlier: _earlier, ...last } = state;
     return { ...last, rev: state.rev + 1, updatedAt: instant, updatedBy: caller.subject };
   }

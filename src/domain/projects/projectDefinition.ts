@@ -13,7 +13,10 @@ export const projectDefinition: KindDefinition<ProjectState> & CommandDefinition
   kind: 'projects',
   stateKey: (logged) => `${eventOf(logged).org}/${eventOf(logged).label}`,
   keyOf: (state) => `${state.org}/${state.label}`,
-  next: (state, logged) => keepEarlier(state, nextProject(state, eventOf(logged))),
+  next: (state, logged) => {
+    const next = nextProject(state, eventOf(logged));
+    return keepEarlier(state, next && eventOf(logged).type === 'ProjectCreated' ? { ...next, createdSeq: logged.seq } : next);
+  },
   evaluate: evaluateProject,
   // A deleted project's label starts again from nothing.
   revAfter: (event) => (event.type === 'ProjectMarkedForDeletion' ? 0 : event.rev),

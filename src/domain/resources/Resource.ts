@@ -31,6 +31,8 @@ interface Target {
   project: ProjectRef;
   instant: string;
   subject: string;
+  /** The project's incarnation as the write saw it when it started (`Placement.projectSeen`); the event does not repeat it. */
+  projectSeen?: number;
 }
 
 export type ResourceCommand =

@@ -77,7 +77,7 @@ export class ResourceService {
       undefined,
       {
         type: 'Create',
-        ...this.target(ref, expansion.id, caller),
+        ...this.target(ref, expansion.id, caller, project),
         ...this.content(source, expansion, schema.iri, schema.project, pins),
         ...(tag === undefined ? {} : { tag }),
       },
@@ -98,7 +98,7 @@ export class ResourceService {
       {
         type: 'Update',
         rev,
-        ...this.target(ref, id, caller),
+        ...this.target(ref, id, caller, project),
         ...this.content(source, expansion, schema.iri, schema.project, pins),
         ...(tag === undefined ? {} : { tag }),
       },
@@ -116,7 +116,11 @@ export class ResourceService {
     const expansion = await this.expand(project, content.source, id, caller);
     const schema = await this.schemaForUpdate(project, schemaSegment, state, caller);
     const pins = await schema.validate(id, expansion.expanded);
-    return this.run(state, { type: 'Refresh', ...this.target(ref, id, caller), ...this.content(content.source, expansion, schema.iri, schema.project, pins) });
+    return this.run(state, {
+      type: 'Refresh',
+      ...this.target(ref, id, caller, project),
+      ...this.content(content.source, expansion, schema.iri, schema.project, pins),
+    });
   }
 
   async tag(ref: ProjectRef, schemaSegment: string, idSegment: string, rev: number, tag: string, targetRev: number, caller: Caller) {
@@ -148,7 +152,7 @@ export class ResourceService {
     const schema = await this.schemas.resolve(ref, this.schemaIri(project, schemaSegment), caller);
     const { content } = await this.reader.at(state, state.rev);
     await schema.validate(id, content.expanded);
-    return this.run(state, { type: 'UpdateSchema', ...this.target(ref, id, caller), schema: schema.iri, schemaProject: schema.project });
+    return this.run(state, { type: 'UpdateSchema', ...this.target(ref, id, caller, project), schema: schema.iri, schemaProject: schema.project });
   }
 
   /** The report of validating the current payload against the schema of the path (`_`: the resource's own, latest); changes nothing. */
@@ -280,8 +284,9 @@ export class ResourceService {
     return this.located(ref, schemaSegment, idSegment, false);
   }
 
-  private target(project: ProjectRef, id: string, caller: Caller) {
-    return { id, project, instant: this.clock.now(), subject: caller.subject };
+  /** The command's target; `seen` is the project as the write saw it when it started (a slow expansion may follow). */
+  private target(project: ProjectRef, id: string, caller: Caller, seen: ProjectState = this.projects.fetch(project)) {
+    return { id, project, instant: this.clock.now(), subject: caller.subject, projectSeen: seen.createdSeq };
   }
 
   private content(source: JsonObject, expansion: Expansion, schema: string, schemaProject: ProjectRef, pins: Pins) {
@@ -303,7 +308,7 @@ export class ResourceService {
       this.definition,
       state,
       cmd,
-      { key: this.kind.key(cmd.project, cmd.id), org: org!, project: cmd.project },
+      { key: this.kind.key(cmd.project, cmd.id), org: org!, project: cmd.project, projectSeen: cmd.projectSeen },
       async (event) => {
         if (isContentEvent(event)) await this.capacity();
       },

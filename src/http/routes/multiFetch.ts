@@ -10,6 +10,7 @@ import { onRoot } from '../route.js';
 import type { Endpoint, Routes } from '../route.js';
 import type { ItemRenderer } from './itemHandlers.js';
 import { FETCH } from '../reads.js';
+import type { CpuTurns } from '../../workers/CpuTurns.js';
 
 const FORMATS = ['source', 'annotated-source', 'compacted', 'expanded', 'n-triples', 'dot'] as const;
 type Format = (typeof FORMATS)[number];
@@ -21,7 +22,18 @@ interface Deps {
   addresses: Addresses;
   /** Most entries one request may name (400 beyond). */
   maxEntries: number;
+  /** The event loop's turns shared with searches: a multi-fetch fetches and renders its entries in slices of them. */
+  turns: CpuTurns;
 }
+
+/** Entries fetched at once within a slice (their reads may wait on the store together); the slice's time is checked between groups. */
+const GROUP = 16;
+/** Past this many entries a multi-fetch is costly: counted against the caller's share of costly requests. */
+export const COSTLY_ENTRIES = 100;
+const entriesNamed = (body: unknown): number => {
+  const resources = body && typeof body === 'object' ? (body as { resources?: unknown }).resources : undefined;
+  return Array.isArray(resources) ? resources.length : 0;
+};
 
 const readableIn = (access: ProjectAccess) => (project: string) =>
   access.mode === 'all' || access.projects.includes(project) || access.orgs.includes(project.slice(0, project.indexOf('/')));
@@ -90,21 +102,29 @@ export const multiFetchRoutes = (routes: Routes, router: Router, deps: Deps): vo
     guard: { permission: 'resources/read', within: onRoot },
     reads: FETCH,
     body: 'json',
+    costly: (req) => entriesNamed(req.body) > COSTLY_ENTRIES,
     handle: async (req, res, { access }) => {
       const { format, entries } = request(req.body, deps.maxEntries);
-      const fetched = await deps.multiFetch.fetch(entries, format === 'compacted', readableIn(access));
-      const resources = await Promise.all(
-        fetched.map(async (f) => {
-          const head = { '@id': f.entry.id, project: f.entry.project };
-          if (!('error' in f)) return { ...head, value: await value(f, format) };
-          const reason =
-            f.error === 'NotFound'
-              ? `The resource '${f.entry.id}' was not found in project '${f.entry.project}'.`
-              : 'The supplied authentication is not authorized to access this resource.';
-          const withContext = format === 'compacted' || format === 'expanded' ? { '@context': context('error') } : {};
-          return { ...head, error: { ...withContext, '@type': f.error, reason } };
-        }),
-      );
+      const rendered = async (f: MultiFetched) => {
+        const head = { '@id': f.entry.id, project: f.entry.project };
+        if (!('error' in f)) return { ...head, value: await value(f, format) };
+        const reason =
+          f.error === 'NotFound'
+            ? `The resource '${f.entry.id}' was not found in project '${f.entry.project}'.`
+            : 'The supplied authentication is not authorized to access this resource.';
+        const withContext = format === 'compacted' || format === 'expanded' ? { '@context': context('error') } : {};
+        return { ...head, error: { ...withContext, '@type': f.error, reason } };
+      };
+      // In slices, as searches run: a thousand entries let other requests through between groups.
+      const resources = await deps.turns.run(async (turn) => {
+        const out: Awaited<ReturnType<typeof rendered>>[] = [];
+        for (let i = 0; i < entries.length; i += GROUP) {
+          if (turn.due()) await turn.pause();
+          const fetched = await deps.multiFetch.fetch(entries.slice(i, i + GROUP), format === 'compacted', readableIn(access));
+          out.push(...(await Promise.all(fetched.map(rendered))));
+        }
+        return out;
+      });
       res.type('application/ld+json').send(JSON.stringify({ format, resources }));
     },
   };

@@ -83,10 +83,20 @@ export const archiveEntries = (payload: unknown): { entries: ArchiveEntry[]; sou
   return { entries: resources.map(entryOf), source: resources as JsonObject[] };
 };
 
-/** A tar (ustar) path: a name under 100 bytes and a prefix under 155, as Delta checks. */
+/**
+ * A member path extraction tools write where it says, inside their target: relative (no leading
+ * `/`, no drive letter such as `C:`), segments neither empty, `.` nor `..`, no `\` (a separator to
+ * Windows tools), only printable characters (a NUL ends a tar name early: `..\u0000` would be read
+ * as `..`; control, format and unassigned characters and separators of lines are refused).
+ */
+export const safePath = (path: string): boolean =>
+  !UNPRINTABLE.test(path) && !path.includes('\\') && !/^[a-zA-Z]:/.test(path) && path.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
+const UNPRINTABLE = /[\p{C}\p{Zl}\p{Zp}]/u;
+
+/** A tar (ustar) path: a name under 100 bytes and a prefix under 155, as Delta checks; and a safe one. */
 export const fitsTar = (path: string): boolean => {
   const cut = path.lastIndexOf('/');
   const name = path.slice(cut + 1);
   const prefix = cut < 0 ? '' : path.slice(0, cut);
-  return name !== '' && Buffer.byteLength(name) < 100 && Buffer.byteLength(prefix) < 155 && !path.split('/').includes('..');
+  return Buffer.byteLength(name) < 100 && Buffer.byteLength(prefix) < 155 && safePath(path);
 };

@@ -2,6 +2,7 @@ import type { AclCheck } from '../../kernel/AclCheck.js';
 import type { CheckedPermission } from '../../kernel/permissions.js';
 import type { Caller } from '../../kernel/Caller.js';
 import type { Clock } from '../../kernel/Clock.js';
+import type { CpuTurns } from '../../workers/CpuTurns.js';
 import type { JsonObject } from '../../kernel/json.js';
 import type { ProjectRef } from '../../kernel/labels.js';
 import { Rejection } from '../../kernel/Rejection.js';
@@ -29,6 +30,8 @@ export interface ArchiveDeps {
   storages: StorageService;
   acl: AclCheck;
   clock: Clock;
+  /** The event loop's turns shared with searches: an archive's entries are checked and rendered in slices of them. */
+  turns: CpuTurns;
   /** How long an archive lives, in seconds. */
   ttlSeconds: number;
   /** `{base}/v1/files/`: where a `FileSelf` value must point. */
@@ -53,7 +56,8 @@ const selectorOf = (e: { rev?: number; tag?: string }): Selector => ({
 export class ArchiveService {
   constructor(private readonly deps: ArchiveDeps) {}
 
-  async create(ref: ProjectRef, idSegment: string | undefined, payload: unknown, caller: Caller): Promise<ArchiveRecord> {
+  /** `owner`: who the archive counts against (the caller's key: its subject, or an anonymous caller's address). */
+  async create(ref: ProjectRef, idSegment: string | undefined, payload: unknown, caller: Caller, owner: string): Promise<ArchiveRecord> {
     const project = this.deps.projects.active(ref);
     const id = this.idOf(project, idSegment, payload);
     const { entries, source } = archiveEntries(payload);
@@ -69,7 +73,17 @@ export class ArchiveService {
       createdBy: caller.subject,
       expiresAt: new Date(Date.parse(now) + this.deps.ttlSeconds * 1000).toISOString(),
     };
-    if (!(await this.deps.store.create(storeKey(ref, id), record))) throw archiveRejections.alreadyExists(id, ref);
+    const kept = await this.deps.store.create(storeKey(ref, id), record, owner);
+    if (kept === 'exists') throw archiveRejections.alreadyExists(id, ref);
+    if (kept !== 'kept') {
+      const now = Date.parse(this.deps.clock.now());
+      throw archiveRejections.quotaReached(
+        kept.over,
+        kept.limit,
+        kept.max,
+        kept.freedAt === undefined ? undefined : Math.max(1, Math.ceil((kept.freedAt - now) / 1000)),
+      );
+    }
     return record;
   }
 
@@ -86,25 +100,50 @@ export class ArchiveService {
     return Math.max(0, Math.floor((Date.parse(record.expiresAt) - Date.parse(this.deps.clock.now())) / 1000));
   }
 
-  /** The archive's members, every entry checked first; each member is rendered or opened only when its turn comes. */
+  /**
+   * The archive's members, every entry checked first; each member is rendered or opened only when
+   * its turn comes. Checking and rendering run in slices of the event loop's shared turns (as
+   * searches do): a download of thousands of entries lets other requests through between slices.
+   */
   async members(record: ArchiveRecord, caller: Caller, ignoreNotFound: boolean): Promise<AsyncIterable<ArchiveMember>> {
-    const checked: Checked[] = [];
-    for (const entry of record.resources) {
-      try {
-        checked.push(await this.check(record.project, entry, caller));
-      } catch (error) {
-        if (ignoreNotFound && error instanceof Rejection && error.type === 'ResourceNotFound') continue;
-        throw error;
+    const checked = await this.deps.turns.run(async (turn) => {
+      const all: Checked[] = [];
+      for (const entry of record.resources) {
+        if (turn.due()) await turn.pause();
+        try {
+          all.push(await this.check(record.project, entry, caller));
+        } catch (error) {
+          if (ignoreNotFound && error instanceof Rejection && error.type === 'ResourceNotFound') continue;
+          throw error;
+        }
       }
-    }
+      return all;
+    });
     const paths = checked.map((c) => c.path);
-    const duplicates = [...new Set(paths.filter((p, i) => paths.indexOf(p) !== i))];
+    const duplicates = duplicatesOf(paths);
     const invalids = paths.filter((p) => !fitsTar(p));
     if (duplicates.length || invalids.length) throw archiveRejections.invalidResourceCollection(duplicates, invalids, []);
     const mtime = new Date(record.createdAt);
     const member = (c: Checked) => (c.type === 'File' ? this.fileMember(c.file, c.path, mtime) : this.resourceMember(c, mtime));
+    const turns = this.deps.turns;
     return (async function* () {
-      for (const c of checked) yield await member(c);
+      let next = 0;
+      while (next < checked.length) {
+        // A slice renders what it can (a bounded batch: rendered members wait in memory to be sent), then hands the loop over.
+        const batch = await turns.run(async (turn) => {
+          const out: ArchiveMember[] = [];
+          let bytes = 0;
+          while (next < checked.length && !turn.due() && bytes < BATCH_BYTES) {
+            const c = checked[next++]!;
+            const m = await member(c);
+            if (c.type === 'Resource') bytes += m.size;
+            out.push(m);
+          }
+          return out;
+        });
+        yield* batch;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     })();
   }
 
@@ -130,11 +169,11 @@ export class ArchiveService {
       return this.checkFile(project, segment, {}, entry.path, caller);
     }
     const project = entry.project ?? archiveProject;
-    const state = this.deps.projects.fetch(project);
-    const id = resolveId(entry.resourceId, state);
-    if (id === undefined) throw rejections.invalidResourceId(entry.resourceId);
     if (entry.type === 'File') return this.checkFile(project, entry.resourceId, selectorOf(entry), entry.path, caller);
+    // Permission first: whether a project or a resource exists is told only to who may read it.
     await this.deps.acl.authorize(caller, 'resources/read', `/${project}`);
+    const id = resolveId(entry.resourceId, this.deps.projects.fetch(project));
+    if (id === undefined) throw rejections.invalidResourceId(entry.resourceId);
     const found = this.deps.items.find(project, id);
     const rev = entry.tag !== undefined ? found?.state.tags[entry.tag] : (entry.rev ?? found?.state.rev);
     if (!found || rev === undefined || rev > found.state.rev) throw archiveRejections.entryNotFound(describe(id, entry), project);
@@ -142,9 +181,14 @@ export class ArchiveService {
   }
 
   private async checkFile(project: ProjectRef, segment: string, selector: Selector, path: string | undefined, caller: Caller): Promise<Checked> {
-    this.deps.projects.fetch(project);
-    const current = this.deps.files.find(project, segment);
-    if (!current) throw archiveRejections.entryNotFound(describe(segment, selector), project);
+    const current = this.currentFile(project, segment);
+    if (!current) {
+      // A file's own permission is its storage's, unknown without the file: who may not read the
+      // project is refused alike whether the file (or the project) exists or not.
+      await this.deps.acl.authorize(caller, 'resources/read', `/${project}`);
+      if (resolveId(segment, this.deps.projects.fetch(project)) === undefined) throw rejections.invalidResourceId(segment);
+      throw archiveRejections.entryNotFound(describe(segment, selector), project);
+    }
     const storage = this.deps.storages.fetch(project, current.value.storage.id);
     await this.deps.acl.authorize(caller, storage.value.fields.readPermission as CheckedPermission, `/${project}`);
     let file: FileState;
@@ -156,6 +200,16 @@ export class ArchiveService {
       throw error;
     }
     return { type: 'File', file, path: path ?? `${project}/${file.value.attributes.filename}` };
+  }
+
+  /** The file's current state; none when it, or its project, does not exist (or the id is no id). */
+  private currentFile(project: ProjectRef, segment: string): FileState | undefined {
+    try {
+      return this.deps.files.find(project, segment);
+    } catch (error) {
+      if (error instanceof Rejection) return undefined;
+      throw error;
+    }
   }
 
   /** `{base}/v1/files/{org}/{project}/{id}`: a file of this service. */
@@ -182,7 +236,7 @@ export class ArchiveService {
         else longIds.push(e.resourceId);
       }
     }
-    const duplicates = [...new Set(paths.filter((p, i) => paths.indexOf(p) !== i))];
+    const duplicates = duplicatesOf(paths);
     const invalids = entries.flatMap((e) => (e.path !== undefined && !fitsTar(e.path) ? [e.path] : []));
     if (duplicates.length || invalids.length || longIds.length) throw archiveRejections.invalidResourceCollection(duplicates, invalids, longIds);
   }
@@ -192,6 +246,17 @@ export class ArchiveService {
     return itemId(project, segment, source, archiveRejections.invalidArchiveId, () => this.deps.clock.uuid(), archiveRejections.decodingFailed);
   }
 }
+
+/** Rendered members a download holds at once, at most (plus the one that passes it). */
+const BATCH_BYTES = 1024 * 1024;
+
+/** The paths named more than once: in one pass (an archive may have thousands). */
+const duplicatesOf = (paths: readonly string[]): string[] => {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const p of paths) (seen.has(p) ? twice : seen).add(p);
+  return [...twice];
+};
 
 const storeKey = (ref: ProjectRef, id: string) => `${ref}/${id}`;
 

@@ -21,11 +21,13 @@ const metadataFields = (a: ArchiveRecord, at: Addresses) => ({
   _updatedBy: at.subject(a.createdBy),
 });
 
-export const archiveMetadata = (a: ArchiveRecord, at: Addresses): JsonObject => ({
+/** What creating answers (Delta's `ArchiveRoutes.emitMetadata`): the metadata, `_expiresInSeconds` included. */
+export const archiveMetadata = (a: ArchiveRecord, at: Addresses, expiresInSeconds: number): JsonObject => ({
   '@context': [context('archives-metadata'), context('metadata')],
   '@id': a.id,
   '@type': 'Archive',
   ...metadataFields(a, at),
+  _expiresInSeconds: expiresInSeconds,
 });
 
 /** The description (fetched.json): its entries as sent, and how long it can still be downloaded. */

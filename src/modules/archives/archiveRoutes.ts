@@ -10,6 +10,7 @@ import { contentDisposition } from '../../http/contentDisposition.js';
 import type { ArchiveService } from './ArchiveService.js';
 import { archiveBody, archiveMetadata, archiveSelf } from './archiveJson.js';
 import { tarStream, zipStream } from './archiveWriters.js';
+import { callerKey } from '../../http/CallerConcurrency.js';
 import { FETCH, STATES } from '../../http/reads.js';
 import type { Reads } from '../../http/reads.js';
 
@@ -21,15 +22,16 @@ interface Deps {
 const T = '/v1/archives/:org/:project';
 
 /** Delta 1.10: archives are made and read with `resources/read` on the project; each entry's own permission is checked at download. */
-const endpoint = (summary: string, reads: Reads, handle: Handler, body: 'json' | 'none' = 'none'): Endpoint => ({
+const endpoint = (summary: string, reads: Reads, handle: Handler, body: 'json' | 'none' = 'none', costly?: (req: Request) => boolean): Endpoint => ({
   guard: { permission: 'resources/read', on: onProject },
   reads,
   body,
   handle,
   summary,
+  ...(costly ? { costly } : {}),
 });
 
-/** The archive format an `Accept` header asks for: zip (as Delta 1.10 offers it), tar, or none (the JSON-LD description). */
+/** The archive format an `Accept` header names: zip (as Delta 1.10 offers it), tar, or none (the JSON-LD description). */
 const formatOf = (req: Request): 'zip' | 'tar' | undefined => {
   const accept = (req.get('accept') ?? '').toLowerCase();
   if (/application\/(x-)?zip/.test(accept)) return 'zip';
@@ -37,18 +39,39 @@ const formatOf = (req: Request): 'zip' | 'tar' | undefined => {
   return undefined;
 };
 
-/** Archives: create (POST answers 303 to the archive, PUT 201), fetch the description, download as tar or zip. */
+const ARCHIVE_TYPES = ['*/*', 'application/*', 'application/zip', 'application/x-zip', 'application/x-tar'];
+
+/**
+ * Whether a creation asks for the archive itself, as Delta's `Zip.checkHeader` decides it: some
+ * media range of `Accept` (none at all reads as `*\/*`) that a zip (or a tar, as served here)
+ * matches, `*\/*` included.
+ */
+const asksForArchive = (req: Request): boolean =>
+  (req.get('accept')?.trim() || '*/*').split(',').some((range) => {
+    const [type, ...params] = range.split(';').map((p) => p.trim().toLowerCase());
+    const q = params.find((p) => /^q\s*=/.test(p));
+    return ARCHIVE_TYPES.includes(type ?? '') && !(q !== undefined && Number(q.split('=')[1]) === 0);
+  });
+
+/**
+ * Archives. Creating (POST, or PUT with an id) answers as Delta's `emitCreatedArchive`: 303 to
+ * where the archive is downloaded when the request asks for the archive itself, else 201 with its
+ * metadata. A download (an `Accept` of zip or tar) counts against the caller's share of costly requests.
+ */
 export const archiveRoutes = (routes: Routes, router: Router, { archives, addresses }: Deps): void => {
+  const created = async (req: Request, res: Response, ctx: Context, id: string | undefined) => {
+    indexing(req.query);
+    const record = await archives.create(projectOf(req), id, req.body, ctx.caller, callerKey(ctx.caller, req));
+    const metadata = archiveMetadata(record, addresses, archives.secondsLeft(record));
+    if (!asksForArchive(req)) return send(res, metadata, 201);
+    res.location(archiveSelf(addresses, record));
+    send(res, metadata, 303);
+  };
   routes.add(router, T, {
     post: endpoint(
-      'Create an archive; answers 303 to where it is downloaded',
+      'Create an archive: 201 with its metadata, or 303 to where it is downloaded when Accept asks for the archive',
       STATES,
-      async (req, res, ctx) => {
-        indexing(req.query);
-        const record = await archives.create(projectOf(req), undefined, req.body, ctx.caller);
-        res.location(archiveSelf(addresses, record));
-        send(res, archiveMetadata(record, addresses), 303);
-      },
+      (req, res, ctx) => created(req, res, ctx, undefined),
       'json',
     ),
   });
@@ -68,14 +91,17 @@ export const archiveRoutes = (routes: Routes, router: Router, { archives, addres
     await pipeline(Readable.from(format === 'zip' ? zipStream(members) : tarStream(members)), res);
   };
   routes.add(router, `${T}/:id`, {
-    get: endpoint('Fetch an archive: its description, or the archive itself (Accept: application/zip or application/x-tar; ?ignoreNotFound)', FETCH, download),
+    get: endpoint(
+      'Fetch an archive: its description, or the archive itself (Accept: application/zip or application/x-tar; ?ignoreNotFound)',
+      FETCH,
+      download,
+      'none',
+      (req) => formatOf(req) !== undefined,
+    ),
     put: endpoint(
-      'Create an archive with this id',
+      'Create an archive with this id: 201 with its metadata, or 303 to where it is downloaded when Accept asks for the archive',
       STATES,
-      async (req, res, ctx) => {
-        indexing(req.query);
-        send(res, archiveMetadata(await archives.create(projectOf(req), segment(req, 'id'), req.body, ctx.caller), addresses), 201);
-      },
+      (req, res, ctx) => created(req, res, ctx, segment(req, 'id')),
       'json',
     ),
   });

@@ -4,10 +4,13 @@ import { archiveRoutes } from './archiveRoutes.js';
 import { archiveStatuses } from './archiveRejections.js';
 import { ArchiveService } from './ArchiveService.js';
 import { MemoryArchiveStore, RedisArchiveStore } from './ArchiveStore.js';
+import type { ArchiveCaps } from './ArchiveStore.js';
 
 export interface ArchiveSettings {
   /** Seconds an archive lives (Delta: 5 hours). */
   ttlSeconds: number;
+  /** What one caller and one project may hold at once. */
+  caps: ArchiveCaps;
 }
 
 /**
@@ -21,7 +24,7 @@ export const createArchivesModule = (settings: ArchiveSettings): CapabilityModul
   projections: [],
   statuses: archiveStatuses,
   wire: (p) => {
-    const store = p.redis ? new RedisArchiveStore(p.redis.connection, p.redis.keyOf('archives')) : new MemoryArchiveStore();
+    const store = p.redis ? new RedisArchiveStore(p.redis.connection, p.redis.keyOf('archives'), settings.caps) : new MemoryArchiveStore(settings.caps);
     const archives = new ArchiveService({
       store,
       projects: p.projects,
@@ -30,12 +33,14 @@ export const createArchivesModule = (settings: ArchiveSettings): CapabilityModul
       storages: p.storages,
       acl: p.acl,
       clock: p.clock,
+      turns: p.turns,
       ttlSeconds: settings.ttlSeconds,
       filesAddress: `${p.addresses.base}/v1/files/`,
     });
     return {
       services: { archives },
       routes: (routes, router) => archiveRoutes(routes, router, { archives, addresses: p.addresses }),
+      projectDeleted: (ref) => store.removeProject(ref),
       close: () => store.close(),
     };
   },

@@ -27,6 +27,12 @@ export class ProjectEvents {
   }
 
   apply(change: Change): void {
+    // A deleted project's count goes with it (its items' removals came first): a project created
+    // again under its label counts from nothing.
+    if (change.definition.kind === 'projects' && change.next === undefined) {
+      this.counts.delete(change.definition.stateKey(change.logged) as ProjectRef);
+      return;
+    }
     const state = change.next ?? change.previous;
     if (!change.definition.listed || state === undefined) return;
     const instant = (change.logged.event as { instant?: string }).instant;
