@@ -3,7 +3,7 @@ import type { LogEvent } from '../../../events/EventLog.js';
 import type { KindDefinition } from '../../../domain/KindDefinition.js';
 import type { AclEvent, AclState } from './Acl.js';
 import { nextAcl } from './Acl.js';
-import { aclKey } from '../../kernel/logKeys.js';
+import { aclKey } from '../../../kernel/logKeys.js';
 
 const eventOf = (logged: LogEvent) => logged.event as unknown as AclEvent;
 
