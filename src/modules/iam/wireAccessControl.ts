@@ -39,12 +39,15 @@ export const accessControlKinds = (settings: AccessControlSettings) => {
   const epoch = new Date(0).toISOString();
   const bootstrap = bootstrapRootAcl(identity, MINIMUM_PERMISSIONS, epoch, 'anonymous');
   const initial = initialPermissions(MINIMUM_PERMISSIONS, epoch, 'anonymous');
+  const permissions = permissionsDefinition(initial, MINIMUM_PERMISSIONS);
   return {
     bootstrap,
     initial,
     realms: realmDefinition,
     acls: aclDefinition(bootstrap),
-    permissions: permissionsDefinition(initial, MINIMUM_PERMISSIONS),
+    permissions,
+    /** The permissions defined now (`/v1/permissions`), read off the states. */
+    current: (states: States) => (states.of(permissions).get(PERMISSIONS_KEY) ?? initial).permissions,
   };
 };
 
@@ -77,6 +80,13 @@ export const accessControl = (
   return {
     authenticator,
     check,
+    /** The permissions defined now (`/v1/permissions`). */
+    permissions: () => current().permissions,
+    /** The OpenID configuration of an active realm (the frontend's login). */
+    openIdConfig: (label: string) => {
+      const realm = realmStates.get(label);
+      return realm && !realm.deprecated ? realm.openIdConfig : undefined;
+    },
     /** Anonymous callers may change the root ACL, hence do everything (a fresh service, by default). */
     openToAnonymous: () => aclIndex.allows(anonymousCaller, 'acls/write', '/'),
     routes: (routes: Routes, router: Router) => iamRoutes(routes, router, { realms, acls, aclIndex, permissions, addresses: deps.addresses }),

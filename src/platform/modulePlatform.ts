@@ -1,0 +1,51 @@
+import type { RedisEventLog } from '../events/RedisEventLog.js';
+import type { AclCheck } from '../kernel/AclCheck.js';
+import type { Addresses } from '../kernel/Addresses.js';
+import type { Clock } from '../kernel/Clock.js';
+import type { Log } from '../kernel/Log.js';
+import { itemReader } from '../modules/itemReader.js';
+import type { Platform } from '../modules/Platform.js';
+import type { States } from '../projection/States.js';
+import type { CoreServices } from './coreServices.js';
+import type { TripleStore } from './openTripleStore.js';
+import type { Projections } from './projections.js';
+
+/** What every capability module is handed once the core is built. */
+export const modulePlatform = (p: {
+  core: CoreServices;
+  projections: Projections;
+  store: TripleStore;
+  states: States;
+  acl: AclCheck;
+  permissions: () => readonly string[];
+  clock: Clock;
+  addresses: Addresses;
+  logs: Log;
+  redis: RedisEventLog | undefined;
+}): Platform => {
+  const { core, projections, addresses } = p;
+  return {
+    turns: core.turns,
+    feed: projections.feed,
+    sparql: {
+      store: p.store.datasets,
+      reach: (seq) => (projections.storeRunner ? projections.storeRunner.reach(seq) : Promise.resolve()),
+      shared: projections.viewGraphs !== undefined,
+    },
+    permissions: p.permissions,
+    ...(core.defaultSearch ? { defaultSearch: core.defaultSearch } : {}),
+    states: p.states,
+    projects: core.projects,
+    lifecycle: core.lifecycle,
+    clock: p.clock,
+    addresses,
+    acl: p.acl,
+    listings: core.listings,
+    catalogue: core.catalogue,
+    storages: core.storagesFiles.storages,
+    files: core.storagesFiles.files,
+    log: p.logs,
+    ...(p.redis ? { redis: p.redis } : {}),
+    items: itemReader({ resourceStates: core.kinds.resources, schemaStates: core.kinds.schemas, resources: core.resources, schemas: core.schemas, addresses }),
+  };
+};
