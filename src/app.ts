@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import type { Config } from './config/Config.js';
 import { timedEventLog } from './events/timedEventLog.js';
 import { isUpload } from './files/isUpload.js';
+import type { ConnectionShares } from './http/ConnectionShares.js';
 import { createLogger, pinoLog } from './http/logging.js';
 import { Metrics } from './http/metrics.js';
 import type { DeclaredRoute } from './http/route.js';
@@ -45,6 +46,8 @@ export interface Registry {
   openToAnonymous(): boolean;
   /** Drains: stops following the log, takes a final snapshot, closes files and connections. */
   close(): Promise<void>;
+  /** The open connections and each client's share of them: the HTTP server admits connections, the app counts their callers. */
+  connections: ConnectionShares;
 }
 
 /** What a tool running a registry without serving it watches (the store migration's progress bar). */
@@ -147,7 +150,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   const wired = [resolvers, ...modules.others.map((m) => m.wire(platform))];
 
   // HTTP: the core's routes and each capability's, behind the middleware every request passes.
-  const { app, routes } = httpApp({
+  const { app, routes, connections } = httpApp({
     config,
     logger,
     logs,
@@ -172,6 +175,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     routes,
     log: logs,
     endStreams: () => projections.streams.closeAll(),
+    connections,
     openToAnonymous: access.openToAnonymous,
     // File uploads are bounded by their storage's maxFileSize and capacity, checked while streaming.
     bodyLimit: (req) => (isUpload(req) ? Number.MAX_SAFE_INTEGER : config.maxPayloadBytes),

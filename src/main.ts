@@ -20,6 +20,7 @@ const main = async () => {
     port: config.port,
     bodyLimit: registry.bodyLimit,
     streamedBody: registry.streamedBody,
+    connections: registry.connections,
     log: (line) => console.error(line),
   }).catch(async (error: NodeJS.ErrnoException) => {
     // Released before exiting: the data directory and the snapshot stay as a clean stop leaves them.

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
+import { isIP } from 'node:net';
 import { ConfigError } from './ConfigError.js';
 import { trackerConfig } from './trackerConfig.js';
 import type { TrackerConfig } from './trackerConfig.js';
@@ -33,6 +34,13 @@ export interface Config {
   storeLeaseMillis?: number;
   /** Interval of the keep-alive comment on event streams, in ms (default 20 s; clients expect one at least every 30 s). */
   sseKeepAliveMillis?: number;
+  /** Event streams one caller (subject, or client address when anonymous) may hold open on this replica (429 TooManyEventStreams beyond). */
+  sseStreamsPerCaller?: number;
+  /**
+   * The proxies (balancers) whose `X-Forwarded-For` names the client: addresses, CIDR ranges, or
+   * `loopback`, `linklocal`, `uniquelocal` (express' `trust proxy`). Empty: the socket's address is the client's.
+   */
+  trustedProxies?: string[];
   /** Largest accepted JSON payload, in bytes. */
   maxPayloadBytes: number;
   /** Writes are refused once the embedded store holds this many quads (its hard ceiling is ~10 M). */
@@ -113,17 +121,66 @@ export interface HttpLimits {
   headersTimeoutMillis: number;
   /** Idle keep-alive connections are closed after this time. */
   keepAliveTimeoutMillis: number;
-  /** Open connections beyond this are answered 503 and closed at once. */
+  /** Open connections beyond this are answered 503 and closed at once (the longest-idle keep-alive connection is closed first, if any). */
   maxConnections: number;
+  /** Open connections one client address, and one caller, may hold (503 beyond): well under `maxConnections`, so no one client holds them all. */
+  maxConnectionsPerClient: number;
 }
 
-export const httpLimits = (config: Config): HttpLimits => ({
-  requestTimeoutMillis: 30_000,
-  headersTimeoutMillis: 10_000,
-  keepAliveTimeoutMillis: 65_000,
-  maxConnections: 1_000,
-  ...config.http,
-});
+/** A tenth of the cap (at least one): a client holding its whole share leaves nine tenths to the others. */
+export const defaultPerClient = (maxConnections: number): number => Math.max(1, Math.floor(maxConnections / 10));
+
+/** Event streams per caller unless configured: a few browser tabs' worth, within the connection share. */
+export const defaultStreamsPerCaller = (perClient: number): number => Math.min(16, perClient);
+
+export const httpLimits = (config: Config): HttpLimits => {
+  const maxConnections = config.http?.maxConnections ?? 1_000;
+  return {
+    requestTimeoutMillis: 30_000,
+    headersTimeoutMillis: 10_000,
+    keepAliveTimeoutMillis: 65_000,
+    maxConnectionsPerClient: defaultPerClient(maxConnections),
+    ...config.http,
+    maxConnections,
+  };
+};
+
+/** One entry of `TRUSTED_PROXIES`: an address, a CIDR range (address/bits), or one of express' named ranges. */
+const NAMED_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+const trustedProxyEntry = (entry: string): boolean => {
+  if (NAMED_RANGES.includes(entry)) return true;
+  const [address, bits, extra] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  if (/^\d{1,3}$/.test(bits)) return Number(bits) <= (family === 4 ? 32 : 128);
+  // A netmask in dotted form (10.0.0.0/255.0.0.0), as proxy-addr takes it.
+  return family === 4 && isIP(bits) === 4;
+};
+
+const jsonStrings = (raw: string): string[] => {
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (Array.isArray(parsed) && parsed.every((e) => typeof e === 'string')) return parsed;
+  } catch {
+    // Reported below, with the entry that does not read.
+  }
+  return [raw];
+};
+
+const trustedProxiesSetting = (raw: string | undefined): string[] => {
+  if (raw === undefined || raw.trim() === '') return [];
+  // The config file may give an array: it arrives here as JSON text.
+  const listed = raw.trim().startsWith('[') ? jsonStrings(raw) : undefined;
+  const entries = (listed ?? raw.split(',')).map((e) => e.trim());
+  const bad = entries.find((e) => !trustedProxyEntry(e));
+  if (bad !== undefined)
+    throw new ConfigError(
+      'TRUSTED_PROXIES',
+      `expected a comma-separated list of addresses, CIDR ranges (10.0.0.0/8) or loopback, linklocal, uniquelocal; '${bad}' is none of these`,
+    );
+  return entries;
+};
 
 export { ConfigError };
 
@@ -270,6 +327,21 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
       'plugins.storage.storages.password',
       "required when REDIS_URL or REDIS_SENTINELS is set (or STORAGE_PASSWORD): every replica must seal and open storages' secrets with the same password",
     );
+  const maxConnections = integerSetting('MAX_CONNECTIONS', setting('MAX_CONNECTIONS', 'http.max-connections'), 1_000, 1, 1_000_000);
+  const maxConnectionsPerClient = integerSetting(
+    'MAX_CONNECTIONS_PER_CLIENT',
+    setting('MAX_CONNECTIONS_PER_CLIENT', 'http.max-connections-per-client'),
+    defaultPerClient(maxConnections),
+    1,
+    maxConnections,
+  );
+  const sseStreamsPerCaller = integerSetting(
+    'SSE_STREAMS_PER_CALLER',
+    setting('SSE_STREAMS_PER_CALLER', 'events.streams-per-caller'),
+    defaultStreamsPerCaller(maxConnectionsPerClient),
+    1,
+    maxConnectionsPerClient,
+  );
   return {
     port,
     host,
@@ -283,8 +355,10 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
         100,
         3_600_000,
       ),
-      maxConnections: integerSetting('MAX_CONNECTIONS', setting('MAX_CONNECTIONS', 'http.max-connections'), 1_000, 1, 1_000_000),
+      maxConnections,
+      maxConnectionsPerClient,
     },
+    trustedProxies: trustedProxiesSetting(setting('TRUSTED_PROXIES', 'http.trusted-proxies')),
     baseUrl,
     dataDir: resolve(setting('DATA_DIR', 'data-dir') ?? './data'),
     ...(redisUrl ? { redisUrl } : {}),
@@ -295,6 +369,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     readBarrierMillis: integerSetting('READ_BARRIER_MILLIS', setting('READ_BARRIER_MILLIS', 'events.read-barrier-millis'), 5_000, 10, 600_000),
     storeLeaseMillis: integerSetting('STORE_LEASE_MILLIS', setting('STORE_LEASE_MILLIS', 'store.lease-millis'), 10_000, 300, 600_000),
     sseKeepAliveMillis: integerSetting('SSE_KEEPALIVE_MILLIS', setting('SSE_KEEPALIVE_MILLIS', 'events.keep-alive-millis'), 20_000, 10, 30_000),
+    sseStreamsPerCaller,
     maxPayloadBytes: integerSetting('MAX_PAYLOAD_BYTES', setting('MAX_PAYLOAD_BYTES', 'http.max-payload-bytes'), 256 * 1024, 1024, 64 * 1024 * 1024),
     maxStoreQuads: integerSetting('MAX_STORE_QUADS', setting('MAX_STORE_QUADS', 'store.max-quads'), 8_000_000, 1000, 9_500_000),
     multiFetchMax: integerSetting('MULTI_FETCH_MAX', setting('MULTI_FETCH_MAX', 'multi-fetch.max-entries'), 1_000, 1, 100_000),

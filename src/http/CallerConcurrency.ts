@@ -3,14 +3,16 @@ import type { Caller } from '../kernel/Caller.js';
 import { anonymousCaller } from '../kernel/Caller.js';
 import { rejections } from '../domain/rejections.js';
 import type { CostlyShares } from './CostlyShares.js';
+import { clientAddressKey } from './ConnectionShares.js';
 
 /**
- * Who a costly request counts against: an authenticated caller by its subject, wherever it comes
- * from; an anonymous one by the address it connects from (the socket's, never a forwarded header a
- * client could write). Anonymous callers behind one proxy share its address, hence one share.
+ * Who a request counts against (its costly share, its connections, its event streams): an
+ * authenticated caller by its subject, wherever it comes from; an anonymous one by its client's
+ * address: the socket's, or, from a proxy listed in `TRUSTED_PROXIES`, the one its
+ * `X-Forwarded-For` names (express' `trust proxy`: a header from anyone else is not read).
  */
 export const callerKey = (caller: Caller, req: Request): string =>
-  caller.subject === anonymousCaller.subject ? `address ${req.socket.remoteAddress ?? 'unknown'}` : `subject ${caller.subject}`;
+  caller.subject === anonymousCaller.subject ? clientAddressKey(req.ip ?? req.socket.remoteAddress ?? 'unknown') : `subject ${caller.subject}`;
 
 /**
  * A cap on the costly requests (searches, SPARQL queries) one caller has in flight at once: past it,

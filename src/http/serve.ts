@@ -6,6 +6,7 @@ import { rejections } from '../domain/rejections.js';
 import type { Rejection } from '../kernel/Rejection.js';
 import { context } from '../kernel/vocabulary.js';
 import { statusOf } from './statusOf.js';
+import type { ConnectionShares } from './ConnectionShares.js';
 
 export interface ServeOptions extends HttpLimits {
   host: string;
@@ -16,6 +17,8 @@ export interface ServeOptions extends HttpLimits {
   streamedBody(req: IncomingMessage): boolean;
   /** Where refusals are reported. */
   log(line: string): void;
+  /** The open connections and each client's share of them (the app counts requests' callers in the same). */
+  connections: ConnectionShares;
 }
 
 const errorBody = (rejection: Rejection) =>
@@ -86,7 +89,8 @@ const timeBody = (req: IncomingMessage, res: ServerResponse, options: ServeOptio
  * The HTTP server with its limits: the request's body within a time (a body trickling forever is cut
  * off with 408; a streamed upload only when it pauses that long), `Expect: 100-continue` answered 413 before `100 Continue` when the announced body is
  * too large and 417 for any other expectation, and a cap on open connections (beyond it: 503 at
- * once, instead of silence at the file-descriptor limit). Every refusal is logged.
+ * once, instead of silence at the file-descriptor limit; idle keep-alive connections are closed before
+ * any is refused, and one client may hold only its share: ConnectionShares). Every refusal is logged.
  */
 export const serve = (app: RequestListener, options: ServeOptions): Promise<Server> => {
   const server = createServer(
@@ -111,23 +115,35 @@ export const serve = (app: RequestListener, options: ServeOptions): Promise<Serv
     timeBody(req, res, options);
     app(req, res);
   });
-  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => timeBody(req, res, options));
+  const { connections } = options;
+  // Busy from its request until its answer is done: only then is a connection idle, and closable first.
+  const track = (req: IncomingMessage, res: ServerResponse) => {
+    connections.begin(req.socket);
+    res.once('close', () => connections.end(req.socket));
+  };
+  server.prependListener('checkContinue', track);
+  server.prependListener('checkExpectation', track);
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    track(req, res);
+    timeBody(req, res, options);
+  });
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     const expectation = String(req.headers['expect']);
     options.log(`refused ${req.method} ${req.url}: unsupported expectation '${expectation}' (417)`);
     refuse(res, rejections.expectationFailed(expectation));
   });
-  let open = 0;
   // Before the HTTP parser sees the connection: a refused one is answered and never parsed.
   server.prependListener('connection', (socket: Socket) => {
-    if (open >= options.maxConnections) {
-      options.log(`refused a connection from ${socket.remoteAddress}: ${open} connections open, the limit is ${options.maxConnections} (503)`);
-      socket.pause();
-      rawResponse(socket, rejections.tooManyConnections(options.maxConnections));
-      return;
-    }
-    open++;
-    socket.once('close', () => open--);
+    const refusal = connections.admit(socket);
+    if (refusal === undefined) return;
+    const { maxConnections, maxConnectionsPerClient } = connections.limits;
+    options.log(
+      refusal.whole
+        ? `refused a connection from ${socket.remoteAddress}: ${connections.open} connections open, none idle, the limit is ${maxConnections} (503)`
+        : `refused a connection from ${socket.remoteAddress}: it holds its share of ${maxConnectionsPerClient} connections, none idle (503)`,
+    );
+    socket.pause();
+    rawResponse(socket, refusal.whole ? rejections.tooManyConnections(maxConnections) : rejections.tooManyClientConnections(maxConnectionsPerClient));
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) return void socket.destroy();

@@ -40,6 +40,20 @@ export const requestRejections = {
   expectationFailed: (expectation: string) => new Rejection('ExpectationFailed', `The expectation '${expectation}' is not supported: only '100-continue' is.`),
   tooManyConnections: (limit: number) =>
     new Rejection('TooManyConnections', `The server holds its maximum of ${limit} open connections: retry shortly, and reuse connections (keep-alive).`),
+  /** One client (address, or caller) holds its share of the open connections (`MAX_CONNECTIONS_PER_CLIENT`), none of them idle. */
+  tooManyClientConnections: (share: number) =>
+    new Rejection(
+      'TooManyConnections',
+      `You hold ${share} open connections, the most one client may hold here: reuse them (keep-alive) or close some before opening another.`,
+      { limit: share },
+    ),
+  /** One caller holds its share of open event streams (`SSE_STREAMS_PER_CALLER`). */
+  tooManyEventStreams: (limit: number) =>
+    new Rejection(
+      'TooManyEventStreams',
+      `You already have ${limit} event streams open, the most one caller may hold here: close one (or read several kinds on one stream, /v1/events) before opening another.`,
+      { limit },
+    ),
   /** A caller's costly requests (searches, SPARQL queries) in flight at once are capped; `retryAfter` (seconds) becomes `Retry-After`. */
   tooManyRequests: (limit: number, retryAfter: number) =>
     new Rejection(
@@ -96,6 +110,7 @@ export const requestStatuses = {
   TooManyConnections: 503,
   ProjectionsBehind: 503,
   TooManyRequests: 429,
+  TooManyEventStreams: 429,
   RequestHeadersTooLarge: 400,
   MalformedHttpRequest: 400,
   RequestTimeout: 408,

@@ -11,6 +11,9 @@ import { authenticate } from '../http/authenticate.js';
 import type { Authenticator } from '../http/authenticate.js';
 import { bodyReaders } from '../http/bodyReader.js';
 import { CallerConcurrency } from '../http/CallerConcurrency.js';
+import { claimConnection } from '../http/claimConnection.js';
+import { ConnectionShares } from '../http/ConnectionShares.js';
+import { httpLimits } from '../config/Config.js';
 import { compressedAnswers } from '../http/compressedAnswers.js';
 import { consistentReads } from '../http/consistentReads.js';
 import { corsHeaders } from '../http/corsHeaders.js';
@@ -74,6 +77,10 @@ export const httpApp = ({ config, logs, addresses, log, projections, core, kinds
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // `req.ip` is the client's address: the socket's, or what a configured proxy's X-Forwarded-For names.
+  if (config.trustedProxies?.length) app.set('trust proxy', config.trustedProxies);
+  const trustProxy = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
+  const connections = new ConnectionShares(httpLimits(config), (address) => trustProxy(address, 0));
   const router = express.Router();
   // Replicas on one Redis count a caller's costly requests together: its share is the same whichever replicas they reach.
   const perCaller = config.costlyPerCaller ?? 4;
@@ -159,9 +166,10 @@ export const httpApp = ({ config, logs, addresses, log, projections, core, kinds
   // `indexing=async`: the write is acknowledged once its state is readable; the projections follow.
   app.use((req, _res, next) => (req.query['indexing'] === 'async' ? core.requestIndexing.run('async', next) : next()));
   app.use(authenticate(access.authenticator));
+  app.use(claimConnection(connections));
   app.use(htmlRedirect(config.frontend, addresses.base));
   app.use(router);
   app.use(notFound);
   app.use(errorMiddleware(logs, p.statuses));
-  return { app, routes: routes.routes() };
+  return { app, routes: routes.routes(), connections };
 };

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/Config.js';
+import { defaultStreamsPerCaller, httpLimits } from '../config/Config.js';
 import type { KindDefinition } from '../domain/KindDefinition.js';
 import type { EventLog } from '../events/EventLog.js';
 import type { RedisEventLog } from '../events/RedisEventLog.js';
@@ -72,6 +73,7 @@ export const startProjections = async (p: ProjectionParts) => {
   });
   const streams = new EventStreams(log, states, p.lookups, (seq) => projector.catchUp(seq), {
     keepAliveMillis: config.sseKeepAliveMillis ?? 20_000,
+    perCaller: config.sseStreamsPerCaller ?? defaultStreamsPerCaller(httpLimits(config).maxConnectionsPerClient),
     log: logs,
   });
   // Pruned events must not outlive a permanent deletion in the streams' memory.

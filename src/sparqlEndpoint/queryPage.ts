@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ApiMapping } from '../domain/projects/Project.js';
 
 /**
@@ -61,6 +62,32 @@ const CHART_PLUGIN = `
     }
   }`;
 
+const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/**
+ * The page runs its own files and its one inline script (named by its hash: the script holds the
+ * project's prefixes, so its hash is the page's own), sends queries to its own origin, and may not
+ * be framed (a page of this origin, the frontend's too, could otherwise be overlaid by any site).
+ * Yasgui adds style elements of its own as it draws (its column resizer's, with generated rules),
+ * so styles are 'unsafe-inline' (styles only: no script runs from them; scripts have no such way).
+ */
+const pageHeaders = (script: string): Record<string, string> => ({
+  'Content-Security-Policy': [
+    "default-src 'self'",
+    `script-src 'self' ${sha256(script)}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "object-src 'none'",
+  ].join('; '),
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+});
+
 /** A value inside an inline script: JSON, with `<` escaped so no text can close the script element. */
 const scriptValue = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
 
@@ -72,22 +99,9 @@ const escapeHtml = (text: string): string => text.replace(/[&<>"]/g, (c) => ({ '
  * relative to the page), sending its queries back to the page's own address. The editor starts with
  * the project's prefixes.
  */
-export const queryPage = (project: string, prefixes: ApiMapping[], assets: string): string => {
+export const queryPage = (project: string, prefixes: ApiMapping[], assets: string): { html: string; headers: Record<string, string> } => {
   const start = `${prefixes.map((m) => `PREFIX ${m.prefix}: <${m.namespace}>\n`).join('')}\nSELECT ?s ?p ?o WHERE {\n  ?s ?p ?o\n} LIMIT 100\n`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>SPARQL: ${escapeHtml(project)}</title>
-<link rel="stylesheet" href="${assets}/yasgui.min.css">
-<style>body { margin: 0; font-family: sans-serif; } header { padding: 0.5em 1em; background: #2b3e50; color: #fff; }</style>
-</head>
-<body>
-<header>SPARQL over project <strong>${escapeHtml(project)}</strong></header>
-<div id="yasgui"></div>
-<script src="${assets}/yasgui.min.js"></script>
-<script src="${assets}/chart.umd.min.js"></script>
-<script>
+  const script = `
 ${CHART_PLUGIN}
   Yasgui.Yasr.registerPlugin('chart', ChartPlugin);
   const endpoint = window.location.pathname;
@@ -100,8 +114,23 @@ ${CHART_PLUGIN}
     yasr: { pluginOrder: ['table', 'chart', 'response'] },
   });
   window.yasgui = yasgui;
-</script>
+`;
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>SPARQL: ${escapeHtml(project)}</title>
+<link rel="stylesheet" href="${assets}/yasgui.min.css">
+<style>body { margin: 0; font-family: sans-serif; } header { padding: 0.5em 1em; background: #2b3e50; color: #fff; }</style>
+</head>
+<body>
+<header>SPARQL over project <strong>${escapeHtml(project)}</strong></header>
+<div id="yasgui"></div>
+<script src="${assets}/yasgui.min.js"></script>
+<script src="${assets}/chart.umd.min.js"></script>
+<script>${script}</script>
 </body>
 </html>
 `;
+  return { html, headers: pageHeaders(script) };
 };

@@ -8,11 +8,14 @@ import { inScope } from './EventScope.js';
 import type { EventRenderers, RenderLookups } from './renderEvent.js';
 import { frame, renderEvent } from './renderEvent.js';
 import { SseWriter } from './SseWriter.js';
+import { requestRejections as rejections } from '../kernel/requestRejections.js';
 
 const CHUNK = 64 * 1024;
 
 export interface EventStreamsOptions {
   keepAliveMillis: number;
+  /** Streams one caller may hold open at once (429 TooManyEventStreams beyond): no one caller holds every connection with streams. */
+  perCaller: number;
   /** Events read from the log per step; bounds what one stream holds in memory. */
   batchSize?: number;
   log?: Log;
@@ -26,6 +29,8 @@ export interface EventStreamsOptions {
  */
 export class EventStreams {
   private readonly streams = new Set<AbortController>();
+  /** Open streams by caller (`callerKey`). */
+  private readonly byCaller = new Map<string, number>();
   private readonly pages = new Lru<number, Promise<LogEvent[]>>(64);
   private readonly frames = new Lru<number, string>(20_000);
 
@@ -43,8 +48,11 @@ export class EventStreams {
     return this.streams.size;
   }
 
-  /** Streams the events of `scope` after position `after` until the client leaves. */
-  async serve(res: ServerResponse, scope: EventScope, after: number): Promise<void> {
+  /** Streams the events of `scope` after position `after` until the client leaves; refused if `caller` holds its share of streams already. */
+  async serve(res: ServerResponse, scope: EventScope, after: number, caller: string): Promise<void> {
+    const held = this.byCaller.get(caller) ?? 0;
+    if (held >= this.options.perCaller) throw rejections.tooManyEventStreams(this.options.perCaller);
+    this.byCaller.set(caller, held + 1);
     const stop = new AbortController();
     const writer = new SseWriter(res, this.options.keepAliveMillis);
     const abort = () => stop.abort();
@@ -57,6 +65,9 @@ export class EventStreams {
     } finally {
       res.off('close', abort);
       this.streams.delete(stop);
+      const left = this.byCaller.get(caller)! - 1;
+      if (left) this.byCaller.set(caller, left);
+      else this.byCaller.delete(caller);
       writer.end();
     }
   }

@@ -32,10 +32,16 @@ describe('SPARQL query page in a real browser', function () {
 
   it('serves Yasgui from its own files with the project prefixes; a typed query runs and its rows show in the table', async () => {
     const page = await browser.newPage();
+    // The page's Content-Security-Policy lets everything it needs run: the browser reports any refusal on the console.
+    const refusals: string[] = [];
+    page.on('console', (m) => void (/Content Security Policy|Refused to/i.test(m.text()) && refusals.push(m.text())));
     const foreign: string[] = [];
     page.on('request', (r) => void (!r.url().startsWith(server.url) && !r.url().startsWith('data:') && foreign.push(r.url())));
     const res = await page.goto(`${server.url}/v1/views/web/p/graph/sparql`);
     expect(res?.headers()['content-type']).to.match(/^text\/html/);
+    expect(res?.headers()['content-security-policy'])
+      .to.include("frame-ancestors 'none'")
+      .and.match(/script-src 'self' 'sha256-[A-Za-z0-9+/]+=*'/);
     await page.waitForSelector('.CodeMirror');
     const editor = await page.evaluate(() =>
       (window as unknown as { yasgui: { getTab(): { getYasqe(): { getValue(): string } } } }).yasgui.getTab().getYasqe().getValue(),
@@ -74,5 +80,6 @@ describe('SPARQL query page in a real browser', function () {
     await page.screenshot({ path: join(OUTPUT, 'sparql-query-page-chart.png'), fullPage: true });
     // Everything the page loaded came from the service (no CDN); the browser was told not to phone home.
     expect(foreign.filter((u) => !u.startsWith('chrome'))).to.deep.equal([]);
+    expect(refusals).to.deep.equal([]);
   });
 });

@@ -121,7 +121,7 @@ describe('slow or greedy clients and defaults (separate processes)', function ()
   });
 
   it('answers connections beyond the cap with 503 at once instead of silence', async () => {
-    const server = start(env({ MAX_CONNECTIONS: '5' }));
+    const server = start(env({ MAX_CONNECTIONS: '5', MAX_CONNECTIONS_PER_CLIENT: '5' }));
     await ready(server);
     await new Promise((r) => setTimeout(r, 200)); // the readiness probe's connection is gone
     const held = Array.from({ length: 5 }, () => raw(port));

@@ -48,11 +48,11 @@ describe('event streams: a client that stops reading', () => {
       { definitionOf: () => undefined },
       { addresses: new Addresses('http://127.0.0.1'), projectUuids: () => undefined, schemaOf: () => undefined },
       async () => undefined,
-      { keepAliveMillis: 20, batchSize: 16 },
+      { keepAliveMillis: 20, batchSize: 16, perCaller: 1 },
     );
     server = createServer((_req, res) => {
       serverRes = res;
-      void streams.serve(res, {}, 0);
+      void streams.serve(res, {}, 0, 'address 127.0.0.1');
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   });

@@ -47,6 +47,7 @@ export const startServer = async (overrides: Partial<Config> = {}, dataDir?: str
     port,
     bodyLimit: registry.bodyLimit,
     streamedBody: registry.streamedBody,
+    connections: registry.connections,
     log: () => undefined,
   });
   return {

@@ -5,6 +5,7 @@ import type { EventStreams } from '../../streams/EventStreams.js';
 import { onOrg, onProject, onRoot } from '../route.js';
 import type { AclTarget, Endpoint, Handler, Routes } from '../route.js';
 import { FETCH, NOTHING } from '../reads.js';
+import { callerKey } from '../CallerConcurrency.js';
 import type { Reads } from '../reads.js';
 
 /** A stream reads the log itself, from where the client asks. */
@@ -43,9 +44,9 @@ export const eventRoutes = (routes: Routes, router: Router, deps: Deps): void =>
 
   const stream =
     (kind: EventScope['kind']): Handler =>
-    async (req, res) => {
+    async (req, res, ctx) => {
       const scope = scopeOf(req, kind);
-      await deps.streams.serve(res, scope, lastEventId(req));
+      await deps.streams.serve(res, scope, lastEventId(req), callerKey(ctx.caller, req));
     };
 
   /** HEAD checks the permission without starting a stream. */

@@ -65,7 +65,7 @@ export const sparqlRoutes = (routes: Routes, router: Router, deps: Deps): void =
         const project = projectOf(req);
         // The page's files sit at /v1/query-page/, four levels above this path.
         const page = queryPage(project, deps.endpoint.prefixes(project, segment(req, 'viewId')), '../../../../query-page');
-        res.vary('Accept').status(200).type('text/html').send(page);
+        res.vary('Accept').status(200).type('text/html').set(page.headers).send(page.html);
       },
     },
     post: { guard, reads: SPARQL, body: 'sparql', handle: answer, costly: true },
