@@ -15,6 +15,8 @@ import type { Clock } from './kernel/Clock.js';
 import { systemClock } from './kernel/Clock.js';
 import type { Log } from './kernel/Log.js';
 import { accessControl, accessControlKinds } from './modules/iam/wireAccessControl.js';
+import type { CapabilityModule } from './modules/Capability.js';
+import type { Platform } from './modules/Platform.js';
 import { capabilities } from './platform/capabilities.js';
 import { coreKinds } from './platform/coreKinds.js';
 import { coreServices } from './platform/coreServices.js';
@@ -54,6 +56,8 @@ export interface Registry {
 export interface RegistryHooks {
   /** Called before the log is replayed, with how far the external store is projected and where the log ends. */
   storeProgress?: (progress: () => Promise<{ position: number; head: number }>) => void;
+  /** Capabilities besides the registered ones (a test's toy capability). */
+  capabilities?: readonly CapabilityModule<Platform, unknown>[];
 }
 
 /** The composition root: configuration → platform → capabilities → HTTP, in plain code. */
@@ -90,7 +94,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
 
   // Every kind is registered once, the core's and each capability's; the projector, snapshots and event streams loop over them.
   const kinds = coreKinds(addresses);
-  const modules = capabilities(config);
+  const modules = capabilities(config, hooks.capabilities);
   const accessSettings = { bootstrapIdentity: config.bootstrapIdentity ?? 'anonymous', providerTimeoutMillis: config.providerTimeoutMillis ?? 5_000 };
   const iam = accessControlKinds(accessSettings);
   const states = new States([...kinds.definitions, iam.realms, iam.acls, iam.permissions, ...modules.all.flatMap((m) => m.kinds)]);
@@ -104,7 +108,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     states,
     addresses,
     lookups: stateLookups(states.of(kinds.projects), states.of(kinds.resources.definition), addresses),
-    documents: kinds.documents,
+    documents: { ...kinds.documents, states: Object.assign({}, kinds.documents.states, ...modules.all.map((m) => m.documents?.(addresses))) },
     extra: modules.all.flatMap((m) => m.projections.map((projection) => ({ name: m.name, projection }))),
     ...(hooks.storeProgress ? { storeProgress: hooks.storeProgress } : {}),
   });

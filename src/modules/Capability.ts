@@ -6,6 +6,9 @@ import type { Routes } from '../http/route.js';
 import type { Caller } from '../kernel/Caller.js';
 import type { ProjectRef } from '../kernel/labels.js';
 import type { SparqlViews } from '../sparqlEndpoint/SparqlEndpoint.js';
+import type { Addresses } from '../kernel/Addresses.js';
+import type { ViewedKind } from '../domain/resources/MultiFetch.js';
+import type { StateDocument } from '../search/TextProjection.js';
 
 /**
  * A capability (resolvers, archives, views...) as one module: what the generic machinery needs
@@ -22,6 +25,8 @@ export interface CapabilityModule<Platform, Services> {
   readonly projections: readonly Projection[];
   /** The HTTP status of each rejection type the module raises. */
   readonly statuses: Readonly<Record<string, number>>;
+  /** How the items of its listed kinds read as search documents (the text index, the external store's search), by kind. */
+  documents?(addresses: Addresses): Readonly<Record<string, StateDocument>>;
   /** Called once the platform is built (states replayed, writers ready). */
   wire(platform: Platform): WiredCapability<Services>;
 }
@@ -33,6 +38,8 @@ export interface WiredCapability<Services> {
   projectCreated?(ref: ProjectRef, caller: Caller): Promise<void>;
   /** Runs once a project's deletion is durable: removes what the module keeps of it outside the log (archives). */
   projectDeleted?(ref: ProjectRef): Promise<void>;
+  /** Its kinds as multi-fetch reads them (`GET /v1/multi-fetch/resources`), tried after the core's. */
+  viewed?: readonly ViewedKind[];
   /** SPARQL views other than a project's default one, queried through the project's SPARQL endpoint (views). */
   sparqlViews?: SparqlViews;
   /** Releases what the module opened (connections), at shutdown. */

@@ -9,7 +9,7 @@ import { createViewsModule } from '../modules/views/index.js';
  * Every capability module, registered once: a new capability is one line here. The composition
  * root registers their kinds, streams, projections and rejection statuses, then wires them.
  */
-export const capabilities = (config: Config) => {
+export const capabilities = (config: Config, extra: readonly CapabilityModule<Platform, unknown>[] = []) => {
   const resolvers = createResolversModule();
   const others: CapabilityModule<Platform, unknown>[] = [
     createArchivesModule({
@@ -20,6 +20,7 @@ export const capabilities = (config: Config) => {
       },
     }),
     createViewsModule({ searchBudgetMillis: config.searchTimeoutMillis ?? 2_000 }),
+    ...extra,
   ];
   return { resolvers, others, all: [resolvers, ...others] };
 };

@@ -139,7 +139,7 @@ export const httpApp = ({ config, logs, addresses, log, projections, core, kinds
         { kind: resources.kind.name, service: core.resources },
         { kind: schemas.kind.name, service: core.schemas },
       ],
-      core.storagesFiles.viewed,
+      [...core.storagesFiles.viewed, ...p.capabilities.flatMap((m) => m.viewed ?? [])],
     ),
     renderers: { [resources.kind.name]: resources.renderers, [schemas.kind.name]: schemas.renderers },
     jsonld,
