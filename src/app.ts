@@ -14,7 +14,6 @@ import { Addresses } from './kernel/Addresses.js';
 import type { Clock } from './kernel/Clock.js';
 import { systemClock } from './kernel/Clock.js';
 import type { Log } from './kernel/Log.js';
-import { accessControl, accessControlKinds } from './modules/iam/wireAccessControl.js';
 import type { CapabilityModule } from './modules/Capability.js';
 import type { Platform } from './modules/Platform.js';
 import { capabilities } from './platform/capabilities.js';
@@ -95,9 +94,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   // Every kind is registered once, the core's and each capability's; the projector, snapshots and event streams loop over them.
   const kinds = coreKinds(addresses);
   const modules = capabilities(config, hooks.capabilities);
-  const accessSettings = { bootstrapIdentity: config.bootstrapIdentity ?? 'anonymous', providerTimeoutMillis: config.providerTimeoutMillis ?? 5_000 };
-  const iam = accessControlKinds(accessSettings);
-  const states = new States([...kinds.definitions, iam.realms, iam.acls, iam.permissions, ...modules.all.flatMap((m) => m.kinds)]);
+  const states = new States([...kinds.definitions, ...modules.all.flatMap((m) => m.kinds)]);
   const projections = await startProjections({
     config,
     log,
@@ -119,7 +116,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   });
 
   // The core's services, then the capabilities wired on them.
-  const permissions = () => iam.current(states);
+  const permissions = () => modules.iam.permissions(states);
   const core = await coreServices({
     config,
     clock,
@@ -141,13 +138,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
       for (const m of wired) await m.projectDeleted?.(ref);
     },
   });
-  const access = accessControl(iam, states, {
-    lifecycle: core.lifecycle,
-    clock,
-    addresses,
-    projects: () => core.kinds.projects.keys(),
-    settings: accessSettings,
-  });
+  const access = modules.iam.wire({ states, lifecycle: core.lifecycle, clock, addresses, projects: () => core.kinds.projects.keys() }).services;
   const platform = modulePlatform({ core, projections, store, states, acl: access.check, permissions, clock, addresses, logs, redis: opened.redis });
   // Resolvers first: the core's schema resolution consults them.
   const resolvers = modules.resolvers.wire(platform);

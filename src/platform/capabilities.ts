@@ -4,12 +4,14 @@ import type { Platform } from '../modules/Platform.js';
 import { createResolversModule } from '../resolvers/index.js';
 import { createArchivesModule } from '../modules/archives/index.js';
 import { createViewsModule } from '../modules/views/index.js';
+import { createIamModule } from '../modules/iam/index.js';
 
 /**
  * Every capability module, registered once: a new capability is one line here. The composition
  * root registers their kinds, streams, projections and rejection statuses, then wires them.
  */
 export const capabilities = (config: Config, extra: readonly CapabilityModule<Platform, unknown>[] = []) => {
+  const iam = createIamModule({ bootstrapIdentity: config.bootstrapIdentity ?? 'anonymous', providerTimeoutMillis: config.providerTimeoutMillis ?? 5_000 });
   const resolvers = createResolversModule();
   const others: CapabilityModule<Platform, unknown>[] = [
     createArchivesModule({
@@ -22,5 +24,6 @@ export const capabilities = (config: Config, extra: readonly CapabilityModule<Pl
     createViewsModule({ searchBudgetMillis: config.searchTimeoutMillis ?? 2_000 }),
     ...extra,
   ];
-  return { resolvers, others, all: [resolvers, ...others] };
+  const all: readonly CapabilityModule<never, unknown>[] = [iam, resolvers, ...others];
+  return { iam, resolvers, others, all };
 };
