@@ -83,7 +83,7 @@ export default {
   concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 2),
   // A mutant that loops forever costs this much past the dry run's time: unit groups need less.
   timeoutMS: group.timeoutMS ?? 60_000,
-  ignorePatterns: ['dist', 'reports', '.stryker-tmp', 'data'],
+  ignorePatterns: ['dist', '.dist-*', 'reports', '.stryker-tmp', 'data'],
   mutate: group.mutate,
   reporters: ['clear-text', 'progress', 'json'],
   // MUTATION_RETEST=1 with `--mutate <file>:<lines>`: the survivors' lines tested again after new

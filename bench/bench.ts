@@ -12,6 +12,7 @@ import { benchArchives } from './archives.js';
 import { benchCostly } from './costly.js';
 import { benchPhases, benchSpeed } from './speed.js';
 import { benchScale } from './scale.js';
+import { benchHistory } from './history.js';
 
 /**
  * `npm run bench [-- N]`: prints ops/s and p50/p99 per operation. Not part of `npm test`.
@@ -34,6 +35,7 @@ if (only === undefined || only === 'search') await benchSearch(Number(process.en
 if (only === undefined || only === 'files') await benchFiles();
 if (only === undefined || only === 'sparql') await benchSparql(count);
 if (only === undefined || only === 'archives') await benchArchives();
+if (only === undefined || only === 'history') await benchHistory();
 // Issue 19: liveness while costly searches and SPARQL queries run over BENCH_COSTLY_N (default 200) resources; memory per SPARQL worker over BENCH_COSTLY_MEMORY_N (default 5,000).
 if (only === undefined || only === 'costly')
   await benchCostly(Number(process.env['BENCH_COSTLY_N'] ?? 200), Number(process.env['BENCH_COSTLY_MEMORY_N'] ?? 5_000));

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -156,4 +156,5 @@ export async function benchEvents(): Promise<void> {
   await idleStreamsMemory();
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await benchEvents();
+// realpath: `dist` is a link to the build, and Node names modules by where it points.
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) await benchEvents();

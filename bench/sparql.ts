@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import oxigraph from 'oxigraph';
@@ -154,4 +154,5 @@ export const benchSparql = async (count: number): Promise<void> => {
 };
 
 /** `node dist/bench/sparql.js [N]`: this benchmark alone. */
-if (import.meta.url === `file://${process.argv[1]}`) await benchSparql(Number(process.argv[2] ?? process.env['BENCH_N'] ?? 10_000));
+if (process.argv[1] && import.meta.url === `file://${realpathSync(process.argv[1])}`)
+  await benchSparql(Number(process.argv[2] ?? process.env['BENCH_N'] ?? 10_000));

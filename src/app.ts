@@ -6,7 +6,6 @@ import { timedEventLog } from './events/timedEventLog.js';
 import { isUpload } from './files/isUpload.js';
 import type { ConnectionShares } from './http/ConnectionShares.js';
 import { createLogger, pinoLog } from './http/logging.js';
-import { Metrics } from './http/metrics.js';
 import type { DeclaredRoute } from './http/route.js';
 import { loadBundledContexts } from './jsonld/bundledContexts.js';
 import { JsonLdProcessor } from './jsonld/JsonLdProcessor.js';
@@ -25,6 +24,7 @@ import { httpApp } from './platform/httpApp.js';
 import { modulePlatform } from './platform/modulePlatform.js';
 import { openLog } from './platform/openLog.js';
 import { openTripleStore } from './platform/openTripleStore.js';
+import { registryMetrics } from './platform/registryMetrics.js';
 import { startProjections } from './platform/projections.js';
 import { States } from './projection/States.js';
 import { stateLookups } from './streams/stateLookups.js';
@@ -61,23 +61,11 @@ export interface RegistryHooks {
 
 /** The composition root: configuration → platform → capabilities → HTTP, in plain code. */
 export const createRegistry = async (config: Config, clock: Clock = systemClock, hooks: RegistryHooks = {}): Promise<Registry> => {
-  const addresses = new Addresses(config.baseUrl);
+  const addresses = new Addresses(config.baseUrl, config.projectPrefix);
   const logger = createLogger(config.logLevel ?? 'info');
   const logs = pinoLog(logger);
-  // Sources are read at each scrape, from the parts built below.
-  const metrics = new Metrics({
-    logHead: () => log.lastSeq(),
-    projected: () => projections.projector.position,
-    // Unknown (NaN) while the store's count fails: the other metrics still answer.
-    storeQuads: () => store.quads().catch(() => Number.NaN),
-    // MAX_STORE_QUADS caps the embedded store only: an external server is sized by its operators.
-    maxStoreQuads: config.sparqlStore ? undefined : config.maxStoreQuads,
-    openStreams: () => projections.streams.openStreams,
-    workerQueue: () => (executor instanceof WorkerPool ? executor.queued : 0),
-    heldChanges: () => projections.feed.length,
-    quarantined: () => projections.projector.quarantined,
-    projections: () => projections.statuses(),
-  });
+  // Read at each scrape, from the parts built below.
+  const metrics = registryMetrics(config, () => ({ log, store, executor, projections }));
 
   // The platform: the log, the triple store, the CPU workers, JSON-LD.
   const opened = await openLog(config, logs);
@@ -139,7 +127,20 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     },
   });
   const access = modules.iam.wire({ states, lifecycle: core.lifecycle, clock, addresses, projects: () => core.kinds.projects.keys() }).services;
-  const platform = modulePlatform({ core, projections, store, states, acl: access.check, permissions, clock, addresses, logs, redis: opened.redis });
+  const platform = modulePlatform({
+    core,
+    projections,
+    store,
+    states,
+    acl: access.check,
+    permissions,
+    clock,
+    addresses,
+    logs,
+    log,
+    jsonld,
+    redis: opened.redis,
+  });
   // Resolvers first: the core's schema resolution consults them.
   const resolvers = modules.resolvers.wire(platform);
   const wired = [resolvers, ...modules.others.map((m) => m.wire(platform))];
@@ -165,7 +166,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     statuses: Object.assign({}, ...modules.all.map((m) => m.statuses)) as Record<string, number>,
   });
 
-  return {
+  const registry: Registry = {
     app,
     routes,
     log: logs,
@@ -187,4 +188,11 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
       await store.datasets.close();
     },
   };
+  // Before the service listens: a deployment that provisions never serves its fresh, open root ACL.
+  if (config.provisioning)
+    await modules.iam.provision(config.provisioning, access, logs).catch(async (error: unknown) => {
+      await registry.close();
+      throw error;
+    });
+  return registry;
 };

@@ -8,6 +8,10 @@ import type { TrackerConfig } from './trackerConfig.js';
 import type { StorageConfig } from './storageConfig.js';
 import { storageConfig } from './storageConfig.js';
 import { sparqlStoreConfig } from './sparqlStoreConfig.js';
+import { projectPrefixConfig } from './projectPrefixConfig.js';
+import { provisioningConfig } from './provisioningConfig.js';
+import type { ProvisioningConfig } from './provisioningConfig.js';
+import type { ProjectPrefixConfig } from './projectPrefixConfig.js';
 import type { SparqlServer } from '../store/SparqlHttpClient.js';
 
 export interface Config {
@@ -76,6 +80,10 @@ export interface Config {
   sparqlQueryMemoryMb?: number;
   /** Searches and SPARQL queries one caller may have in flight at once (429 TooManyRequests beyond). */
   costlyPerCaller?: number;
+  /** Most SparqlViews (user-defined, not deprecated) one project may have (400 TooManySparqlViews beyond; default 10). */
+  sparqlViewsPerProject?: number;
+  /** Most quads one SparqlView's copy may hold in each SPARQL query worker (its queries 400 SparqlViewTooLarge beyond; default 1,000,000). */
+  sparqlViewMaxQuads?: number;
   /** Origins browsers may call from: `*` (default) or a comma-separated list. */
   corsOrigins?: string;
   /** `GET /metrics`: `permission` (supervision/read on `/`, default), `open`, or `off`. */
@@ -97,6 +105,10 @@ export interface Config {
   storages?: StorageConfig;
   /** The triple store on an external SPARQL 1.1 server (`SPARQL_ENDPOINT`...); absent: the embedded store. */
   sparqlStore?: SparqlServer;
+  /** Templates of new projects' default `base` and `vocab` (Delta 1.12's `projects.prefix`). */
+  projectPrefix?: ProjectPrefixConfig;
+  /** Realms and ACLs written at start-up (Delta 1.11's `realms.provisioning`, `acls.provisioning`). */
+  provisioning?: ProvisioningConfig;
   /** The web frontend (Delta's `app.fusion`): where `Accept: text/html` fetches are redirected, and the built-in one's sign-in. */
   frontend?: FrontendConfig;
 }
@@ -396,6 +408,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     sparqlWorkerHeapMb: integerSetting('SPARQL_WORKER_HEAP_MB', setting('SPARQL_WORKER_HEAP_MB', 'sparql.worker-heap-mb'), 512, 64, 16_384),
     sparqlQueryMemoryMb: integerSetting('SPARQL_QUERY_MEMORY_MB', setting('SPARQL_QUERY_MEMORY_MB', 'sparql.query-memory-mb'), 1024, 16, 65_536),
     costlyPerCaller: integerSetting('COSTLY_PER_CALLER', setting('COSTLY_PER_CALLER', 'http.costly-per-caller'), 4, 1, 10_000),
+    sparqlViewsPerProject: integerSetting('SPARQL_VIEWS_PER_PROJECT', setting('SPARQL_VIEWS_PER_PROJECT', 'sparql.views-per-project'), 10, 0, 1_000),
+    sparqlViewMaxQuads: integerSetting('SPARQL_VIEW_MAX_QUADS', setting('SPARQL_VIEW_MAX_QUADS', 'sparql.view-max-quads'), 1_000_000, 1, 100_000_000),
     corsOrigins: setting('CORS_ORIGINS', 'http.cors-origins') ?? '*',
     metrics: metricsSetting(setting('METRICS', 'metrics.access')),
     logLevel: logLevelSetting(setting('LOG_LEVEL', 'log.level')),
@@ -413,5 +427,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     storages,
     ...optionalObject('sparqlStore', sparqlStoreConfig(setting)),
     frontend: frontendSetting(setting),
+    projectPrefix: projectPrefixConfig(setting),
+    provisioning: provisioningConfig(setting, booleanSetting),
   };
 };

@@ -11,6 +11,8 @@ export interface RevisionRecord<V> {
   deprecated: boolean;
   updatedAt: string;
   updatedBy: string;
+  /** The type of the event that made this revision (history's actions); absent on records folded before it was kept. */
+  event?: string;
 }
 
 /** The state of a kind whose every revision is small enough to keep in memory (storages, files' metadata). */
@@ -23,23 +25,27 @@ export interface Versioned<V> extends Audit {
   history: RevisionRecord<V>[];
 }
 
-const record = <V>(s: Versioned<V>): RevisionRecord<V> => ({
+/** What an event of any of these kinds carries besides the base: its type, kept on the revision it makes. */
+type Typed = EventBase & { type?: string };
+
+const record = <V>(s: Versioned<V>, e: Typed): RevisionRecord<V> => ({
   rev: s.rev,
   value: s.value,
   deprecated: s.deprecated,
   updatedAt: s.updatedAt,
   updatedBy: s.updatedBy,
+  ...(e.type === undefined ? {} : { event: e.type }),
 });
 
-export const firstRevision = <V>(e: EventBase & { id: string; project: ProjectRef }, value: V): Versioned<V> => {
+export const firstRevision = <V>(e: Typed & { id: string; project: ProjectRef }, value: V): Versioned<V> => {
   const state: Versioned<V> = { ...created(e), id: e.id, project: e.project, value, tags: {}, history: [] };
-  return { ...state, history: [record(state)] };
+  return { ...state, history: [record(state, e)] };
 };
 
 /** The next revision: `patch` changes the value, the deprecation flag or the tags. */
-export const nextRevision = <V>(s: Versioned<V>, e: EventBase, patch: Partial<Pick<Versioned<V>, 'value' | 'deprecated' | 'tags'>>): Versioned<V> => {
+export const nextRevision = <V>(s: Versioned<V>, e: Typed, patch: Partial<Pick<Versioned<V>, 'value' | 'deprecated' | 'tags'>>): Versioned<V> => {
   const next = touched<Versioned<V>>(s, e, patch);
-  return { ...next, history: [...s.history, record(next)] };
+  return { ...next, history: [...s.history, record(next, e)] };
 };
 
 /** The item as it was at revision `rev` (tags stay the current ones); undefined when there is no such revision. */
@@ -50,7 +56,7 @@ export const atRevision = <V>(s: Versioned<V>, rev: number): Versioned<V> | unde
 };
 
 /** The next revision when a tag is added: the same value, the tag naming `targetRev`. */
-export const tagged = <V>(s: Versioned<V>, e: EventBase & { tag: string; targetRev: number }): Versioned<V> =>
+export const tagged = <V>(s: Versioned<V>, e: Typed & { tag: string; targetRev: number }): Versioned<V> =>
   nextRevision(s, e, { tags: { ...s.tags, [e.tag]: e.targetRev } });
 
 /** A tag may only name a revision the item has (undefined: it does). */

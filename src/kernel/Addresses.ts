@@ -1,5 +1,6 @@
 import type { ProjectRef } from './labels.js';
 import type { SubjectPath } from './Subject.js';
+import { renderPrefix } from './prefixTemplate.js';
 
 /** An id as ONE path segment: `/` becomes `%2F`, `%` becomes `%25` (what clients' encodeURIComponent sends). */
 export const idSegment = (id: string): string => encodeURIComponent(id);
@@ -9,7 +10,11 @@ export const idSegment = (id: string): string => encodeURIComponent(id);
  * "Addresses"), so nothing else threads the base URL around.
  */
 export class Addresses {
-  constructor(readonly base: string) {}
+  constructor(
+    readonly base: string,
+    /** Templates of new projects' `base` and `vocab` (configuration, `{{org}}` and `{{project}}`). */
+    private readonly prefixes: { base?: string; vocab?: string } = {},
+  ) {}
 
   resource(project: ProjectRef, id: string): string {
     return `${this.base}/v1/resources/${project}/_/${idSegment(id)}`;
@@ -39,7 +44,11 @@ export class Addresses {
 
   /** A project's defaults: `base` for relative ids, `vocab` for terms. */
   projectDefaults(org: string, label: string): { base: string; vocab: string } {
-    return { base: `${this.base}/v1/resources/${org}/${label}/_/`, vocab: `${this.base}/v1/vocabs/${org}/${label}/` };
+    const { base, vocab } = this.prefixes;
+    return {
+      base: base === undefined ? `${this.base}/v1/resources/${org}/${label}/_/` : renderPrefix(base, org, label),
+      vocab: vocab === undefined ? `${this.base}/v1/vocabs/${org}/${label}/` : renderPrefix(vocab, org, label),
+    };
   }
 
   /** An address of this service from a request's path and query. */

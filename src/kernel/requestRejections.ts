@@ -35,7 +35,7 @@ export const requestRejections = {
   storeFull: (quads: number, limit: number) =>
     new Rejection(
       'StoreCapacityReached',
-      `The embedded triple store holds ${quads} quads and refuses writes beyond ${limit}; move to an external SPARQL server (see the README).`,
+      `The embedded triple store holds ${quads} quads and refuses writes beyond ${limit}; move to an external SPARQL server (see docs/operations.md).`,
     ),
   expectationFailed: (expectation: string) => new Rejection('ExpectationFailed', `The expectation '${expectation}' is not supported: only '100-continue' is.`),
   tooManyConnections: (limit: number) =>

@@ -5,7 +5,7 @@ import type { Projection } from '../projection/Projection.js';
 import type { Routes } from '../http/route.js';
 import type { Caller } from '../kernel/Caller.js';
 import type { ProjectRef } from '../kernel/labels.js';
-import type { SparqlViews } from '../sparqlEndpoint/SparqlEndpoint.js';
+import type { AsOfGraphsSource, SparqlViews } from '../sparqlEndpoint/SparqlEndpoint.js';
 import type { Addresses } from '../kernel/Addresses.js';
 import type { ViewedKind } from '../domain/resources/MultiFetch.js';
 import type { StateDocument } from '../search/TextProjection.js';
@@ -42,6 +42,8 @@ export interface WiredCapability<Services> {
   viewed?: readonly ViewedKind[];
   /** SPARQL views other than a project's default one, queried through the project's SPARQL endpoint (views). */
   sparqlViews?: SparqlViews;
+  /** The project's default graph as of an instant or a tag, for the SPARQL endpoint's `at=` and `tag=` (history). */
+  asOfGraphs?: AsOfGraphsSource;
   /** Releases what the module opened (connections), at shutdown. */
   close?(): Promise<void>;
 }

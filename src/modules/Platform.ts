@@ -18,6 +18,13 @@ import type { SearchResponse } from '../search/dsl/executeSearch.js';
 import type { SearchDoc } from '../search/dsl/fields.js';
 import type { CpuTurns } from '../workers/CpuTurns.js';
 import type { Redis } from 'ioredis';
+import type { EventLog } from '../events/EventLog.js';
+import type { Revision } from '../domain/resources/RevisionReader.js';
+
+/** One revision of a resource or schema, as its fetch reads it (`RevisionNotFound`, `TagNotFound`, the schema segment checked). */
+export interface RevisionSource {
+  fetch(ref: ProjectRef, schemaSegment: string, idSegment: string, selector: Selector): Promise<Revision>;
+}
 import type { ProjectSparqlStore } from '../store/ProjectSparqlStore.js';
 
 /** Resources and schemas as a module reads them: by `@id` in a project, rendered as their routes render them. */
@@ -28,6 +35,15 @@ export interface ItemReader {
   body(kind: 'resources' | 'schemas', project: ProjectRef, id: string, selector: Selector): Promise<JsonObject>;
   /** Its payload as sent, annotated with its metadata when asked (`.../source?annotate=true`). */
   source(kind: 'resources' | 'schemas', project: ProjectRef, id: string, selector: Selector, annotate: boolean): Promise<JsonObject>;
+}
+
+/** Resources' and schemas' revisions read back from the log, and their triples (history, diffs). */
+export interface Revisions {
+  resources: RevisionSource;
+  schemas: RevisionSource;
+  events: Pick<EventLog, 'get'>;
+  /** A revision's expanded payload as N-Triples, as its revision graph holds it. */
+  triples(expanded: JsonObject[]): Promise<string>;
 }
 
 /** What the composition root hands every capability module once the core is built. */
@@ -41,6 +57,7 @@ export interface Platform {
   listings: Listings;
   catalogue: CatalogueQueries;
   items: ItemReader;
+  revisions: Revisions;
   storages: StorageService;
   files: FileService;
   log: Log;
@@ -61,6 +78,8 @@ export interface Platform {
     reach(seq: number): Promise<void>;
     /** Views' graphs are written by the store's lease holder (`ViewGraphWriter`). */ shared?: boolean;
   };
+  /** How far the projections behind a project's default views are in the log: its search (text index) and its SPARQL endpoint's store. */
+  indexPositions: { search(): number; sparql(): number };
   /** The event log's Redis, when there is one: where state every replica shares is kept (keys under the log's hash tag). */
   redis?: { readonly connection: Redis; keyOf(name: string): string };
 }

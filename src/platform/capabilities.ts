@@ -5,6 +5,7 @@ import { createResolversModule } from '../resolvers/index.js';
 import { createArchivesModule } from '../modules/archives/index.js';
 import { createViewsModule } from '../modules/views/index.js';
 import { createIamModule } from '../modules/iam/index.js';
+import { createHistoryModule } from '../modules/history/index.js';
 
 /**
  * Every capability module, registered once: a new capability is one line here. The composition
@@ -21,7 +22,8 @@ export const capabilities = (config: Config, extra: readonly CapabilityModule<Pl
         perProject: { count: config.archivesPerProject ?? 1_000, bytes: config.archiveBytesPerProject ?? 64 * 1024 * 1024 },
       },
     }),
-    createViewsModule({ searchBudgetMillis: config.searchTimeoutMillis ?? 2_000 }),
+    createViewsModule({ searchBudgetMillis: config.searchTimeoutMillis ?? 2_000, sparqlViewsPerProject: config.sparqlViewsPerProject ?? 10 }),
+    createHistoryModule(),
     ...extra,
   ];
   const all: readonly CapabilityModule<never, unknown>[] = [iam, resolvers, ...others];

@@ -153,7 +153,12 @@ export const httpApp = ({ config, logs, addresses, log, projections, core, kinds
   const sharedTokens = redis && ((key: Buffer) => new RedisTokenStore(redis.connection, redis.keyOf('tracker-tokens'), key, logs));
   trackerRoutes(routes, router, { tracker: new TrackerService(trackerParts(config.tracker, config.dataDir, logs, sharedTokens)) });
   sparqlRoutes(routes, router, {
-    endpoint: new SparqlEndpoint(core.projects, p.store.datasets, p.capabilities.find((m) => m.sparqlViews)?.sparqlViews),
+    endpoint: new SparqlEndpoint(
+      core.projects,
+      p.store.datasets,
+      p.capabilities.find((m) => m.sparqlViews)?.sparqlViews,
+      p.capabilities.find((m) => m.asOfGraphs)?.asOfGraphs,
+    ),
   });
   frontendRoutes(routes, router, { base: addresses.base, frontend: config.frontend, openIdConfig: access.openIdConfig as never });
   app.use(requestLogging(p.logger));

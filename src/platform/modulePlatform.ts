@@ -1,4 +1,6 @@
+import type { EventLog } from '../events/EventLog.js';
 import type { RedisEventLog } from '../events/RedisEventLog.js';
+import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
 import type { AclCheck } from '../kernel/AclCheck.js';
 import type { Addresses } from '../kernel/Addresses.js';
 import type { Clock } from '../kernel/Clock.js';
@@ -21,6 +23,8 @@ export const modulePlatform = (p: {
   clock: Clock;
   addresses: Addresses;
   logs: Log;
+  log: EventLog;
+  jsonld: JsonLdProcessor;
   redis: RedisEventLog | undefined;
 }): Platform => {
   const { core, projections, addresses } = p;
@@ -31,6 +35,17 @@ export const modulePlatform = (p: {
       store: p.store.datasets,
       reach: (seq) => (projections.storeRunner ? projections.storeRunner.reach(seq) : Promise.resolve()),
       shared: projections.viewGraphs !== undefined,
+    },
+    indexPositions: {
+      search: () => {
+        const text = projections.followers.text;
+        return projections.searchOnStore && projections.storeRunner
+          ? projections.storeRunner.position
+          : text.length
+            ? Math.min(...text.map((r) => r.position))
+            : projections.feed.position;
+      },
+      sparql: () => projections.followers.sparql.position,
     },
     permissions: p.permissions,
     ...(core.defaultSearch ? { defaultSearch: core.defaultSearch } : {}),
@@ -46,6 +61,7 @@ export const modulePlatform = (p: {
     files: core.storagesFiles.files,
     log: p.logs,
     ...(p.redis ? { redis: p.redis } : {}),
+    revisions: { resources: core.resources, schemas: core.schemas, events: p.log, triples: (expanded) => p.jsonld.toNQuads(expanded) },
     items: itemReader({ resourceStates: core.kinds.resources, schemaStates: core.kinds.schemas, resources: core.resources, schemas: core.schemas, addresses }),
   };
 };

@@ -61,6 +61,7 @@ export const openTripleStore = (config: Config, warn: (line: string) => void): T
     workers: config.sparqlWorkers ?? 2,
     heapMb: config.sparqlWorkerHeapMb ?? 512,
     queryMemoryMb: config.sparqlQueryMemoryMb ?? 1024,
+    maxViewQuads: config.sparqlViewMaxQuads ?? 1_000_000,
     log: warn,
   });
   return { graphStore, datasets, name: 'embedded', quads: () => graphStore.size() };

@@ -19,6 +19,16 @@ export interface SparqlRequest {
   update?: boolean;
   defaultGraphs: string[];
   namedGraphs: string[];
+  /** Time travel: the default graph as of an instant or a tag (`at=`, `tag=`). */
+  asOf?: AsOf;
+}
+
+/** The project's items as they were at an ISO instant, or at the revisions a tag names. */
+export type AsOf = { at: string } | { tag: string };
+
+/** The revision graphs of a project's default graph as of an instant or a tag (the history module). */
+export interface AsOfGraphsSource {
+  graphs(project: ProjectRef, asOf: AsOf): Promise<string[]>;
 }
 
 /** Picks the media type to answer in among those offered, from the request's `Accept`. */
@@ -55,15 +65,22 @@ export class SparqlEndpoint {
     private readonly projects: { fetch(ref: ProjectRef): ProjectState },
     private readonly store: ProjectSparqlStore,
     private readonly views?: SparqlViews,
+    private readonly asOf?: AsOfGraphsSource,
   ) {}
 
-  async query(project: ProjectRef, viewId: string, request: SparqlRequest, choose: Chooser, caller?: Caller): Promise<QueryAnswer> {
+  /** `callerKey`: who the query counts against (`callerKey` of the HTTP layer), for the store's fair share of its query workers. */
+  async query(project: ProjectRef, viewId: string, request: SparqlRequest, choose: Chooser, caller?: Caller, callerKey?: string): Promise<QueryAnswer> {
+    const who = callerKey === undefined ? {} : { caller: callerKey };
     const datasets = caller && this.views ? await this.views.datasets(project, viewId, caller) : undefined;
     if (!datasets) this.view(project, viewId);
     if (request.update) throw sparqlRejections.unsupportedOperation('SPARQL Update');
     if (request.query === undefined || request.query.trim() === '') throw sparqlRejections.missingQuery();
+    if (request.asOf && (datasets || !this.asOf || request.defaultGraphs.length || request.namedGraphs.length))
+      throw rejections.malformedQueryParam(
+        "Query parameters 'at' and 'tag' select the default graph of the project's default SPARQL view; they take no 'default-graph-uri' or 'named-graph-uri'.",
+      );
     const form = readUserQuery(request.query);
-    if (datasets && datasets.length !== 1) return this.merged(datasets, request.query, form, choose);
+    if (datasets && datasets.length !== 1) return this.merged(datasets, request.query, form, choose, who);
     const offered = [...answerTypes[form]];
     const chosen = choose([...offered, 'application/json']);
     if (chosen === undefined) throw rejections.notAcceptable(offered);
@@ -73,18 +90,19 @@ export class SparqlEndpoint {
       ...(request.defaultGraphs.length ? { defaultGraphs: request.defaultGraphs } : {}),
       ...(request.namedGraphs.length ? { namedGraphs: request.namedGraphs } : {}),
     };
+    if (request.asOf) return this.ask({ project, query: request.query, form, mediaType, asOf: await this.asOf!.graphs(project, request.asOf) });
     const only = datasets?.[0];
     // A view's dataset is its own graph and its members' graphs, whatever the request names.
-    if (only?.view !== undefined) return this.ask({ project: only.project, query: request.query, form, mediaType, view: only.view });
-    return this.ask({ project: only?.project ?? project, query: request.query, form, mediaType, ...graphs });
+    if (only?.view !== undefined) return this.ask({ project: only.project, query: request.query, form, mediaType, view: only.view, ...who });
+    return this.ask({ project: only?.project ?? project, query: request.query, form, mediaType, ...graphs, ...who });
   }
 
   /** An aggregate view's answer: each member's, concatenated (rows, triples; ASK: any). */
-  private async merged(datasets: ViewDataset[], query: string, form: QueryForm, choose: Chooser): Promise<QueryAnswer> {
+  private async merged(datasets: ViewDataset[], query: string, form: QueryForm, choose: Chooser, who: { caller?: string }): Promise<QueryAnswer> {
     const mediaType = MERGEABLE[form];
     if (choose([mediaType, 'application/json']) === undefined) throw rejections.notAcceptable([mediaType]);
     const answers = await Promise.all(
-      datasets.map((d) => this.ask({ project: d.project, query, form, mediaType, ...(d.view !== undefined ? { view: d.view } : {}) })),
+      datasets.map((d) => this.ask({ project: d.project, query, form, mediaType, ...(d.view !== undefined ? { view: d.view } : {}), ...who })),
     );
     if (form === 'construct' || form === 'describe')
       return { mediaType, body: [...new Set(answers.flatMap((a) => a.body.split('\n')).filter((l) => l.trim() !== ''))].map((l) => `${l}\n`).join('') };
@@ -109,6 +127,8 @@ export class SparqlEndpoint {
           throw sparqlRejections.queryServiceBusy(reason.millis);
         case 'tooLarge':
           throw sparqlRejections.resultTooLarge(reason.limit);
+        case 'viewTooLarge':
+          throw sparqlRejections.viewTooLarge(reason.limit);
         case 'crashed':
           throw sparqlRejections.queryWorkerCrashed();
       }

@@ -114,6 +114,14 @@ ${CHART_PLUGIN}
     yasr: { pluginOrder: ['table', 'chart', 'response'] },
   });
   window.yasgui = yasgui;
+  // Time travel: the default graph as of an instant or a tag, asked with the query (at=, tag=).
+  document.getElementById('as-of').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const form = new FormData(event.target);
+    const mode = form.get('mode');
+    const value = String(form.get('value') || '').trim();
+    yasgui.getTab().setEndpoint(mode && value ? endpoint + '?' + mode + '=' + encodeURIComponent(value) : endpoint);
+  });
 `;
   const html = `<!doctype html>
 <html lang="en">
@@ -124,7 +132,12 @@ ${CHART_PLUGIN}
 <style>body { margin: 0; font-family: sans-serif; } header { padding: 0.5em 1em; background: #2b3e50; color: #fff; }</style>
 </head>
 <body>
-<header>SPARQL over project <strong>${escapeHtml(project)}</strong></header>
+<header>SPARQL over project <strong>${escapeHtml(project)}</strong>
+<form id="as-of" style="display: inline; margin-left: 1em">
+<label>Data <select name="mode"><option value="">as it is now</option><option value="at">as of an instant</option><option value="tag">as of a tag</option></select></label>
+<input name="value" aria-label="Instant (2024-01-01T00:00:00Z) or tag" placeholder="2024-01-01T00:00:00Z or a tag">
+<button type="submit">Use</button>
+</form></header>
 <div id="yasgui"></div>
 <script src="${assets}/yasgui.min.js"></script>
 <script src="${assets}/chart.umd.min.js"></script>

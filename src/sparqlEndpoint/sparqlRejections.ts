@@ -42,6 +42,13 @@ export const sparqlRejections = {
     new Rejection('QueryResultTooLarge', `The query's answer holds more than ${limit} results (rows or triples); page through it with LIMIT and OFFSET.`, {
       limit,
     }),
+  /** A SPARQL view's copy is held by every query worker: one selecting more than the cap is not copied (issue 32). */
+  viewTooLarge: (limit: number) =>
+    new Rejection(
+      'SparqlViewTooLarge',
+      `The view selects more than its copy may hold (${limit} quads, counting each triple in its graph and in the default graph): narrow its resourceTypes, resourceSchemas or resourceTag, or query the project's default view.`,
+      { limit },
+    ),
 };
 
 /** Their HTTP statuses: every type of the family has one, or this does not compile. */
@@ -56,4 +63,5 @@ export const sparqlStatuses = {
   QueryServiceBusy: 503,
   QueryWorkerCrashed: 503,
   QueryResultTooLarge: 400,
+  SparqlViewTooLarge: 400,
 } satisfies Record<RejectionTypes<typeof sparqlRejections>, number>;

@@ -59,9 +59,15 @@ export class ProjectDatasets {
    */
   private readonly loadedRevs = new Map<string, number>();
   /** User-defined SPARQL views, copied from the revision graphs here. */
-  readonly views = new ViewStores((project) => this.stores.get(project));
+  readonly views: ViewStores;
 
-  constructor(private readonly maxResults: number) {}
+  /** `maxViewQuads`: most quads one SPARQL view's copy may hold (see ViewStores). */
+  constructor(
+    private readonly maxResults: number,
+    maxViewQuads?: number,
+  ) {
+    this.views = new ViewStores((project) => this.stores.get(project), maxViewQuads);
+  }
 
   /**
    * A hint before a bulk load of about `bytes` of N-Quads: claims the memory at once. Writes claim
@@ -200,15 +206,22 @@ export class ProjectDatasets {
   }
 
   query(q: ProjectQuery): QueryAnswer {
+    // A view's copy is complete before it is queried (the worker builds it in slices first, see sparqlReplicaWorker).
+    if (q.view !== undefined) this.views.build(Number.POSITIVE_INFINITY, q.view);
     const store = (q.view === undefined ? this.stores.get(q.project) : this.views.storeOf(q.view)) ?? this.empty;
     // The protocol's graph parameters replace the query's FROM / FROM NAMED; either alone leaves the other part empty.
     // A view's dataset is fixed: its FROM is not followed (the external store ignores it too).
     const dataset =
       q.view !== undefined
         ? { default_graph: [oxigraph.defaultGraph()] }
-        : q.defaultGraphs || q.namedGraphs
-          ? { default_graph: (q.defaultGraphs ?? []).map((g) => oxigraph.namedNode(g)), named_graphs: (q.namedGraphs ?? []).map((g) => oxigraph.namedNode(g)) }
-          : {};
+        : q.asOf
+          ? { default_graph: q.asOf.map((g) => oxigraph.namedNode(g)) }
+          : q.defaultGraphs || q.namedGraphs
+            ? {
+                default_graph: (q.defaultGraphs ?? []).map((g) => oxigraph.namedNode(g)),
+                named_graphs: (q.namedGraphs ?? []).map((g) => oxigraph.namedNode(g)),
+              }
+            : {};
     try {
       // One row past the cap is enough to refuse: the engine stops there instead of producing every row.
       const text = q.form === 'ask' ? q.query : capped(q.query, this.maxResults + 1);

@@ -14,10 +14,17 @@ export interface ProjectQuery {
   defaultGraphs?: string[];
   namedGraphs?: string[];
   /**
+   * Time travel (`at=`, `tag=`): the default graph is the union of these revision graphs of the
+   * project, the named graphs stay every revision graph of the project.
+   */
+  asOf?: string[];
+  /**
    * A user-defined SPARQL view's graph (`viewGraphOf`): the query's dataset is that view's, its
    * default graph the view's copy of its items' triples, its named graphs the graphs of those items.
    */
   view?: string;
+  /** Who asks (`callerKey`): the query workers are shared fairly among callers. */
+  caller?: string;
 }
 
 /** An item as a view's graph holds it (`graph` undefined: the view no longer selects it). */
@@ -40,6 +47,8 @@ export type QueryFailure =
   /** Waited for other queries until its budget was spent, without starting. */
   | { failure: 'busy'; millis: number }
   | { failure: 'tooLarge'; limit: number }
+  /** The SPARQL view's copy passed the cap on what one copy holds (quads): it is not queried. */
+  | { failure: 'viewTooLarge'; limit: number }
   | { failure: 'invalid'; message: string }
   /** The engine or its worker failed under the query (out of memory, a panic): not the query's fault as written. */
   | { failure: 'crashed'; message: string };

@@ -3,6 +3,7 @@ import type { ProjectRef } from '../kernel/labels.js';
 import type { ItemHead, ProjectQuery, ProjectSparqlStore, QueryAnswer, QueryFailure, ViewMember } from './ProjectSparqlStore.js';
 import { QueryFailed } from './ProjectSparqlStore.js';
 import { QueryMemoryWatch } from './QueryMemoryWatch.js';
+import { FairQueue } from './FairQueue.js';
 
 /** What a fresh query worker starts from: the revision file up to `length`, and the current heads. */
 export interface ReplicaStart {
@@ -12,6 +13,8 @@ export interface ReplicaStart {
   /** The user-defined SPARQL views' members, copied once the file is loaded. */
   views: [ProjectRef, string, ViewMember[]][];
   maxResults: number;
+  /** Most quads one SPARQL view's copy may hold. */
+  maxViewQuads?: number;
 }
 
 export type ReplicaChange =
@@ -21,9 +24,15 @@ export type ReplicaChange =
   | { t: 'members'; project: ProjectRef; view: string; members: ViewMember[] }
   | { t: 'dropView'; view: string };
 
-export type ReplicaMessage = { t: 'changes'; changes: ReplicaChange[] } | { t: 'query'; id: number; query: ProjectQuery };
+/** A query carries its deadline (`Date.now()` time): one that waited for its view's copy past it is answered busy, never run. */
+export type ReplicaMessage =
+  | { t: 'changes'; changes: ReplicaChange[] }
+  | { t: 'query'; id: number; query: ProjectQuery; deadline: number; millis: number }
+  /** The query waiting for its view's copy was answered busy: the worker drops it. */
+  | { t: 'cancel'; id: number };
 
-type Reply = { ready: true } | { id: number; answer: QueryAnswer } | { id: number; failure: QueryFailure };
+/** `building`: the query waits for its view's copy; `started`: it runs, the copy done. */
+export type Reply = { ready: true } | { building: number } | { started: number } | { id: number; answer: QueryAnswer } | { id: number; failure: QueryFailure };
 
 interface Pending {
   query: ProjectQuery;
@@ -43,6 +52,8 @@ export interface ReplicaOptions {
   heapMb?: number;
   /** Growth of the process' memory while queries run, in MiB: past it the longest-running query is stopped (answered as a crash). */
   queryMemoryMb?: number;
+  /** Most quads one SPARQL view's copy may hold in each worker (unbounded if absent). */
+  maxViewQuads?: number;
   log(line: string): void;
 }
 
@@ -54,7 +65,12 @@ const POST_CHANGES = 500;
 interface Slot {
   worker: Worker;
   ready: boolean;
-  running?: Pending & { id: number; timer: NodeJS.Timeout };
+  running?: Pending & {
+    id: number;
+    timer: NodeJS.Timeout;
+    /** It waits in the worker for its view's copy to be built, not running yet. */
+    building?: boolean;
+  };
 }
 
 /**
@@ -63,15 +79,24 @@ interface Slot {
  * interrupted, so a query over its budget is stopped by terminating its worker. A new one starts at
  * once from the revision file and the current heads, which this side keeps; changes made since are
  * sent after, in order. Each worker runs one query at a time, so a costly query holds one worker and
- * the others keep answering; queries wait in one queue, their budget running. A worker that dies
- * under a query (out of memory, an engine panic) answers it as a crash, never as a bad query.
+ * the others keep answering; queries wait in a queue with a lane per caller, served in turn, and a
+ * caller holds at most every worker but one (issue 32: two costly queries of one tenant held both
+ * workers, and another's `ASK {}` waited 29 s). A worker that dies under a query (out of memory, an
+ * engine panic) answers it as a crash, never as a bad query.
+ *
+ * A SPARQL view's copy is built in the worker in slices, between queries (`ViewStores`); a query
+ * over a view whose copy is not complete waits for it in the worker, and if its budget runs out
+ * there it is answered busy (503) and the worker kept: replacing it would only start every copy
+ * anew (issue 32: the replacements' copies kept SPARQL down for minutes).
  */
 export class SparqlReplica implements ProjectSparqlStore {
   private readonly slots: Slot[] = [];
   private readonly heads = new Map<ProjectRef, Map<string, string>>();
   /** View → its project and members, for workers started anew. */
   private readonly views = new Map<string, { project: ProjectRef; members: Map<string, ViewMember> }>();
-  private readonly queue: Pending[] = [];
+  private readonly queue = new FairQueue<Pending>();
+  /** Workers one caller may hold at once: all but one, so that another caller always finds one. */
+  private readonly perCaller: number;
   private next = 0;
   private closed = false;
   private readonly memory: QueryMemoryWatch | undefined;
@@ -83,6 +108,7 @@ export class SparqlReplica implements ProjectSparqlStore {
     private readonly revisions: { readonly path: string; flush(): number },
     private readonly options: ReplicaOptions,
   ) {
+    this.perCaller = Math.max(1, (options.workers ?? 1) - 1);
     if (options.queryMemoryMb !== undefined) this.memory = new QueryMemoryWatch(options.queryMemoryMb * 1024 * 1024, (grown) => this.overMemory(grown));
   }
 
@@ -129,7 +155,7 @@ export class SparqlReplica implements ProjectSparqlStore {
   query(query: ProjectQuery): Promise<QueryAnswer> {
     return new Promise((resolve, reject) => {
       if (this.closed) return reject(new Error('the SPARQL replica is closed'));
-      this.queue.push({ query, queuedAt: Date.now(), resolve, reject });
+      this.queue.push(query.caller ?? '', { query, queuedAt: Date.now(), resolve, reject });
       this.dispatch();
     });
   }
@@ -137,7 +163,7 @@ export class SparqlReplica implements ProjectSparqlStore {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
-    for (const pending of this.queue.splice(0)) pending.reject(new Error('the SPARQL replica is closed'));
+    for (const pending of this.queue.drain()) pending.reject(new Error('the SPARQL replica is closed'));
     for (const slot of this.slots)
       if (slot.running) {
         clearTimeout(slot.running.timer);
@@ -183,7 +209,14 @@ export class SparqlReplica implements ProjectSparqlStore {
     // Everything projected so far is in the file once flushed; later changes reach the worker as messages.
     const views: [ProjectRef, string, ViewMember[]][] = [];
     for (const [view, { project, members }] of this.views) views.push([project, view, [...members.values()]]);
-    const start: ReplicaStart = { file: this.revisions.path, length: this.revisions.flush(), heads, views, maxResults: this.options.maxResults };
+    const start: ReplicaStart = {
+      file: this.revisions.path,
+      length: this.revisions.flush(),
+      heads,
+      views,
+      maxResults: this.options.maxResults,
+      ...(this.options.maxViewQuads === undefined ? {} : { maxViewQuads: this.options.maxViewQuads }),
+    };
     const worker = new Worker(new URL('./sparqlReplicaWorker.js', import.meta.url), {
       workerData: start,
       ...(this.options.heapMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb } }),
@@ -196,10 +229,18 @@ export class SparqlReplica implements ProjectSparqlStore {
     return slot;
   }
 
+  /** Workers the caller's queries hold. */
+  private held(caller: string): number {
+    let count = 0;
+    for (const slot of this.slots) if (slot.running && (slot.running.query.caller ?? '') === caller) count++;
+    return count;
+  }
+
   private dispatch(): void {
+    const may = (caller: string) => this.held(caller) < this.perCaller;
     for (const slot of this.slots) {
       if (slot.running || !slot.ready) continue;
-      for (let pending = this.queue.shift(); pending; pending = this.queue.shift()) {
+      for (let pending = this.queue.take(may); pending; pending = this.queue.take(may)) {
         const left = this.options.timeoutMillis - (Date.now() - pending.queuedAt);
         if (left <= 0) {
           pending.reject(new QueryFailed({ failure: 'busy', millis: this.options.timeoutMillis }));
@@ -208,11 +249,17 @@ export class SparqlReplica implements ProjectSparqlStore {
         const id = ++this.next;
         this.post();
         slot.running = { ...pending, id, timer: setTimeout(() => this.overBudget(slot), left) };
-        slot.worker.postMessage({ t: 'query', id, query: pending.query } satisfies ReplicaMessage);
+        slot.worker.postMessage({
+          t: 'query',
+          id,
+          query: pending.query,
+          deadline: pending.queuedAt + this.options.timeoutMillis,
+          millis: this.options.timeoutMillis,
+        } satisfies ReplicaMessage);
         this.memory?.running();
         break;
       }
-      if (!this.queue.length) return;
+      if (!this.queue.size) return;
     }
   }
 
@@ -223,6 +270,15 @@ export class SparqlReplica implements ProjectSparqlStore {
       return this.dispatch();
     }
     const running = slot.running;
+    if ('building' in reply) {
+      if (running?.id === reply.building) running.building = true;
+      return;
+    }
+    if ('started' in reply) {
+      if (running?.id !== reply.started) return;
+      running.building = false;
+      return;
+    }
     if (!running || running.id !== reply.id) return;
     clearTimeout(running.timer);
     slot.running = undefined;
@@ -266,6 +322,15 @@ export class SparqlReplica implements ProjectSparqlStore {
   private overBudget(slot: Slot): void {
     const running = slot.running;
     if (!running) return;
+    if (running.building) {
+      // It never ran: the worker drops it and goes on with the copy in slices; the slot takes the next query.
+      this.options.log(`sparql: a query in project ${running.query.project} waited its whole budget for a SPARQL view's copy: answered busy`);
+      slot.running = undefined;
+      this.watchIdle();
+      slot.worker.postMessage({ t: 'cancel', id: running.id } satisfies ReplicaMessage);
+      running.reject(new QueryFailed({ failure: 'busy', millis: this.options.timeoutMillis }));
+      return this.dispatch();
+    }
     this.options.log(
       `sparql: a query in project ${running.query.project} ran over its budget of ${this.options.timeoutMillis} ms: stopped, its worker replaced`,
     );

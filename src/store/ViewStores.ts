@@ -1,13 +1,26 @@
 import oxigraph from 'oxigraph';
 import type { ProjectRef } from '../kernel/labels.js';
 import type { ViewMember } from './ProjectSparqlStore.js';
+import { QueryFailed } from './ProjectSparqlStore.js';
 import { iri } from '../rdf/terms.js';
 
 interface ViewStore {
   project: ProjectRef;
   /** Named graphs: each member's revision graph (with its metadata); default graph: their union. */
   store: oxigraph.Store;
-  members: Map<string, ViewMember>;
+  /** Item → its member and the quads its copy added (its named graph and its default-graph lines). */
+  members: Map<string, { member: ViewMember; quads: number }>;
+  /** Quads copied in for the current members (an upper bound: triples members share are counted for each). */
+  quads: number;
+  /** The copy passed the cap: it was emptied and stays so until the view is rebuilt under a new graph. */
+  over: boolean;
+}
+
+/** Members waiting to be applied to a view's copy, in the order they were set. */
+interface Backlog {
+  project: ProjectRef;
+  members: ViewMember[];
+  next: number;
 }
 
 /**
@@ -20,34 +33,86 @@ interface ViewStore {
  * Copied from the project's revision graphs (`source`); a revision not loaded yet (the replica's
  * projection runs behind the view's) is copied when it is (`loaded`). The union is kept right when
  * members share triples: a triple leaves the default graph with the last named graph holding it.
+ *
+ * Members given by `enqueue` wait in a backlog that `build` applies in time slices, so the query
+ * worker holding these copies answers other queries between slices (issue 32: copying 20 views of a
+ * 2,000-resource project at once held every worker for minutes). A copy holds at most `maxQuads`
+ * quads: past it the copy is emptied and a query over the view is refused (`viewTooLarge`), as
+ * each query worker holds a copy of every view.
  */
 export class ViewStores {
   private readonly views = new Map<string, ViewStore>();
   /** A revision graph not loaded yet → the views waiting for it. */
   private readonly waiting = new Map<string, Map<string, ViewMember>>();
+  /** View → members not applied yet; a Map keeps the order views were set in. */
+  private readonly backlog = new Map<string, Backlog>();
 
-  constructor(private readonly source: (project: ProjectRef, graph: string) => oxigraph.Store | undefined) {}
+  constructor(
+    private readonly source: (project: ProjectRef, graph: string) => oxigraph.Store | undefined,
+    private readonly maxQuads = Number.POSITIVE_INFINITY,
+  ) {}
 
+  /** Sets members at once (see `enqueue` for the sliced way). */
   set(project: ProjectRef, view: string, members: readonly ViewMember[]): void {
-    let held = this.views.get(view);
-    if (!held) this.views.set(view, (held = { project, store: new oxigraph.Store(), members: new Map() }));
-    // Copies are made as text, loaded at once: Oxigraph's `add` is a transaction per quad (~0.1 ms each).
-    const copies: string[] = [];
-    for (const member of members) {
-      const previous = held.members.get(member.item);
-      if (previous) {
-        if (previous.graph === member.graph && previous.metadata === member.metadata) continue;
-        if (copies.length) this.load(held, copies.splice(0));
-        this.remove(view, held, previous);
-        held.members.delete(member.item);
+    this.enqueue(project, view, members);
+    this.build(Number.POSITIVE_INFINITY, view);
+  }
+
+  /** Members to apply to the view's copy by `build`, after those given before. */
+  enqueue(project: ProjectRef, view: string, members: readonly ViewMember[]): void {
+    if (!this.views.has(view)) this.views.set(view, { project, store: new oxigraph.Store(), members: new Map(), quads: 0, over: false });
+    const pending = this.backlog.get(view);
+    if (pending) pending.members.push(...members);
+    else if (members.length) this.backlog.set(view, { project, members: [...members], next: 0 });
+  }
+
+  /** Whether members of the view (or of any view) wait to be applied. */
+  building(view?: string): boolean {
+    return view === undefined ? this.backlog.size > 0 : this.backlog.has(view);
+  }
+
+  /**
+   * Applies waiting members, the view's alone if given, oldest first, until `until` (a `Date.now()`
+   * time) passes; returns whether members still wait.
+   */
+  build(until: number, view?: string): boolean {
+    for (const [name, pending] of view === undefined ? this.backlog : [[view, this.backlog.get(view)] as const]) {
+      if (!pending) continue;
+      const held = this.views.get(name)!;
+      // Copies are made as text, loaded at once: Oxigraph's `add` is a transaction per quad (~0.1 ms each).
+      const copies: string[] = [];
+      let quads = 0;
+      const flush = () => {
+        if (copies.length) this.load(held, copies.splice(0), quads);
+        quads = 0;
+      };
+      while (pending.next < pending.members.length && !held.over) {
+        const member = pending.members[pending.next++]!;
+        const previous = held.members.get(member.item);
+        if (previous) {
+          if (previous.member.graph === member.graph && previous.member.metadata === member.metadata) continue;
+          flush();
+          this.remove(name, held, previous.member);
+          held.quads -= previous.quads;
+          held.members.delete(member.item);
+        }
+        if (member.graph === undefined) continue;
+        const copy = this.copyOf(held, member);
+        const lines = copy === undefined ? 0 : lineCount(copy);
+        held.members.set(member.item, { member, quads: lines });
+        if (copy === undefined) this.wait(name, member);
+        else {
+          copies.push(copy);
+          quads += lines;
+          if (held.quads + quads > this.maxQuads) this.overflow(name, held);
+        }
+        if (pending.next % 50 === 0 && Date.now() >= until) break;
       }
-      if (member.graph === undefined) continue;
-      held.members.set(member.item, member);
-      const copy = this.copyOf(held, member);
-      if (copy === undefined) this.wait(view, member);
-      else copies.push(copy);
+      if (!held.over) flush();
+      if (pending.next >= pending.members.length || held.over) this.backlog.delete(name);
+      if (Date.now() >= until) break;
     }
-    if (copies.length) this.load(held, copies);
+    return view === undefined ? this.backlog.size > 0 : this.backlog.has(view);
   }
 
   /** A revision graph was loaded into its project's store: views waiting for it copy it. */
@@ -57,31 +122,54 @@ export class ViewStores {
     this.waiting.delete(graph);
     for (const [view, member] of views) {
       const held = this.views.get(view);
-      const copy = held && this.copyOf(held, member);
-      if (copy) this.load(held, [copy]);
+      const copy = held && !held.over && this.copyOf(held, member);
+      if (!copy) continue;
+      const lines = lineCount(copy);
+      const entry = held.members.get(member.item);
+      if (entry?.member === member) entry.quads = lines;
+      if (held.quads + lines > this.maxQuads) this.overflow(view, held);
+      else this.load(held, [copy], lines);
     }
   }
 
   drop(view: string): void {
     const held = this.views.get(view);
+    this.backlog.delete(view);
     if (!held) return;
-    for (const member of held.members.values()) this.waiting.get(member.graph!)?.delete(view);
+    this.unwait(view, held);
     this.views.delete(view);
   }
 
+  /** The view's copy to query; refused once it passed the cap. */
   storeOf(view: string): oxigraph.Store | undefined {
-    return this.views.get(view)?.store;
+    const held = this.views.get(view);
+    if (held?.over) throw new QueryFailed({ failure: 'viewTooLarge', limit: this.maxQuads });
+    return held?.store;
   }
 
   /** Every view's members, for a worker started anew. */
   *all(): Iterable<[ProjectRef, string, ViewMember[]]> {
-    for (const [view, held] of this.views) yield [held.project, view, [...held.members.values()]];
+    for (const [view, held] of this.views) yield [held.project, view, [...held.members.values()].map((m) => m.member)];
   }
 
   private wait(view: string, member: ViewMember): void {
     let views = this.waiting.get(member.graph!);
     if (!views) this.waiting.set(member.graph!, (views = new Map()));
     views.set(view, member);
+  }
+
+  private unwait(view: string, held: ViewStore): void {
+    for (const { member } of held.members.values()) this.waiting.get(member.graph!)?.delete(view);
+  }
+
+  /** The copy is emptied for good (its memory goes with the store), its backlog left. */
+  private overflow(view: string, held: ViewStore): void {
+    this.unwait(view, held);
+    held.over = true;
+    held.store = new oxigraph.Store();
+    held.members.clear();
+    held.quads = 0;
+    this.backlog.delete(view);
   }
 
   /**
@@ -103,8 +191,9 @@ export class ViewStores {
     return out;
   }
 
-  private load(held: ViewStore, copies: string[]): void {
+  private load(held: ViewStore, copies: string[], quads: number): void {
     held.store.load(copies.join(''), { format: 'application/n-quads', lenient: true });
+    held.quads += quads;
   }
 
   /** The member's graph goes, and from the default graph its triples no other member's graph holds. */
@@ -116,3 +205,9 @@ export class ViewStores {
     );
   }
 }
+
+const lineCount = (text: string): number => {
+  let n = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) n++;
+  return n;
+};

@@ -82,7 +82,10 @@ const scopeOf = (q: ProjectQuery, parsed: sparqljs.Query): Scope => {
   const inProject = (graphs: string[]) => graphs.filter((g) => isRevisionOf(g, q.project));
   let defaults: string[] | undefined;
   let named: string[] | 'project';
-  if (q.defaultGraphs || q.namedGraphs) {
+  if (q.asOf) {
+    defaults = inProject(q.asOf);
+    named = 'project';
+  } else if (q.defaultGraphs || q.namedGraphs) {
     defaults = inProject(q.defaultGraphs ?? []);
     named = inProject(q.namedGraphs ?? []);
   } else if (parsed.from && (parsed.from.default.length || parsed.from.named.length)) {

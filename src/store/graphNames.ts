@@ -1,7 +1,7 @@
 import type { ProjectRef } from '../kernel/labels.js';
 
 /**
- * The public naming scheme of the triple store (documented in the README):
+ * The public naming scheme of the triple store (documented in docs/sparql.md):
  * - `urn:registry:{kind}/{org}/{project}/{encoded id}` names an item in the catalogue;
  * - `{item}/rev/{n}` is the named graph holding revision n exactly as expanded at write time;
  * - `urn:registry:catalogue` holds the current state of every item (see catalogue.ts).
@@ -40,7 +40,7 @@ export const HEAD = `${PREFIX}head`;
  * view is queried over one graph whatever it selects. `build` changes at each (re)indexing, so a
  * rebuilt view never meets its former graph's triples. The embedded store's builds are the
  * process's own; in an external store `build` is `rev{indexingRev}` (`sharedViewGraphOf`): one graph
- * per view and index revision, written by the store's lease holder alone (see the README).
+ * per view and index revision, written by the store's lease holder alone (see docs/operations.md).
  */
 export const viewGraphOf = (project: ProjectRef, viewId: string, build: string): string =>
   `${PREFIX}view/${project}/${encodeURIComponent(viewId)}/${encodeURIComponent(build)}`;

@@ -131,6 +131,13 @@ describe('the built-in frontend in a real browser', function () {
     const removed = await page.$$eval('#diff .del', (l) => l.map((e) => e.textContent ?? ''));
     expect(added.join('\n')).to.include('"name": "Ada Lovelace"').and.include('"knows"');
     expect(removed.join('\n')).to.include('"name": "Ada"');
+    // The diff API's view: the payload's JSON Patch and the triples; the history says who did what.
+    await page.waitForSelector('#patch');
+    expect(await page.textContent('#patch')).to.include('replace /name "Ada Lovelace"');
+    expect(await page.textContent('#triples')).to.include('- <http://ex.org/ada>');
+    expect(await page.textContent('#revisions'))
+      .to.include('Created by')
+      .and.include('Tagged by');
     await shot(page, 'resource');
     step('resource');
 

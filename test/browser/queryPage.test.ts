@@ -26,6 +26,7 @@ describe('SPARQL query page in a real browser', function () {
       ['http://ex.org/grace', 'Grace'],
     ])
       await api.put(`/v1/resources/web/p/_/${enc(id!)}`, { '@context': { '@vocab': 'http://schema.org/' }, name });
+    await api.post(`/v1/resources/web/p/_/${enc('http://ex.org/ada')}/tags?rev=1`, { tag: 'v1', rev: 1 });
     browser = await launchChromium();
   });
   after(() => browser?.close());
@@ -78,6 +79,18 @@ describe('SPARQL query page in a real browser', function () {
     });
     expect(bars).to.deep.equal({ labels: ['Ada', 'Grace'], values: [3, 5] });
     await page.screenshot({ path: join(OUTPUT, 'sparql-query-page-chart.png'), fullPage: true });
+    // As of a tag: Ada's tagged revision only (Grace carries no tag).
+    await page.selectOption('#as-of select[name=mode]', 'tag');
+    await page.fill('#as-of input[name=value]', 'v1');
+    await page.click('#as-of button');
+    await page.click('.CodeMirror');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+    await page.keyboard.type('PREFIX schema: <http://schema.org/>\nSELECT ?name WHERE { ?s schema:name ?name } ORDER BY ?name');
+    await page.click('.yasqe_queryButton');
+    await page.click('.yasr .select_table');
+    await page.waitForFunction(() => document.querySelectorAll('.yasr table tbody tr').length === 1);
+    expect(await page.$$eval('.yasr table tbody tr', (rows) => rows.map((r) => r.textContent ?? ''))).to.satisfy((rows: string[]) => rows[0]!.includes('Ada'));
     // Everything the page loaded came from the service (no CDN); the browser was told not to phone home.
     expect(foreign.filter((u) => !u.startsWith('chrome'))).to.deep.equal([]);
     expect(refusals).to.deep.equal([]);

@@ -6,9 +6,9 @@ import { assetPath } from '../../src/util/assets.js';
 import { startServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 
-/** The fenced `sh` blocks of the README section that starts with `heading`, as the commands a reader pastes. */
-const shBlocks = (heading: string): string[][] => {
-  const readme = readFileSync(assetPath('README.md'), 'utf8');
+/** The fenced `sh` blocks of the section of `file` that starts with `heading`, as the commands a reader pastes. */
+const shBlocks = (heading: string, file = 'README.md'): string[][] => {
+  const readme = readFileSync(assetPath(file), 'utf8');
   const start = readme.indexOf(`\n## ${heading}`);
   expect(start, heading).to.be.greaterThan(0);
   const end = readme.indexOf('\n## ', start + 1);
@@ -56,8 +56,8 @@ describe('the README, run as a new user runs it', function () {
     expect(statuses.at(-1)).to.equal('400');
   });
 
-  it("answers the SPARQL examples from the walk-through's resources (alice's name in each revision)", async () => {
-    const sparql = shBlocks('The triple store, for SPARQL users');
+  it("answers docs/sparql.md's examples from the walk-through's resources (alice's name in each revision)", async () => {
+    const sparql = shBlocks('The triple store, for SPARQL users', 'docs/sparql.md');
     const [walk] = shBlocks('A walk through the API');
     const own = await startServer();
     const out = await run(

@@ -3,6 +3,20 @@ import { startServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 import { client, enc } from '../support/client.js';
 import type { Config } from '../../src/config/Config.js';
+import { request } from 'node:http';
+
+/** A GET from another loopback address: another anonymous caller, counted apart (`callerKey`). */
+const getFrom = (localAddress: string, url: string): Promise<{ status: number; body: string }> =>
+  new Promise((resolve, reject) => {
+    const req = request(url, { localAddress, headers: { accept: 'application/sparql-results+json' } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 
 const ctx = { '@vocab': 'http://schema.org/' };
 const endpoint = '/v1/views/sw/p/graph/sparql';
@@ -51,8 +65,9 @@ describe('SPARQL queries cannot starve each other or exhaust memory', function (
       let heavyAnswered = false;
       const running = api.get(`${endpoint}?query=${enc(heavy)}`).then((res) => ((heavyAnswered = true), res));
       await new Promise((r) => setTimeout(r, 200));
-      const trivial = await api.get(`${endpoint}?query=${enc('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }')}`);
-      expect(trivial.status, trivial.text).to.equal(200);
+      // Another caller: one caller holds at most every worker but one (with two, one), so its own next query waits.
+      const trivial = await getFrom('127.0.0.2', `${server.url}${endpoint}?query=${enc('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }')}`);
+      expect(trivial.status, trivial.body).to.equal(200);
       expect(heavyAnswered, 'the trivial query waited for the costly one').to.equal(false);
       const stopped = await running;
       expect([stopped.status, stopped.body['@type']]).to.deep.equal([400, 'QueryTimeout']);
@@ -71,6 +86,24 @@ describe('SPARQL queries cannot starve each other or exhaust memory', function (
       const trivial = await api.get(`${endpoint}?query=${enc('SELECT (COUNT(*) AS ?n) WHERE { ?s <http://schema.org/p0> ?o }')}`);
       expect(trivial.status, trivial.text).to.equal(200);
       expect(trivial.body.results.bindings[0].n.value).to.equal('10');
+    });
+  });
+
+  describe('one caller’s costly queries against SPARQL_WORKERS 2 (issue 32, finding 6)', () => {
+    let server: TestServer;
+    before(async () => ({ server } = await seeded(1, 40, { sparqlTimeoutMillis: 4_000, sparqlWorkers: 2, costlyPerCaller: 4 })));
+    after(() => server?.stop(true));
+
+    it('hold at most every worker but one: another caller’s ASK {} is answered while they run', async () => {
+      const heavy = `${server.url}${endpoint}?query=${enc('SELECT (COUNT(*) AS ?c) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l . ?m ?n ?o . ?q ?r ?t }')}`;
+      const order: string[] = [];
+      const costly = [1, 2, 3].map((i) => getFrom('127.0.0.1', heavy).then((res) => (order.push(`heavy ${i}`), res)));
+      await new Promise((r) => setTimeout(r, 300));
+      const ask = await getFrom('127.0.0.2', `${server.url}${endpoint}?query=${enc('ASK {}')}`);
+      order.push('ask');
+      expect(ask.status, ask.body).to.equal(200);
+      expect(order, 'the other caller waited for the costly queries').to.deep.equal(['ask']);
+      for (const res of await Promise.all(costly)) expect([400, 503], res.body).to.include(res.status);
     });
   });
 });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { assetPath } from '../../src/util/assets.js';
 import { loadConfig } from '../../src/config/Config.js';
+import { MINIMUM_PERMISSIONS } from '../../src/kernel/permissions.js';
 
 type Service = {
   environment?: Record<string, string>;
@@ -92,13 +93,11 @@ describe('docker/compose.yaml and the code it runs', () => {
       .exec(text('Dockerfile'))![1]!
       .split(/\s+/)
       .map((pair) => pair.split('=')[0]!);
-    for (const service of ['registry', 'bootstrap'] as const) {
-      const names = Object.keys(compose().services[service]!.environment ?? {});
-      const unknown = names.filter(
-        (name) => !known.has(name) && !RUNTIME.has(name) && !(service === 'bootstrap' && text('bootstrap.mjs').includes(`process.env.${name}`)),
-      );
-      expect(unknown, `${service} sets variables nothing reads`).to.deep.equal([]);
-    }
+    const names = Object.keys(compose().services['registry']!.environment ?? {});
+    expect(
+      names.filter((name) => !known.has(name) && !RUNTIME.has(name)),
+      'registry sets variables nothing reads',
+    ).to.deep.equal([]);
     expect(image.filter((name) => !known.has(name) && !RUNTIME.has(name))).to.deep.equal([]);
     expect(text('start.sh')).to.include('HEAP_PERCENT');
   });
@@ -132,19 +131,28 @@ describe('docker/compose.yaml and the code it runs', () => {
     expect(command).to.include('--appendonly yes').and.include('--appendfsync always');
   });
 
-  it('ties the realm together: provider, TLS front, bootstrap and frontend name one issuer and one realm', () => {
+  it("ties the realm together: provider, TLS front, the replicas' provisioning and frontend name one issuer and one realm", () => {
     const { services } = compose();
     const keycloak = services['keycloak']!.environment!;
     const realm = JSON.parse(text('keycloak', 'registry-realm.json')) as { realm: string; clients: { clientId: string }[]; groups: { name: string }[] };
     const issuerBase = keycloak['KC_HOSTNAME']!;
-    const bootstrap = services['bootstrap']!.environment!;
-    expect(bootstrap['REALM_OPENID_CONFIG']).to.equal(`${issuerBase}/realms/${realm.realm}/.well-known/openid-configuration`);
+    // Every replica provisions the realm and, on a fresh deployment, the root ACL (src/provisioning).
+    const { provisioning } = loadConfig(registryEnv(configFile()));
+    const label = services['registry']!.environment!['FRONTEND_REALM']!;
+    expect(Object.keys(provisioning!.realms)).to.deep.equal([label]);
+    expect(provisioning!.realms[label]!.openIdConfig).to.equal(`${issuerBase}/realms/${realm.realm}/.well-known/openid-configuration`);
     expect(issuerBase).to.match(/^https:/); // the registry takes a provider over https only, off loopback
     expect(text('idp.Caddyfile')).to.include(`${issuerBase} {`);
     expect(services['idp']!.networks!['default']!.aliases).to.include(new URL(issuerBase).hostname);
-    expect(bootstrap['REALM_LABEL']).to.equal(services['registry']!.environment!['FRONTEND_REALM']);
     expect(realm.clients.map((c) => c.clientId)).to.include(services['registry']!.environment!['FRONTEND_CLIENT_ID']);
-    expect(realm.groups.map((g) => g.name)).to.include(bootstrap['REALM_ADMIN_GROUP']);
+    // The mounted ACL file grants every permission on / to the realm's admins group, and nothing else.
+    const mounted = services['registry']!.volumes!.find((v) => v.split(':')[1] === provisioning!.aclFile)!.split(':')[0]!;
+    const acls = JSON.parse(text(mounted)) as Record<string, { identity: { realm: string; group: string }; permissions: string[] }[]>;
+    expect(Object.keys(acls)).to.deep.equal(['/']);
+    expect(acls['/']!.map((e) => e.identity)).to.deep.equal([{ realm: label, group: 'admins' }]);
+    expect(realm.groups.map((g) => g.name)).to.include('admins');
+    expect([...acls['/']![0]!.permissions].sort()).to.deep.equal([...MINIMUM_PERMISSIONS]);
+    expect(services).to.not.have.property('bootstrap');
     // The realm file's placeholders are Keycloak's, filled from its environment.
     for (const name of interpolatedNames(text('keycloak', 'registry-realm.json'))) expect(keycloak, name).to.have.property(name);
   });
@@ -169,10 +177,11 @@ describe('docker/Dockerfile and the package', () => {
   const pkg = JSON.parse(readFileSync(assetPath('package.json'), 'utf8')) as { scripts: Record<string, string> };
 
   it('builds what `npm run build` compiles: every folder tsconfig includes is copied in', () => {
-    expect(build).to.match(/^RUN npm run build\b/m);
-    expect(pkg.scripts['build']).to.match(/^tsc -p tsconfig.json$/);
     const tsconfig = JSON.parse(readFileSync(assetPath('tsconfig.json'), 'utf8')) as { include: string[] };
     const sources = new Set(copied(build).map((c) => c.from));
+    expect(build).to.match(/^RUN npm run build\b/m);
+    expect(pkg.scripts['build']).to.equal('node scripts/build.mjs');
+    expect(sources).to.include('scripts');
     for (const root of new Set(tsconfig.include.map((glob) => glob.split('/')[0]!))) expect(sources, root).to.include(root);
   });
 

@@ -360,6 +360,11 @@ const itemPage = async (org, project, id) => {
   const { kind, path, body } = await findItem(org, project, id, selector);
   const latest = selector ? await api(path) : body;
   const [tags, incoming, outgoing] = await Promise.all(['/tags', '/incoming', '/outgoing'].map((s) => api(`${path}${s}`).catch((e) => e)));
+  // Who did what, when: one entry per revision (resources, schemas, files).
+  const history = await api(`/v1/history/resources/${enc(org)}/${enc(project)}/${enc(id)}`).catch(() => undefined);
+  const entryOf = new Map((history?._results ?? []).map((e) => [e.rev, e]));
+  const who = (subject) => (subject?.['@type'] === 'User' ? `${subject.subject} (${subject.realm})` : 'anonymous');
+  const hasDiff = kind === 'resources' || kind === 'schemas';
   const metadata = Object.entries(body).filter(([k]) => k.startsWith('_'));
   const revs = Array.from({ length: latest._rev }, (_, i) => latest._rev - i);
   const a = Number(query.get('a') ?? Math.max(1, latest._rev - 1));
@@ -380,7 +385,12 @@ const itemPage = async (org, project, id) => {
   const compare = async (event) => {
     event?.preventDefault();
     const form = new FormData(document.getElementById('compare'));
-    const [left, right] = await Promise.all([api(`${path}?rev=${form.get('a')}`), api(`${path}?rev=${form.get('b')}`)]);
+    const [left, right, changes] = await Promise.all([
+      api(`${path}?rev=${form.get('a')}`),
+      api(`${path}?rev=${form.get('b')}`),
+      hasDiff ? api(`${path}/diff?from=${enc(form.get('a'))}&to=${enc(form.get('b'))}`, { accept: 'application/json' }) : undefined,
+    ]);
+    const line = (cls, text) => h('span', { class: cls }, text);
     diff.replaceChildren(
       h(
         'pre',
@@ -389,6 +399,27 @@ const itemPage = async (org, project, id) => {
           h('span', { class: op === '+' ? 'add' : op === '-' ? 'del' : '' }, `${op} ${line}`),
         ),
       ),
+      ...(changes
+        ? [
+            h('h3', {}, 'Changes to the payload (JSON Patch)'),
+            changes.source.length === 0
+              ? h('p', { class: 'muted' }, 'None.')
+              : h(
+                  'pre',
+                  { id: 'patch', 'aria-label': 'JSON Patch of the payload' },
+                  changes.source.map((o) => line(o.op === 'remove' ? 'del' : 'add', `${o.op} ${o.path}${'value' in o ? ` ${JSON.stringify(o.value)}` : ''}`)),
+                ),
+            h('h3', {}, 'Triples added and removed'),
+            changes.added.length + changes.removed.length === 0
+              ? h('p', { class: 'muted' }, 'None.')
+              : h(
+                  'pre',
+                  { id: 'triples', 'aria-label': 'Triples removed and added' },
+                  changes.removed.map((t) => line('del', `- ${t}`)),
+                  changes.added.map((t) => line('add', `+ ${t}`)),
+                ),
+          ]
+        : []),
     );
   };
   const schema = body._constrainedBy;
@@ -425,7 +456,15 @@ const itemPage = async (org, project, id) => {
     h(
       'ul',
       { id: 'revisions' },
-      revs.map((r) => h('li', {}, h('a', { href: `?rev=${r}` }, `Revision ${r}`))),
+      revs.map((r) => {
+        const e = entryOf.get(r);
+        return h(
+          'li',
+          {},
+          h('a', { href: `?rev=${r}` }, `Revision ${r}`),
+          e ? h('span', { class: 'muted' }, ` — ${e.action.join(', ')} by ${who(e.subject)}, ${e.instant}`) : '',
+        );
+      }),
     ),
     latest._rev > 1
       ? h(

@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 import type { Request, Response, Router } from 'express';
 import { assetPath } from '../../util/assets.js';
-import type { SparqlEndpoint, SparqlRequest } from '../../sparqlEndpoint/SparqlEndpoint.js';
+import type { AsOf, SparqlEndpoint, SparqlRequest } from '../../sparqlEndpoint/SparqlEndpoint.js';
+import { tagProblem } from '../params.js';
 import { queryPage } from '../../sparqlEndpoint/queryPage.js';
 import { answerTypes } from '../../store/ProjectSparqlStore.js';
 import { rejections } from '../../domain/rejections.js';
 import { sparqlRejections } from '../../sparqlEndpoint/sparqlRejections.js';
 import { onProject, projectOf, segment } from '../route.js';
+import { callerKey } from '../CallerConcurrency.js';
 import type { Context, Guard, Routes } from '../route.js';
 import { FETCH, SPARQL } from '../reads.js';
 
@@ -24,6 +26,25 @@ const PAGE_FILES: Record<string, { type: string; path: string }> = {
 /** Every media type the endpoint answers in, then the page: a browser's Accept prefers the page, any other client an answer. */
 const NEGOTIATED = [...new Set([...answerTypes.select, ...answerTypes.construct, 'application/json', 'text/html'])];
 
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Time travel: `at={ISO instant}` or `tag={tag}`, at most one of them, each once. */
+const asOfParam = (params: URLSearchParams): { asOf?: AsOf } => {
+  const [at, tag] = [params.getAll('at'), params.getAll('tag')];
+  if (at.length + tag.length > 1) throw rejections.malformedQueryParam("Give at most one of the query parameters 'at' and 'tag', once.");
+  if (at[0] !== undefined) {
+    if (!INSTANT.test(at[0]) || Number.isNaN(Date.parse(at[0])))
+      throw rejections.malformedQueryParam(`Query parameter 'at' must be an ISO instant like 2024-01-01T00:00:00Z, got '${at[0]}'.`);
+    return { asOf: { at: at[0] } };
+  }
+  if (tag[0] !== undefined) {
+    const problem = tagProblem(tag[0]);
+    if (problem !== undefined) throw rejections.malformedQueryParam(`Query parameter 'tag' is invalid: ${problem}.`);
+    return { asOf: { tag: tag[0] } };
+  }
+  return {};
+};
+
 /** The protocol's parameters, from the query string and a form body alike (names may repeat). */
 const protocolRequest = (req: Request): SparqlRequest => {
   const params = new URL(req.originalUrl, 'http://localhost').searchParams;
@@ -38,6 +59,7 @@ const protocolRequest = (req: Request): SparqlRequest => {
     update: body?.update !== undefined || params.has('update'),
     defaultGraphs: params.getAll('default-graph-uri'),
     namedGraphs: params.getAll('named-graph-uri'),
+    ...asOfParam(params),
   };
 };
 
@@ -51,6 +73,7 @@ export const sparqlRoutes = (routes: Routes, router: Router, deps: Deps): void =
       protocolRequest(req),
       (offered) => req.accepts(offered) || undefined,
       ctx.caller,
+      callerKey(ctx.caller, req),
     );
     res.vary('Accept').status(200).type(result.mediaType).send(result.body);
   };

@@ -70,12 +70,8 @@ export const accessControl = (
     accessToken !== undefined && authorization === undefined ? verifier.verify(accessToken) : verifier.callerOf(authorization);
   const check: AclCheck = aclsCheck(aclIndex, deps.projects);
   const realms = new RealmService(realmStates, deps.lifecycle, new RealmDiscovery({ timeoutMs: deps.settings.providerTimeoutMillis }), deps.clock);
-  const acls = new AclService(
-    aclIndex,
-    deps.lifecycle,
-    () => ({ permissions: new Set(current().permissions), realms: new Set(realmStates.keys()) }),
-    deps.clock,
-  );
+  const aclContext = () => ({ permissions: new Set(current().permissions), realms: new Set(realmStates.keys()) });
+  const acls = new AclService(aclIndex, deps.lifecycle, aclContext, deps.clock);
   const permissions = new PermissionsService(current, MINIMUM_PERMISSIONS, deps.lifecycle, deps.clock);
   return {
     authenticator,
@@ -89,6 +85,8 @@ export const accessControl = (
     },
     /** Anonymous callers may change the root ACL, hence do everything (a fresh service, by default). */
     openToAnonymous: () => aclIndex.allows(anonymousCaller, 'acls/write', '/'),
+    /** What start-up provisioning writes through (src/provisioning). */
+    provisioning: { realms, acls, aclContext, rootWritten: () => (aclIndex.get('/')?.rev ?? 0) > 0 },
     routes: (routes: Routes, router: Router) => iamRoutes(routes, router, { realms, acls, aclIndex, permissions, addresses: deps.addresses }),
   };
 };

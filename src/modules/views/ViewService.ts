@@ -16,6 +16,8 @@ import { viewRejections } from './viewRejections.js';
 export interface ViewDeps extends VersionedDeps<ViewValue> {
   /** The permissions a view may require to be queried. */
   permissions(): readonly string[];
+  /** Most SparqlViews (user-defined, not deprecated) one project may have; unbounded if absent. */
+  sparqlViewsPerProject?: number;
 }
 
 /** `graph` names the default SPARQL view in paths. */
@@ -37,6 +39,7 @@ export class ViewService {
     const { project, source, id } = this.items.incoming(ref, idSegment, payload);
     this.items.checkNew(ref, id);
     const fields = this.checked(project, source);
+    if (fields.type === 'SparqlView') this.roomForSparqlView(ref);
     return this.items.run(undefined, { type: 'Create', ...this.items.target(ref, id, caller), fields, source });
   }
 
@@ -75,7 +78,16 @@ export class ViewService {
   }
 
   undeprecate(ref: ProjectRef, idSegment: string, rev: number, caller: Caller): Promise<ViewState> {
-    return this.items.change(ref, idSegment, caller, (target) => ({ type: 'Undeprecate', ...target, rev }), notDefault);
+    return this.items.change(
+      ref,
+      idSegment,
+      caller,
+      (target) => ({ type: 'Undeprecate', ...target, rev }),
+      (state) => {
+        notDefault(state);
+        if (state.deprecated && state.value.fields.type === 'SparqlView') this.roomForSparqlView(ref);
+      },
+    );
   }
 
   fetch(ref: ProjectRef, idSegment: string, selector: Selector = {}): ViewState {
@@ -89,6 +101,16 @@ export class ViewService {
 
   all(): Iterable<ViewState> {
     return this.deps.states.values();
+  }
+
+  /** Refuses a SparqlView more in a project that has its share (the embedded store copies each into every query worker). */
+  private roomForSparqlView(ref: ProjectRef): void {
+    const limit = this.deps.sparqlViewsPerProject;
+    if (limit === undefined) return;
+    let count = 0;
+    for (const view of this.deps.states.values())
+      if (view.project === ref && !view.deprecated && view.value.fields.type === 'SparqlView' && !isDefaultView(view.id)) count++;
+    if (count >= limit) throw viewRejections.tooManySparqlViews(ref, limit);
   }
 
   private checked(project: ProjectState, source: JsonObject): ViewFields {

@@ -11,6 +11,8 @@ import { viewRoutes } from './viewRoutes.js';
 import { viewMetadata } from './viewMetadata.js';
 import { viewStatuses } from './viewRejections.js';
 import { ViewService } from './ViewService.js';
+import { ViewIndexingStatus } from './viewIndexingStatus.js';
+import { viewStatusRoute } from './viewStatusRoute.js';
 
 export interface ViewServices {
   views: ViewService;
@@ -24,7 +26,7 @@ export interface ViewServices {
  * queries for them. The default views of a project are created with it and answered by the
  * project's search and SPARQL endpoint.
  */
-export const createViewsModule = (options: { searchBudgetMillis: number }): CapabilityModule<Platform, ViewServices> => ({
+export const createViewsModule = (options: { searchBudgetMillis: number; sparqlViewsPerProject?: number }): CapabilityModule<Platform, ViewServices> => ({
   name: 'views',
   kinds: [viewDefinition],
   streams: ['views'],
@@ -32,7 +34,14 @@ export const createViewsModule = (options: { searchBudgetMillis: number }): Capa
   statuses: viewStatuses,
   wire: (p) => {
     const states = p.states.of(viewDefinition) as ReadonlyMap<string, ViewState>;
-    const views = new ViewService({ states, projects: p.projects, lifecycle: p.lifecycle, clock: p.clock, permissions: p.permissions });
+    const views = new ViewService({
+      states,
+      projects: p.projects,
+      lifecycle: p.lifecycle,
+      clock: p.clock,
+      permissions: p.permissions,
+      ...(options.sparqlViewsPerProject === undefined ? {} : { sparqlViewsPerProject: options.sparqlViewsPerProject }),
+    });
     const indexes = new ViewIndexes({
       states: p.states,
       feed: p.feed,
@@ -54,9 +63,20 @@ export const createViewsModule = (options: { searchBudgetMillis: number }): Capa
       turns: p.turns,
     });
     const listing = new KindQueries('views', states, viewKey, p.listings, p.catalogue);
+    const indexingStatus = new ViewIndexingStatus({
+      states: p.states,
+      feed: p.feed,
+      projects: p.projects,
+      located: (project, segment) => views.located(project, segment, false),
+      position: (project, id) => indexes.progress(project, id)?.position,
+      defaults: p.indexPositions,
+    });
     return {
       services: { views, queries, indexes },
-      routes: (routes, router) => viewRoutes(routes, router, { views, queries, indexes, listing, projects: p.projects, addresses: p.addresses }),
+      routes: (routes, router) => {
+        viewRoutes(routes, router, { views, queries, indexes, listing, projects: p.projects, addresses: p.addresses });
+        viewStatusRoute(routes, router, indexingStatus);
+      },
       projectCreated: (ref: ProjectRef, caller: Caller) => views.createDefaults(ref, caller),
       sparqlViews: { datasets: (project, viewId, caller) => queries.datasets(project, viewId, caller) },
       close: () => indexes.close(),

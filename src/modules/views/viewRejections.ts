@@ -18,14 +18,23 @@ export const viewRejections = {
     new Rejection('InvalidViewReferences', 'At least one view reference does not exist or is deprecated.', { views }),
   tooManyViewReferences: (provided: number, max: number) =>
     new Rejection('TooManyViewReferences', `${provided} exceeds the maximum allowed number of view references (${max}).`),
+  /** Each query worker holds a copy of every SPARQL view (the embedded store): a project has at most so many (issue 32). */
+  tooManySparqlViews: (project: string, limit: number) =>
+    new Rejection(
+      'TooManySparqlViews',
+      `Project '${project}' already has ${limit} SparqlViews, the most a project may have: deprecate one, or select more with one view's filters.`,
+      { limit },
+    ),
   invalidViewId: (id: string) => new Rejection('InvalidViewId', `View identifier '${id}' cannot be expanded to an Iri.`),
   decodingFailed: (reason: string) => new Rejection('DecodingFailed', reason),
+  resourceNotFound: (id: string, project: string) => new Rejection('ResourceNotFound', `Resource '${id}' not found in project '${project}'.`),
   wrongViewType: (id: string, expected: string) => new Rejection('ViewNotFound', `View '${id}' is not a view of type ${expected}.`),
 };
 
 /** Their HTTP statuses (Delta's): every type of the family has one, or this does not compile. */
 export const viewStatuses = {
   ViewNotFound: 404,
+  ResourceNotFound: 404,
   ResourceAlreadyExists: 409,
   ViewIsDeprecated: 400,
   ViewIsNotDeprecated: 400,
@@ -35,6 +44,7 @@ export const viewStatuses = {
   InvalidElasticSearchIndexPayload: 400,
   InvalidViewReferences: 400,
   TooManyViewReferences: 400,
+  TooManySparqlViews: 400,
   InvalidViewId: 400,
   DecodingFailed: 400,
 } satisfies Record<RejectionTypes<typeof viewRejections>, number>;

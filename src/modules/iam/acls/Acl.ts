@@ -77,7 +77,8 @@ const missingFrom = (a: readonly AclEntry[], b: readonly AclEntry[]): AclEntry[]
 
 const size = (acl: readonly AclEntry[]) => acl.reduce((n, e) => n + e.permissions.length, 0);
 
-const check = (path: AclPath, acl: readonly AclEntry[], ctx: AclContext): Rejection | undefined => {
+/** Why an ACL may not be written as it is (empty permissions, unknown realms or permissions), or undefined. */
+export const checkAcl = (path: AclPath, acl: readonly AclEntry[], ctx: AclContext): Rejection | undefined => {
   if (acl.some((e) => e.permissions.length === 0)) return authRejections.aclCannotContainEmptyPermissionCollection(path);
   const realms = [...new Set(acl.map((e) => realmOf(e.identity)).filter((r): r is string => r !== undefined && !ctx.realms.has(r)))];
   if (realms.length) return authRejections.unknownRealms(realms.sort());
@@ -93,12 +94,12 @@ export const evaluateAcl = (state: AclState | undefined, cmd: AclCommand, ctx: A
   const existing = state?.acl ?? [];
   switch (cmd.type) {
     case 'Replace': {
-      const invalid = check(cmd.path, cmd.acl, ctx);
+      const invalid = checkAcl(cmd.path, cmd.acl, ctx);
       if (invalid) return invalid;
       return { ...base, type: 'AclReplaced', acl: normalizeAcl(cmd.acl) };
     }
     case 'Append': {
-      const invalid = check(cmd.path, cmd.acl, ctx);
+      const invalid = checkAcl(cmd.path, cmd.acl, ctx);
       if (invalid) return invalid;
       const delta = missingFrom(existing, cmd.acl);
       if (size(delta) === 0) return authRejections.nothingToBeUpdated(cmd.path);
@@ -106,7 +107,7 @@ export const evaluateAcl = (state: AclState | undefined, cmd: AclCommand, ctx: A
     }
     case 'Subtract': {
       if (!state) return authRejections.aclNotFound(cmd.path);
-      const invalid = check(cmd.path, cmd.acl, ctx);
+      const invalid = checkAcl(cmd.path, cmd.acl, ctx);
       if (invalid) return invalid;
       const delta = minus(cmd.acl, missingFrom(existing, cmd.acl));
       if (size(delta) === 0) return authRejections.nothingToBeUpdated(cmd.path);

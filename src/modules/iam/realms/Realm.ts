@@ -5,13 +5,9 @@ import type { Rejection } from '../../../kernel/Rejection.js';
 import { rejections } from '../../../domain/rejections.js';
 import type { EarlierRevisions } from '../../../domain/earlierRevisions.js';
 
-/** What the client sends (wire-iam.md, Realms). */
-export interface RealmFields {
-  name: string;
-  openIdConfig: string;
-  logo?: string;
-  acceptedAudiences?: string[];
-}
+import type { RealmFields } from '../../../kernel/RealmFields.js';
+
+export type { RealmFields };
 
 /** What discovery learned from the provider; the keys are the JWKS at discovery time. */
 export interface WellKnown {
