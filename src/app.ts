@@ -95,6 +95,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     lookups: stateLookups(states.of(kinds.projects), states.of(kinds.resources.definition), addresses),
     documents: { ...kinds.documents, states: Object.assign({}, kinds.documents.states, ...modules.all.map((m) => m.documents?.(addresses))) },
     extra: modules.all.flatMap((m) => m.projections.map((projection) => ({ name: m.name, projection }))),
+    storeWriters: modules.all.flatMap(({ storeWriter }) => (storeWriter ? [storeWriter] : [])),
     ...(hooks.storeProgress ? { storeProgress: hooks.storeProgress } : {}),
   });
   const counts = kinds.definitions.map((d) => `${states.of(d).size} ${d.kind}`).join(', ');

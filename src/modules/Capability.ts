@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import type { Kind } from '../events/EventLog.js';
 import type { KindDefinition } from '../domain/KindDefinition.js';
 import type { Projection } from '../projection/Projection.js';
+import type { SharedStoreWriter, SharedStoreWriterDeps } from '../projection/SharedStoreWriter.js';
 import type { Routes } from '../http/route.js';
 import type { Caller } from '../kernel/Caller.js';
 import type { ProjectRef } from '../kernel/labels.js';
@@ -25,6 +26,8 @@ export interface CapabilityModule<Platform, Services> {
   readonly projections: readonly Projection[];
   /** The HTTP status of each rejection type the module raises. */
   readonly statuses: Readonly<Record<string, number>>;
+  /** Its part of what the shared store's single writer writes (the external store only), under the same lease. */
+  storeWriter?(deps: SharedStoreWriterDeps): SharedStoreWriter;
   /** How the items of its listed kinds read as search documents (the text index, the external store's search), by kind. */
   documents?(addresses: Addresses): Readonly<Record<string, StateDocument>>;
   /** Called once the platform is built (states replayed, writers ready). */

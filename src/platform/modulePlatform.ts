@@ -34,7 +34,7 @@ export const modulePlatform = (p: {
     sparql: {
       store: p.store.datasets,
       reach: (seq) => (projections.storeRunner ? projections.storeRunner.reach(seq) : Promise.resolve()),
-      shared: projections.viewGraphs !== undefined,
+      shared: projections.sharedWriters.length > 0,
     },
     indexPositions: {
       search: () => {

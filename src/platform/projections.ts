@@ -32,6 +32,7 @@ import { storeSearch } from '../search/store/storeSearch.js';
 import { EventStreams } from '../streams/EventStreams.js';
 import type { TripleStore } from './openTripleStore.js';
 import { wireStoreWriter } from './wireStoreWriter.js';
+import type { StoreWriterDeps } from './wireStoreWriter.js';
 
 export interface ProjectionParts {
   config: Config;
@@ -48,6 +49,8 @@ export interface ProjectionParts {
   documents: { payloads: Readonly<Record<string, DocumentOf>>; states: Readonly<Record<string, StateDocument>> };
   /** The capabilities' own projections, each run under its capability's name. */
   extra: readonly { name: string; projection: Projection }[];
+  /** The capabilities' parts of what the shared store's writer writes. */
+  storeWriters: StoreWriterDeps['writers'];
   /** Told how far the external store is projected, before the log is replayed (the store migration's progress bar). */
   storeProgress?: (progress: () => Promise<{ position: number; head: number }>) => void;
 }
@@ -126,9 +129,10 @@ export const startProjections = async (p: ProjectionParts) => {
     addresses,
     feed,
     log: logs,
+    writers: p.storeWriters,
   });
   const storeRunner = storeWriter?.runner;
-  const viewGraphs = storeWriter?.viewGraphs;
+  const sharedWriters = storeWriter?.writers ?? [];
   const sparqlRunner = storeRunner ?? runner('sparql', new SparqlReplicaProjection(sparqlDatasets));
   // Every replica tells how far each project's search is on the store (`search/offset`) once the
   // store's position covers a change: it follows the store, so writes never wait for it.
@@ -175,7 +179,7 @@ export const startProjections = async (p: ProjectionParts) => {
     terms,
     textIndex,
     searchOnStore,
-    viewGraphs,
+    sharedWriters,
     storeRunner,
     runners,
     // Replicas answer as one: every request waits until what it reads from reached the log head as of its arrival.
@@ -200,7 +204,7 @@ export const startProjections = async (p: ProjectionParts) => {
       for (const r of runners) r.stop();
       catalogueProjection.saveTerms();
       searchOffsets?.stop();
-      await viewGraphs?.stop();
+      for (const writer of sharedWriters) await writer.stop();
       await storeRunner?.stop();
     },
   };

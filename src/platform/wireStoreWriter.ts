@@ -3,8 +3,7 @@ import type { RedisEventLog } from '../events/RedisEventLog.js';
 import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
 import type { Log } from '../kernel/Log.js';
 import type { Addresses } from '../kernel/Addresses.js';
-import { ViewGraphWriter } from '../modules/views/ViewGraphWriter.js';
-import { viewMetadata } from '../modules/views/viewMetadata.js';
+import type { SharedStoreWriter, SharedStoreWriterDeps } from '../projection/SharedStoreWriter.js';
 import type { ChangeFeed } from '../projection/ChangeFeed.js';
 import { RedisProjectionCheckpoints } from '../projection/RedisProjectionCheckpoints.js';
 import { RevisionProjection } from '../projection/RevisionProjection.js';
@@ -32,6 +31,8 @@ export interface StoreWriterDeps {
   addresses: Addresses;
   feed: ChangeFeed;
   log: Log;
+  /** The capabilities' parts of what the writer writes (the views' graphs). */
+  writers: readonly ((deps: SharedStoreWriterDeps) => SharedStoreWriter)[];
 }
 
 /**
@@ -48,17 +49,13 @@ export const wireStoreWriter = (deps: StoreWriterDeps) => {
     ? new RedisWriterLease(redis.connection, redis.keyOf('store-lease'), { ttlMillis: leaseMillis, marginMillis: Math.round(leaseMillis / 5) })
     : soleWriter();
   const batches = new StoreBatchWriter(deps.graphStore, deps.datasets, new RevisionProjection(deps.graphStore, deps.jsonld), deps.catalogue);
-  const viewGraphs =
-    deps.datasets instanceof RemoteProjectSparqlStore
-      ? new ViewGraphWriter({
-          store: deps.datasets,
-          states: deps.states,
-          metadataOf: viewMetadata(deps.addresses),
-          epoch: () => lease.epoch,
-          renew: () => lease.renew(),
-          log: deps.log,
-        })
-      : undefined;
+  const { datasets } = deps;
+  const writers =
+    datasets instanceof RemoteProjectSparqlStore
+      ? deps.writers.map((made) =>
+          made({ store: datasets, states: deps.states, addresses: deps.addresses, epoch: () => lease.epoch, renew: () => lease.renew(), log: deps.log }),
+        )
+      : [];
   const runner = new StoreProjectionRunner(
     deps.feed,
     lease,
@@ -66,7 +63,8 @@ export const wireStoreWriter = (deps: StoreWriterDeps) => {
     async (changes, proceed) => {
       if (!(await batches.write(changes, proceed))) return false;
       if (searchOnStore && !(await searchOnStore.writeBatch(changes, proceed))) return false;
-      return viewGraphs ? viewGraphs.write(changes, proceed) : true;
+      for (const writer of writers) if (!(await writer.write(changes, proceed))) return false;
+      return true;
     },
     {
       log: deps.log,
@@ -85,10 +83,11 @@ export const wireStoreWriter = (deps: StoreWriterDeps) => {
     },
   );
   // A holder that took over sweeps what a dead one left of the views' graphs even while nothing is written.
-  viewGraphs?.every(
-    Math.round(leaseMillis / 4),
-    () => runner.holder,
-    () => lease.valid(),
-  );
-  return { runner, viewGraphs };
+  for (const writer of writers)
+    writer.every(
+      Math.round(leaseMillis / 4),
+      () => runner.holder,
+      () => lease.valid(),
+    );
+  return { runner, writers };
 };
