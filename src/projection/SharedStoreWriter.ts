@@ -23,7 +23,11 @@ export interface SharedStoreWriterDeps {
   addresses: Addresses;
   /** The epoch of the store's lease while this replica holds it (undefined: it does not). */
   epoch: () => number | undefined;
-  /** Extends the lease (false: it was lost). */
+  /**
+   * Extends the lease (false: it was lost). A build outlasts a lease (the store's runner renews it
+   * between batches only): renewed before each run of members, else a large view's build would end
+   * with every holder's lease, and begin again with the next.
+   */
   renew: () => Promise<boolean>;
   log: Log;
 }
