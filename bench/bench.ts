@@ -13,6 +13,7 @@ import { benchCostly } from './costly.js';
 import { benchPhases, benchSpeed } from './speed.js';
 import { benchScale } from './scale.js';
 import { benchHistory } from './history.js';
+import { benchBulk } from './bulk.js';
 
 /**
  * `npm run bench [-- N]`: prints ops/s and p50/p99 per operation. Not part of `npm test`.
@@ -45,5 +46,7 @@ if (only === undefined || only === 'speed') {
   await benchSpeed(n);
   await benchPhases(n);
 }
+// Issue 37: bulk import and export of BENCH_BULK_N (default 10,000) resources.
+if (only === undefined || only === 'bulk') await benchBulk(Number(process.env['BENCH_BULK_N'] ?? 10_000));
 // Issue 23: the external store at scale beside the embedded one (SCALE_N, default 100,000; see bench/scale.ts). Long: never part of the default run.
 if (only === 'scale') await benchScale();

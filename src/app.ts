@@ -64,8 +64,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   const addresses = new Addresses(config.baseUrl, config.projectPrefix);
   const logger = createLogger(config.logLevel ?? 'info');
   const logs = pinoLog(logger);
-  // Read at each scrape, from the parts built below.
-  const metrics = registryMetrics(config, () => ({ log, store, executor, projections }));
+  const metrics = registryMetrics(config, () => ({ log, store, executor, projections })); // read at each scrape
 
   // The platform: the log, the triple store, the CPU workers, JSON-LD.
   const opened = await openLog(config, logs);
@@ -167,6 +166,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     statuses: Object.assign({}, ...modules.all.map((m) => m.statuses)) as Record<string, number>,
   });
 
+  const streamed = (req: IncomingMessage) => isUpload(req) || modules.all.some((m) => m.streamedBody?.(req) === true);
   const registry: Registry = {
     app,
     routes,
@@ -174,9 +174,9 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     endStreams: () => projections.streams.closeAll(),
     connections,
     openToAnonymous: access.openToAnonymous,
-    // File uploads are bounded by their storage's maxFileSize and capacity, checked while streaming.
-    bodyLimit: (req) => (isUpload(req) ? Number.MAX_SAFE_INTEGER : config.maxPayloadBytes),
-    streamedBody: isUpload,
+    // Streamed bodies (file uploads, a capability's: bulk imports) are bounded by their own limits while streaming.
+    bodyLimit: (req) => (streamed(req) ? Number.MAX_SAFE_INTEGER : config.maxPayloadBytes),
+    streamedBody: streamed,
     close: async () => {
       await projections.stop();
       // Modules first: the views drop their graphs from the SPARQL store before it closes.

@@ -1,4 +1,4 @@
-import type { EventDraft, EventLog, LogEvent } from '../events/EventLog.js';
+import type { Appended, BatchEntry, EventDraft, EventLog, LogEvent } from '../events/EventLog.js';
 
 /** How far a write waits before it is acknowledged: `sync` (the default) for every projection, `async` for the states only. */
 export type Indexing = 'sync' | 'async';
@@ -32,6 +32,17 @@ export class EventWriter {
     await this.progress.states(logged.seq);
     if (this.progress.indexing() === 'sync') await this.progress.projections(logged.seq);
     return logged;
+  }
+
+  /** A batch in one write (see `EventLog.appendBatch`), then one wait for the last event it appended. */
+  async appendBatch(entries: readonly BatchEntry[]): Promise<Appended[]> {
+    const outcomes = await this.log.appendBatch(entries);
+    const last = Math.max(0, ...outcomes.map((o) => ('seq' in o ? o.seq : 0)));
+    if (last > 0) {
+      await this.progress.states(last);
+      if (this.progress.indexing() === 'sync') await this.progress.projections(last);
+    }
+    return outcomes;
   }
 
   /** Catches the states up to the log head. */

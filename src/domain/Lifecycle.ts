@@ -19,6 +19,13 @@ export interface Placement {
 /** The item's state as the states hold it now, found from the draft of its next event. */
 export type CurrentState = (draft: EventDraft) => unknown;
 
+/** One command of a batch: the state it is evaluated against and where its event goes. */
+export interface BatchCommand<S, C> {
+  state: S | undefined;
+  cmd: C;
+  placement: Placement;
+}
+
 /** Races lost in a row before the log's revision is reported as the conflict. */
 const ATTEMPTS = 3;
 
@@ -49,20 +56,12 @@ export class Lifecycle {
       if (decision instanceof Rejection) throw decision;
       if (decision === null) return undefined;
       await admit?.(decision);
-      const rev = definition.revAfter ? definition.revAfter(decision) : decision.rev;
-      const { projectSeen, ...where } = placement;
-      const draft: EventDraft = {
-        ...where,
-        kind: definition.kind,
-        rev,
-        event: definition.logged ? definition.logged(decision) : decision,
-        ...(projectSeen !== undefined && where.project !== undefined ? { within: { key: projectKey(where.project as ProjectRef), since: projectSeen } } : {}),
-      };
+      const draft = this.draft(definition, decision, placement);
       try {
         return await this.writer.append(draft, state?.rev ?? 0);
       } catch (error) {
         // The project was deleted while the write was in flight (its bytes streaming, its payload expanding).
-        if (error instanceof ScopeDeleted) throw rejections.projectNotFound(where.project ?? error.key);
+        if (error instanceof ScopeDeleted) throw rejections.projectNotFound(placement.project ?? error.key);
         if (!(error instanceof RevisionConflict)) throw error;
         if (attempt >= ATTEMPTS) throw definition.conflict(state, cmd, error.actual);
         await this.writer.latest();
@@ -72,5 +71,55 @@ export class Lifecycle {
         state = fresh;
       }
     }
+  }
+
+  /**
+   * Many commands, each judged on its own, appended in one write: a rejection answers its command
+   * alone. A command that lost a race (its item moved on since its state was read) is run again
+   * alone, as `run` does, once the batch is written. Outcomes at the commands' indexes: the logged
+   * event, undefined (nothing changed) or the rejection. Keys must be distinct within a batch.
+   */
+  async runBatch<S extends { rev: number }, C, E extends DomainEvent & { rev: number }>(
+    definition: CommandDefinition<S, C, E>,
+    commands: readonly BatchCommand<S, C>[],
+  ): Promise<(LogEvent | undefined | Rejection)[]> {
+    const outcomes: (LogEvent | undefined | Rejection)[] = new Array(commands.length);
+    const entries: { index: number; draft: EventDraft; expectedRev: number }[] = [];
+    commands.forEach(({ state, cmd, placement }, index) => {
+      const decision = definition.evaluate(state, cmd);
+      if (decision instanceof Rejection) outcomes[index] = decision;
+      else if (decision === null) outcomes[index] = undefined;
+      else entries.push({ index, draft: this.draft(definition, decision, placement), expectedRev: state?.rev ?? 0 });
+    });
+    const appended = await this.writer.appendBatch(entries);
+    const raced: number[] = [];
+    appended.forEach((outcome, i) => {
+      const { index } = entries[i]!;
+      if (outcome instanceof ScopeDeleted) outcomes[index] = rejections.projectNotFound(commands[index]!.placement.project ?? outcome.key);
+      else if (outcome instanceof RevisionConflict) raced.push(index);
+      else outcomes[index] = outcome;
+    });
+    if (raced.length) await this.writer.latest();
+    for (const index of raced) {
+      const { cmd, placement } = commands[index]!;
+      const fresh = this.current(entries.find((e) => e.index === index)!.draft) as S | undefined;
+      outcomes[index] = await this.run(definition, fresh, cmd, placement).catch((error: unknown) => {
+        if (error instanceof Rejection) return error;
+        throw error;
+      });
+    }
+    return outcomes;
+  }
+
+  private draft<S, C, E extends DomainEvent & { rev: number }>(definition: CommandDefinition<S, C, E>, decision: E, placement: Placement): EventDraft {
+    const rev = definition.revAfter ? definition.revAfter(decision) : decision.rev;
+    const { projectSeen, ...where } = placement;
+    return {
+      ...where,
+      kind: definition.kind,
+      rev,
+      event: definition.logged ? definition.logged(decision) : decision,
+      ...(projectSeen !== undefined && where.project !== undefined ? { within: { key: projectKey(where.project as ProjectRef), since: projectSeen } } : {}),
+    };
   }
 }

@@ -58,6 +58,15 @@ export class ScopeDeleted extends Error {
   }
 }
 
+/** One entry of a batched append: what `append` takes. */
+export interface BatchEntry {
+  draft: EventDraft;
+  expectedRev: number;
+}
+
+/** What the log decided for one entry of a batch: its event, or why it refused that entry alone. */
+export type Appended = LogEvent | RevisionConflict | ScopeDeleted;
+
 /** The log cannot be reached for the moment (a Redis restart, a network blip): nothing was appended, or the outcome is unknown. */
 export class EventLogUnavailable extends Error {}
 
@@ -69,6 +78,14 @@ export class EventLogUnavailable extends Error {}
 export interface EventLog {
   /** Refused with `RevisionConflict` when the key is not at `expectedRev`, with `ScopeDeleted` as `draft.within` says. */
   append(draft: EventDraft, expectedRev: number): Promise<LogEvent>;
+  /**
+   * Many appends in one write (one round trip, one durable sync): each entry is judged on its own and
+   * in order, exactly as that many `append` calls would be (a later entry sees an earlier one's
+   * revision), and its outcome is in the answer at its index. Resolves only once every appended
+   * event is durable; a failure of the log itself (unreachable, a failed write) rejects the whole,
+   * and then none of the entries may be taken as appended.
+   */
+  appendBatch(entries: readonly BatchEntry[]): Promise<Appended[]>;
   /** Up to `limit` events with `seq > after`, in order. Pruned events are skipped. */
   read(after: number, limit: number): Promise<LogEvent[]>;
   /** One event by position, or undefined when pruned or unknown. */

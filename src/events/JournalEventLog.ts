@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import { eachLine, readHead, record } from './journalRecords.js';
 import type { Damage } from './journalRecords.js';
 import { JournalDamaged } from './journalRecords.js';
-import type { EventDraft, EventLog, LogEvent } from './EventLog.js';
+import type { Appended, BatchEntry, EventDraft, EventLog, LogEvent } from './EventLog.js';
 import { RevisionConflict, ScopeDeleted } from './EventLog.js';
 
 interface Pending {
@@ -126,6 +126,16 @@ export class JournalEventLog implements EventLog {
     return new Promise<LogEvent>((resolve, reject) => {
       this.pending.push({ event, line, resolve, reject });
       if (!this.flushing) void this.flush();
+    });
+  }
+
+  /** Every entry joins the same group commit: they are enqueued in this tick, before the flush takes its batch. */
+  async appendBatch(entries: readonly BatchEntry[]): Promise<Appended[]> {
+    const settled = await Promise.allSettled(entries.map(({ draft, expectedRev }) => this.append(draft, expectedRev)));
+    return settled.map((outcome) => {
+      if (outcome.status === 'fulfilled') return outcome.value;
+      if (outcome.reason instanceof RevisionConflict || outcome.reason instanceof ScopeDeleted) return outcome.reason;
+      throw outcome.reason;
     });
   }
 

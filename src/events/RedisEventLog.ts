@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import type { RedisOptions } from 'ioredis';
 import type { Log } from '../kernel/Log.js';
 import { consoleLog } from '../kernel/Log.js';
-import type { EventDraft, EventLog, LogEvent } from './EventLog.js';
+import type { Appended, BatchEntry, EventDraft, EventLog, LogEvent } from './EventLog.js';
 import { EventLogUnavailable, RevisionConflict, ScopeDeleted } from './EventLog.js';
 import { ADVANCE_SCRIPT, APPEND_SCRIPT, COPY_SCRIPT, PRUNE_SCRIPT } from './redisScripts.js';
 
@@ -178,36 +178,64 @@ export class RedisEventLog implements EventLog {
   }
 
   async append(draft: EventDraft, expectedRev: number): Promise<LogEvent> {
+    const outcome = this.outcome(draft, expectedRev, await reachable(this.scripted.registryAppend(...this.appendArgs(draft, expectedRev))));
+    if (!('seq' in outcome)) throw outcome;
+    await this.replicated(outcome.seq);
+    return outcome;
+  }
+
+  /** One pipeline of the append script (each run atomic on its own, in order), then one `WAIT` for the Redis replicas. */
+  async appendBatch(entries: readonly BatchEntry[]): Promise<Appended[]> {
+    if (entries.length === 0) return [];
+    const pipeline = this.redis.pipeline() as unknown as Scripted & { exec(): Promise<[Error | null, unknown][] | null> };
+    for (const { draft, expectedRev } of entries) pipeline.registryAppend(...this.appendArgs(draft, expectedRev));
+    const results = (await reachable(pipeline.exec())) ?? [];
+    const outcomes = entries.map(({ draft, expectedRev }, i) => {
+      const [error, result] = results[i] ?? [new Error('no answer')];
+      if (error) throw new EventLogUnavailable(`appending to the event log's Redis failed: ${error.message}`);
+      return this.outcome(draft, expectedRev, result as [number, number]);
+    });
+    const last = Math.max(0, ...outcomes.map((o) => ('seq' in o ? o.seq : 0)));
+    if (last > 0) await this.replicated(last);
+    return outcomes;
+  }
+
+  private appendArgs(draft: EventDraft, expectedRev: number): Parameters<Scripted['registryAppend']> {
     const { keys } = this;
     const { within, ...recorded } = draft;
-    const [ok, value] = await reachable(
-      this.scripted.registryAppend(
-        keys.revs,
-        keys.seq,
-        keys.stream,
-        keys.seqs,
-        keys.deleted,
-        draft.key,
-        expectedRev,
-        draft.rev,
-        JSON.stringify(recorded),
-        within?.key ?? '',
-        within?.since ?? 0,
-      ),
-    );
-    if (Number(ok) === 2) throw new ScopeDeleted(within!.key, Number(value));
-    if (Number(ok) !== 1) throw new RevisionConflict(draft.key, expectedRev, Number(value));
+    return [
+      keys.revs,
+      keys.seq,
+      keys.stream,
+      keys.seqs,
+      keys.deleted,
+      draft.key,
+      expectedRev,
+      draft.rev,
+      JSON.stringify(recorded),
+      within?.key ?? '',
+      within?.since ?? 0,
+    ];
+  }
+
+  /** The append script's answer as the event appended or the refusal. */
+  private outcome(draft: EventDraft, expectedRev: number, [ok, value]: [number, number]): Appended {
+    if (Number(ok) === 2) return new ScopeDeleted(draft.within!.key, Number(value));
+    if (Number(ok) !== 1) return new RevisionConflict(draft.key, expectedRev, Number(value));
+    const { within: _within, ...recorded } = draft;
     const seq = Number(value);
     this.bump(seq);
-    if (this.replication.replicas > 0) {
-      // Acknowledged only once copied to Redis replicas: a failover to one of them then keeps it.
-      const copies = Number(await reachable(this.redis.wait(this.replication.replicas, this.replication.millis)));
-      if (copies < this.replication.replicas)
-        throw new EventLogUnavailable(
-          `event ${seq} reached ${copies} of the ${this.replication.replicas} Redis replicas required within ${this.replication.millis} ms: it may be lost in a failover`,
-        );
-    }
     return { ...recorded, seq };
+  }
+
+  /** Acknowledged only once copied to Redis replicas (when asked): a failover to one of them then keeps every event up to `seq`. */
+  private async replicated(seq: number): Promise<void> {
+    if (this.replication.replicas === 0) return;
+    const copies = Number(await reachable(this.redis.wait(this.replication.replicas, this.replication.millis)));
+    if (copies < this.replication.replicas)
+      throw new EventLogUnavailable(
+        `event ${seq} reached ${copies} of the ${this.replication.replicas} Redis replicas required within ${this.replication.millis} ms: it may be lost in a failover`,
+      );
   }
 
   async read(after: number, limit: number): Promise<LogEvent[]> {

@@ -10,6 +10,14 @@ export const timedEventLog = (log: EventLog, observe: (seconds: number) => void)
       observe((performance.now() - started) / 1000);
     }
   },
+  appendBatch: async (entries) => {
+    const started = performance.now();
+    try {
+      return await log.appendBatch(entries);
+    } finally {
+      observe((performance.now() - started) / 1000);
+    }
+  },
   read: (after, limit) => log.read(after, limit),
   get: (seq) => log.get(seq),
   lastSeq: () => log.lastSeq(),

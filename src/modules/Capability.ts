@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+import type { IncomingMessage } from 'node:http';
 import type { Kind } from '../events/EventLog.js';
 import type { KindDefinition } from '../domain/KindDefinition.js';
 import type { Projection } from '../projection/Projection.js';
@@ -28,6 +29,8 @@ export interface CapabilityModule<Platform, Services> {
   readonly statuses: Readonly<Record<string, number>>;
   /** Its part of what the shared store's single writer writes (the external store only), under the same lease. */
   storeWriter?(deps: SharedStoreWriterDeps): SharedStoreWriter;
+  /** Requests whose body it streams through itself, bounded by its own limits (bulk imports): not held to the JSON body limit. */
+  streamedBody?(req: IncomingMessage): boolean;
   /** How the items of its listed kinds read as search documents (the text index, the external store's search), by kind. */
   documents?(addresses: Addresses): Readonly<Record<string, StateDocument>>;
   /** Called once the platform is built (states replayed, writers ready). */

@@ -4,7 +4,8 @@ import type { Listings } from '../catalogue/Listings.js';
 import type { Lifecycle } from '../domain/Lifecycle.js';
 import type { ProjectService } from '../domain/projects/ProjectService.js';
 import type { ResourceState } from '../domain/resources/Resource.js';
-import type { Selector } from '../domain/resources/ResourceService.js';
+import type { ResourceService, Selector } from '../domain/resources/ResourceService.js';
+import type { EventLog } from '../events/EventLog.js';
 import type { FileService } from '../domain/files/FileService.js';
 import type { StorageService } from '../domain/storages/StorageService.js';
 import type { Addresses } from '../kernel/Addresses.js';
@@ -18,7 +19,6 @@ import type { SearchResponse } from '../search/dsl/executeSearch.js';
 import type { SearchDoc } from '../search/dsl/fields.js';
 import type { CpuTurns } from '../workers/CpuTurns.js';
 import type { Redis } from 'ioredis';
-import type { EventLog } from '../events/EventLog.js';
 import type { Revision } from '../domain/resources/RevisionReader.js';
 
 /** One revision of a resource or schema, as its fetch reads it (`RevisionNotFound`, `TagNotFound`, the schema segment checked). */
@@ -80,6 +80,13 @@ export interface Platform {
   };
   /** How far the projections behind a project's default views are in the log: its search (text index) and its SPARQL endpoint's store. */
   indexPositions: { search(): number; sparql(): number };
+  /** Resources and schemas as bulk writes and exports see them: their services, their states (by log key), the log their revisions are read from. */
+  itemHistory: {
+    services: Record<'resources' | 'schemas', ResourceService>;
+    states: Record<'resources' | 'schemas', ReadonlyMap<string, ResourceState>>;
+    log: Pick<EventLog, 'read' | 'get'>;
+    toNQuads(expanded: JsonObject[]): Promise<string>;
+  };
   /** The event log's Redis, when there is one: where state every replica shares is kept (keys under the log's hash tag). */
   redis?: { readonly connection: Redis; keyOf(name: string): string };
 }

@@ -92,6 +92,31 @@ for (const subject of subjects) {
       expect((await log.append(draft('a', 1), 0)).seq).to.equal(3);
     });
 
+    it('appends a batch judging each entry on its own, in order, as that many appends would', async () => {
+      await log.append(draft('a', 1), 0);
+      const outcomes = await log.appendBatch([
+        { draft: draft('b', 1), expectedRev: 0 },
+        // Refused alone: `a` is at 1.
+        { draft: draft('a', 1), expectedRev: 0 },
+        // Sees the batch's own earlier entry.
+        { draft: draft('b', 2), expectedRev: 1 },
+        { draft: draft('c', 1), expectedRev: 0 },
+      ]);
+      expect(outcomes[0]).to.deep.equal({ ...draft('b', 1), seq: 2 });
+      expect(outcomes[1]).to.be.instanceOf(RevisionConflict);
+      expect(outcomes[1]).to.include({ key: 'a', expected: 0, actual: 1 });
+      expect(outcomes[2]).to.deep.equal({ ...draft('b', 2), seq: 3 });
+      expect(outcomes[3]).to.deep.equal({ ...draft('c', 1), seq: 4 });
+      expect(await log.read(0, 10)).to.deep.equal([{ ...draft('a', 1), seq: 1 }, outcomes[0], outcomes[2], outcomes[3]]);
+      expect(await log.lastSeq()).to.equal(4);
+      expect(await log.appendBatch([])).to.deep.equal([]);
+      // The scope check applies per entry too.
+      await log.append(draft('p', 1), 0);
+      await log.append({ ...draft('p', 0, 'ProjectDeleted') }, 1);
+      const scoped = await log.appendBatch([{ draft: { ...draft('d', 1), within: { key: 'p', since: 5 } }, expectedRev: 0 }]);
+      expect(scoped[0]).to.be.instanceOf(ScopeDeleted);
+    });
+
     it('lets exactly one of N concurrent appends with the same expected revision win', async () => {
       await log.append(draft('a', 1), 0);
       const results = await Promise.allSettled(Array.from({ length: 25 }, () => log.append(draft('a', 2), 1)));

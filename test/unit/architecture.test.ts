@@ -96,7 +96,7 @@ const FLOORS: string[][] = [
   ['projection', 'catalogue', 'search', 'streams', 'sparqlEndpoint', 'tracker'],
   ['http'],
   ['modules'],
-  ['modules/iam', 'modules/views', 'modules/archives', 'modules/history', 'files', 'frontend', 'resolvers'],
+  ['modules/iam', 'modules/views', 'modules/archives', 'modules/history', 'modules/bulk', 'files', 'frontend', 'resolvers'],
   ['platform'],
   ['.', 'tools'],
 ];

@@ -98,3 +98,46 @@ describe('Lifecycle: a write the log refuses', () => {
     expect(await outcome(lifecycle.run(definition, undefined, {}, { key: 'k' }))).to.equal(broken);
   });
 });
+
+describe('Lifecycle: a batch of commands', () => {
+  it('appends them in one write, answers a rejection alone, and runs a command that lost a race again on its own', async () => {
+    const logRevs = new Map<string, number>([['b', 1]]);
+    const batches: number[] = [];
+    const singles: string[] = [];
+    const writer = {
+      appendBatch: async (entries: { draft: EventDraft; expectedRev: number }[]) => {
+        batches.push(entries.length);
+        return entries.map(({ draft, expectedRev }, i) => {
+          const actual = logRevs.get(draft.key) ?? 0;
+          if (actual !== expectedRev) return new RevisionConflict(draft.key, expectedRev, actual);
+          logRevs.set(draft.key, draft.rev);
+          return { ...draft, seq: i + 1 } as LogEvent;
+        });
+      },
+      append: async (draft: EventDraft, expected: number) => {
+        singles.push(draft.key);
+        if ((logRevs.get(draft.key) ?? 0) !== expected) throw new RevisionConflict(draft.key, expected, logRevs.get(draft.key) ?? 0);
+        logRevs.set(draft.key, draft.rev);
+        return { ...draft, seq: 99 } as LogEvent;
+      },
+      latest: async () => undefined,
+    } as unknown as EventWriter;
+    const refusing = {
+      ...definition,
+      evaluate: (state: State | undefined, cmd: { refuse?: boolean }) =>
+        cmd.refuse ? new Rejection('Refused', 'no') : ({ type: 'Updated', rev: (state?.rev ?? 0) + 1 } as unknown as Event),
+    } as unknown as CommandDefinition<State, { refuse?: boolean }, Event>;
+    const lifecycle = new Lifecycle(writer, (draft) => ({ rev: logRevs.get(draft.key) ?? 0 }));
+    const outcomes = await lifecycle.runBatch(refusing, [
+      { state: undefined, cmd: {}, placement: { key: 'a' } },
+      { state: undefined, cmd: { refuse: true }, placement: { key: 'r' } },
+      // The replica had not seen `b` at 1: it lost the race, then is evaluated on the log's revision.
+      { state: undefined, cmd: {}, placement: { key: 'b' } },
+    ]);
+    expect(batches).to.deep.equal([2]);
+    expect((outcomes[0] as LogEvent).rev).to.equal(1);
+    expect(outcomes[1]).to.be.instanceOf(Rejection);
+    expect((outcomes[2] as LogEvent).rev).to.equal(2);
+    expect(singles).to.deep.equal(['b']);
+  });
+});

@@ -18,6 +18,9 @@ import type { Revision, RevisionReader } from './RevisionReader.js';
 import type { Pins, SchemaResolver, ValidationReport } from './SchemaResolver.js';
 import { addressableId, checkSource } from './sourceChecks.js';
 import { Lru } from '../../util/Lru.js';
+import { Rejection } from '../../kernel/Rejection.js';
+import type { Committed, PreparedWrite, ReplayedRevision } from './bulkWrites.js';
+import { CONTENT_EVENTS, replayedCommand } from './bulkWrites.js';
 
 export interface ResourceStates {
   get(key: string): ResourceState | undefined;
@@ -83,6 +86,87 @@ export class ResourceService {
       },
       expansion,
     );
+  }
+
+  /** A bulk line: a create, or with `upsert` an update of the item at its revision when the batch is written, if it exists then. */
+  async prepareWrite(
+    ref: ProjectRef,
+    schemaSegment: string,
+    payload: unknown,
+    tag: string | undefined,
+    caller: Caller,
+    upsert: boolean,
+  ): Promise<PreparedWrite> {
+    const project = this.projects.active(ref);
+    const source = checkSource(payload);
+    const expansion = await this.expand(project, source, undefined, caller);
+    const existing = upsert ? this.states.get(this.kind.key(ref, expansion.id)) : undefined;
+    const schema = existing
+      ? await this.schemaForUpdate(project, schemaSegment, existing, caller)
+      : await this.schemas.resolve(ref, this.schemaIri(project, schemaSegment), caller);
+    const pins = await schema.validate(expansion.id, expansion.expanded);
+    if (this.guards.takenElsewhere(ref, expansion.id)) throw rejections.alreadyExists(expansion.id, ref);
+    const target = this.target(ref, expansion.id, caller, project);
+    const content = this.content(source, expansion, schema.iri, schema.project, pins);
+    const tagged = tag === undefined ? {} : { tag };
+    return {
+      key: this.kind.key(ref, expansion.id),
+      id: expansion.id,
+      expansion,
+      decide: (state) =>
+        state && upsert ? { type: 'Update', rev: state.rev, ...target, ...content, ...tagged } : { type: 'Create', ...target, ...content, ...tagged },
+    };
+  }
+
+  /** A revision of an export, replayed: content revisions are expanded and validated as a create or update would be. */
+  async prepareReplay(ref: ProjectRef, revision: ReplayedRevision, caller: Caller): Promise<PreparedWrite> {
+    const project = this.projects.active(ref);
+    const id = this.id(project, revision.id);
+    const target = this.target(ref, id, caller, project);
+    const schema = await this.schemas.resolve(ref, this.schemaIri(project, revision.schema), caller);
+    if (!CONTENT_EVENTS.has(revision.event))
+      return { key: this.kind.key(ref, id), id, decide: (state) => replayedCommand(revision, state, target, undefined, schema.project) };
+    const source = checkSource(revision.source);
+    const expansion = await this.expand(project, source, id, caller);
+    const pins = await schema.validate(id, expansion.expanded);
+    if (this.guards.takenElsewhere(ref, id)) throw rejections.alreadyExists(id, ref);
+    const content = this.content(source, expansion, schema.iri, schema.project, pins);
+    return { key: this.kind.key(ref, id), id, expansion, decide: (state) => replayedCommand(revision, state, target, content, schema.project) };
+  }
+
+  /**
+   * Writes prepared writes (distinct items) in one append: each answers with the item's state after
+   * it (unchanged when it changed nothing) or its own rejection.
+   */
+  async commitBatch(writes: readonly PreparedWrite[]): Promise<(Committed | Rejection)[]> {
+    try {
+      await this.capacity();
+    } catch (error) {
+      if (error instanceof Rejection) return writes.map(() => error);
+      throw error;
+    }
+    const decided = writes.map((write) => {
+      const state = this.states.get(write.key);
+      return { state, cmd: write.decide(state), write };
+    });
+    const runnable = decided.filter((d): d is typeof d & { cmd: ResourceCommand } => !(d.cmd instanceof Rejection));
+    const outcomes = await this.lifecycle.runBatch(
+      this.definition,
+      runnable.map(({ state, cmd }) => ({
+        state,
+        cmd,
+        placement: { key: this.kind.key(cmd.project, cmd.id), org: cmd.project.split('/')[0]!, project: cmd.project, projectSeen: cmd.projectSeen },
+      })),
+    );
+    const byWrite = new Map(runnable.map((d, i) => [d.write, outcomes[i]]));
+    return decided.map(({ cmd, write }) => {
+      if (cmd instanceof Rejection) return cmd;
+      const outcome = byWrite.get(write);
+      if (outcome instanceof Rejection) return outcome;
+      const compacted = write.expansion && this.jsonld.takeCompacted(write.expansion.expanded);
+      if (compacted && outcome !== undefined && !this.compacted.get(outcome.seq)) this.compacted.set(outcome.seq, compacted);
+      return { state: this.current(cmd.project, cmd.id), created: cmd.type === 'Create' };
+    });
   }
 
   async update(ref: ProjectRef, schemaSegment: string, idSegment: string, payload: unknown, rev: number, tag: string | undefined, caller: Caller) {

@@ -1,0 +1,76 @@
+import type { AclCheck } from '../../kernel/AclCheck.js';
+import type { ProjectService } from '../../domain/projects/ProjectService.js';
+import type { ResourceService } from '../../domain/resources/ResourceService.js';
+import type { Caller } from '../../kernel/Caller.js';
+import type { ProjectRef } from '../../kernel/labels.js';
+import type { LineOutcome, LineWriter, ImportBounds } from './BulkImport.js';
+import { runImport } from './BulkImport.js';
+import type { ExportedKind } from './exportRecord.js';
+import { isExportRecord, replayedOf } from './exportRecord.js';
+import { ndjsonLines } from './ndjsonLines.js';
+import type { ExportSources } from './projectExport.js';
+import { exportQuads, exportRecords } from './projectExport.js';
+
+export interface ImportOptions {
+  /** The schema segment every payload line is validated against (`_`: none, or an updated item's own). */
+  schema: string;
+  /** Lines naming an item that exists update it at its current revision. */
+  upsert: boolean;
+  tag: string | undefined;
+  caller: Caller;
+}
+
+/** A streamed body: its chunks, and whether it arrived whole (a dropped connection leaves it incomplete). */
+export type StreamedBody = AsyncIterable<Buffer> & { readonly complete: boolean };
+
+export interface BulkDeps {
+  services: Record<ExportedKind, ResourceService>;
+  projects: ProjectService;
+  acl: AclCheck;
+  sources: ExportSources;
+  /** A line's size limit: a single create's body limit. */
+  maxLineBytes: number;
+  bounds: ImportBounds;
+}
+
+/** Bulk imports into a project and its exports. */
+export class BulkService {
+  constructor(private readonly deps: BulkDeps) {}
+
+  /** Refuses an import into a project that does not exist or is deprecated before any line is read. */
+  checkWritable(ref: ProjectRef): void {
+    this.deps.projects.active(ref);
+  }
+
+  /**
+   * Imports the body's lines: payloads as creates (or updates, `upsert`), lines of an export as the
+   * revisions they record (schemas need `schemas/write` too). `answer` gets the outcomes in order.
+   */
+  async import(ref: ProjectRef, options: ImportOptions, body: StreamedBody, answer: (outcomes: LineOutcome[]) => Promise<void>, stopped: () => boolean) {
+    const { services, acl, maxLineBytes, bounds } = this.deps;
+    let schemasAllowed: Promise<void> | undefined;
+    const writer: LineWriter = {
+      prepare: async (value) => {
+        if (!isExportRecord(value))
+          return { kind: 'resources', ...(await services.resources.prepareWrite(ref, options.schema, value, options.tag, options.caller, options.upsert)) };
+        const { kind, revision } = replayedOf(value);
+        if (kind === 'schemas') await (schemasAllowed ??= acl.authorize(options.caller, 'schemas/write', `/${ref}`));
+        return { kind, ...(await services[kind].prepareReplay(ref, revision, options.caller)) };
+      },
+      commit: (kind, writes) => services[kind].commitBatch(writes),
+    };
+    await runImport(
+      ndjsonLines(body, maxLineBytes, () => body.complete),
+      writer,
+      { ...bounds, maxLineBytes },
+      answer,
+      stopped,
+    );
+  }
+
+  /** The project's history as NDJSON records or as N-Quads; the project is checked before anything streams. */
+  export(ref: ProjectRef, format: 'records' | 'quads'): AsyncGenerator<string> {
+    this.deps.projects.fetch(ref);
+    return format === 'records' ? exportRecords(ref, this.deps.sources) : exportQuads(ref, this.deps.sources);
+  }
+}

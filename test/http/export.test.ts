@@ -1,0 +1,127 @@
+import { expect } from 'chai';
+import { MINIMUM_PERMISSIONS } from '../../src/kernel/permissions.js';
+import { serve, startServer } from '../support/server.js';
+import type { TestServer } from '../support/server.js';
+import { client, enc } from '../support/client.js';
+import { EX, freshProject, schemaPayload, thing, unique } from '../support/schemas.js';
+import { ndjson, postLines } from '../support/ndjson.js';
+
+describe('project export', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  let api: ReturnType<typeof client>;
+  serve((s, a) => ((server = s), (api = a)));
+
+  /** A project with a schema, resources validated by it or not, updates, tags, a deprecation and a tag removed. */
+  const populate = async () => {
+    const p = await freshProject(api);
+    const schemaId = `${EX}schemas/${unique('person')}`;
+    expect((await api.post(`/v1/schemas/${p}`, schemaPayload(schemaId, 'Person', { name: { datatype: 'xsd:string', minCount: 1 } }))).status).to.equal(201);
+    const ann = `${EX}${unique('ann')}`;
+    const plain = `${EX}${unique('plain')}`;
+    expect((await api.post(`/v1/resources/${p}/${enc(schemaId)}`, thing('Person', { name: 'Ann' }, ann))).status).to.equal(201);
+    expect((await api.put(`/v1/resources/${p}/_/${enc(ann)}?rev=1&tag=v1`, thing('Person', { name: 'Ann B.' }, ann))).status).to.equal(200);
+    expect((await api.post(`/v1/resources/${p}/_/${enc(ann)}/tags?rev=2`, { tag: 'first', rev: 1 })).status).to.equal(201);
+    const source = { '@context': { ex: EX, n: { '@id': 'ex:n', '@type': 'xsd:integer' } }, '@id': plain, 'ex:kept': [3, 1, 2], n: '7', 'ex:nil': null };
+    expect((await api.post(`/v1/resources/${p}`, source)).status).to.equal(201);
+    expect((await api.post(`/v1/resources/${p}/_/${enc(plain)}/tags?rev=1`, { tag: 'gone', rev: 1 })).status).to.equal(201);
+    expect((await api.delete(`/v1/resources/${p}/_/${enc(plain)}/tags/gone?rev=2`)).status).to.equal(200);
+    expect((await api.delete(`/v1/resources/${p}/_/${enc(plain)}?rev=3`)).status).to.equal(200);
+    return { p, schemaId, ids: [ann, plain] };
+  };
+
+  /** What the comparison keeps of a line: everything but who and when wrote it. */
+  const comparable = (line: Record<string, unknown>) => {
+    const { _createdAt: _ca, _updatedAt: _ua, _createdBy: _cb, _updatedBy: _ub, _schemaProject: _sp, ...rest } = line;
+    return rest;
+  };
+
+  it('streams one line per item and revision, schemas first, with the source exactly as sent', async () => {
+    const { p, schemaId, ids } = await populate();
+    const res = await fetch(`${server.url}/v1/export/projects/${p}`);
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.match(/^application\/x-ndjson/);
+    const lines = ndjson(await res.text());
+    expect(lines.map((l) => [l._kind, l['@id'], l._rev, l._event])).to.deep.equal([
+      ['schemas', schemaId, 1, 'ResourceCreated'],
+      ['resources', ids[0], 1, 'ResourceCreated'],
+      ['resources', ids[0], 2, 'ResourceUpdated'],
+      ['resources', ids[0], 3, 'ResourceTagAdded'],
+      ['resources', ids[1], 1, 'ResourceCreated'],
+      ['resources', ids[1], 2, 'ResourceTagAdded'],
+      ['resources', ids[1], 3, 'ResourceTagDeleted'],
+      ['resources', ids[1], 4, 'ResourceDeprecated'],
+    ]);
+    expect(lines[1]).to.include({ _schema: `${schemaId}?rev=1`, _deprecated: false });
+    expect(lines[3]).to.deep.include({ _tags: { v1: 2, first: 1 }, _tag: 'first', _targetRev: 1 });
+    expect(lines[4]._source).to.deep.equal((await api.get(`/v1/resources/${p}/_/${enc(ids[1]!)}/source?rev=1`)).body);
+    expect(lines[4]._source['ex:nil']).to.equal(null);
+    expect(lines[7]).to.include({ _deprecated: true });
+    expect(lines[7]._createdBy).to.match(/anonymous$/);
+  });
+
+  it('gives every revision graph with Accept: application/n-quads', async () => {
+    const { p, ids } = await populate();
+    const res = await fetch(`${server.url}/v1/export/projects/${p}`, { headers: { accept: 'application/n-quads' } });
+    expect(res.status).to.equal(200);
+    const quads = await res.text();
+    const graphs = new Set([...quads.matchAll(/ <([^>]+)> \.$/gm)].map((m) => m[1]));
+    expect(graphs.size).to.equal(8);
+    expect(quads).to.include(`<${ids[1]}> <http://example.com/kept> "3"^^<http://www.w3.org/2001/XMLSchema#integer>`);
+  });
+
+  it('round-trips: an export imported into an empty project gives the same items, revisions, tags and sources', async () => {
+    const { p, ids } = await populate();
+    const exported = await (await fetch(`${server.url}/v1/export/projects/${p}`)).text();
+    const target = await freshProject(api);
+    const imported = await postLines(`${server.url}/v1/bulk/resources/${target}`, exported.trim().split('\n'));
+    expect(imported.lines.map((l) => l.status)).to.deep.equal([201, 201, 200, 200, 201, 200, 200, 200]);
+    const again = ndjson(await (await fetch(`${server.url}/v1/export/projects/${target}`)).text());
+    expect(again.map(comparable)).to.deep.equal(ndjson(exported).map(comparable));
+    for (const id of ids) {
+      const [a, b] = await Promise.all([api.get(`/v1/resources/${p}/_/${enc(id)}`), api.get(`/v1/resources/${target}/_/${enc(id)}`)]);
+      expect(b.body).to.include({ _rev: a.body._rev, _deprecated: a.body._deprecated });
+      expect((await api.get(`/v1/resources/${target}/_/${enc(id)}/tags`)).body.tags).to.deep.equal(
+        (await api.get(`/v1/resources/${p}/_/${enc(id)}/tags`)).body.tags,
+      );
+    }
+    // Imported again, every line is refused: nothing is added twice.
+    const twice = await postLines(`${server.url}/v1/bulk/resources/${target}`, exported.trim().split('\n'));
+    expect(twice.lines.every((l) => l.status >= 400)).to.equal(true);
+  });
+
+  it('refuses an unknown project and an unacceptable type', async () => {
+    expect((await api.get('/v1/export/projects/nope/nothere')).status).to.equal(404);
+    const p = await freshProject(api);
+    expect((await api.get(`/v1/export/projects/${p}`, { accept: 'text/html' })).status).to.equal(406);
+  });
+});
+
+describe('project export permissions', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  before(async () => {
+    server = await startServer();
+    const api = client(server.url);
+    await api.put('/v1/orgs/o', {});
+    await api.put('/v1/projects/o/p', {});
+    const kept = MINIMUM_PERMISSIONS.filter((perm) => perm !== 'resources/read' && perm !== 'schemas/write');
+    expect((await api.put('/v1/acls?rev=0', { acl: [{ identity: { '@type': 'Anonymous' }, permissions: kept }] })).status).to.equal(201);
+  });
+  after(() => server.stop(true));
+
+  it('needs resources/read on the project; replaying a schema needs schemas/write', async () => {
+    const res = await client(server.url).get('/v1/export/projects/o/p');
+    expect(res.status).to.equal(403);
+    const schemaLine = {
+      _kind: 'schemas',
+      _event: 'ResourceCreated',
+      '@id': `${EX}s`,
+      _rev: 1,
+      _schema: 'https://bluebrain.github.io/nexus/schemas/shacl-20170720.ttl',
+      _source: {},
+    };
+    const imported = await postLines(`${server.url}/v1/bulk/resources/o/p`, [schemaLine]);
+    expect(imported.lines[0]).to.include({ status: 403, '@type': 'AuthorizationFailed' });
+  });
+});
