@@ -17,11 +17,11 @@ export const groups = {
   access: {
     timeoutMS: 15_000,
     // route.ts: the ACL targets and the guard (run, authorize, param).
-    mutate: ['src/auth/aclAllows.ts', 'src/auth/aclsCheck.ts', 'src/auth/permissions.ts', 'src/http/route.ts:25-27', 'src/http/route.ts:116-151'],
+    mutate: ['src/modules/iam/aclAllows.ts', 'src/modules/iam/aclsCheck.ts', 'src/kernel/permissions.ts', 'src/http/route.ts:25-27', 'src/http/route.ts:116-151'],
     tests: {
-      'src/auth/aclAllows.ts': ['unit/aclAllows', 'unit/aclsCheck'],
-      'src/auth/aclsCheck.ts': ['unit/aclsCheck'],
-      'src/auth/permissions.ts': ['unit/permissions'],
+      'src/modules/iam/aclAllows.ts': ['unit/aclAllows', 'unit/aclsCheck'],
+      'src/modules/iam/aclsCheck.ts': ['unit/aclsCheck'],
+      'src/kernel/permissions.ts': ['unit/permissions'],
       'src/http/route.ts': ['unit/routeGuard'],
     },
   },

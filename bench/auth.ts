@@ -1,10 +1,10 @@
-import { RealmDiscovery } from '../src/auth/RealmDiscovery.js';
-import { TokenVerifier } from '../src/auth/TokenVerifier.js';
-import { aclAllows, listingAccess } from '../src/auth/aclAllows.js';
-import { callerFromClaims } from '../src/auth/Identity.js';
-import { normalizeAcl, bootstrapRootAcl, type AclState } from '../src/domain/acls/Acl.js';
-import { activeRealmByIssuer, evaluateRealm, nextRealm, type RealmState } from '../src/domain/realms/Realm.js';
-import { ANONYMOUS } from '../src/auth/Identity.js';
+import { RealmDiscovery } from '../src/modules/iam/RealmDiscovery.js';
+import { TokenVerifier } from '../src/modules/iam/TokenVerifier.js';
+import { aclAllows, listingAccess } from '../src/modules/iam/aclAllows.js';
+import { callerFromClaims } from '../src/kernel/Identity.js';
+import { normalizeAcl, bootstrapRootAcl, type AclState } from '../src/modules/iam/acls/Acl.js';
+import { activeRealmByIssuer, evaluateRealm, nextRealm, type RealmState } from '../src/modules/iam/realms/Realm.js';
+import { ANONYMOUS } from '../src/kernel/Identity.js';
 import { OidcIssuer } from '../test/support/oidcIssuer.js';
 import { measure } from './harness.js';
 

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { assetPath } from '../src/assets.js';
+import { assetPath } from '../src/util/assets.js';
 
 /** The p-th percentile (0-100) of some latencies. */
 export const percentile = (millis: number[], p: number): number => {

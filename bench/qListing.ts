@@ -5,7 +5,7 @@ import { catalogueTriples } from '../src/catalogue/catalogue.js';
 import type { ListingFilter } from '../src/catalogue/ListingQuery.js';
 import type { RankedQuery } from '../src/catalogue/textRanking.js';
 import { rankMatches } from '../src/catalogue/textRanking.js';
-import { words } from '../src/search/analyzer.js';
+import { words } from '../src/kernel/analyzer.js';
 import { searchableText } from '../src/search/searchDocument.js';
 import { StoreTextMatcher } from '../src/search/store/StoreTextMatcher.js';
 import { LENGTH, TEXT, textGraphOf, textTriples, WORD } from '../src/search/store/textGraph.js';

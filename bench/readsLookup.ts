@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Request, RequestHandler, Response } from 'express';
 import { createRegistry } from '../src/app.js';
-import type { AclCheck } from '../src/auth/AclCheck.js';
+import type { AclCheck } from '../src/kernel/AclCheck.js';
 import { bodyReaders } from '../src/http/bodyReader.js';
 import { Routes } from '../src/http/route.js';
 import type { Method } from '../src/http/route.js';

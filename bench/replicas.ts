@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { assetPath } from '../src/assets.js';
+import { assetPath } from '../src/util/assets.js';
 import { freePort } from '../test/support/process.js';
 import { dropPrefix, REDIS_URL, uniquePrefix } from '../test/support/redis.js';
 import { replicaRace } from '../test/support/replicaRace.js';

@@ -4,8 +4,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync }
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assetPath } from '../src/assets.js';
-import { MINIMUM_PERMISSIONS } from '../src/auth/permissions.js';
+import { assetPath } from '../src/util/assets.js';
+import { MINIMUM_PERMISSIONS } from '../src/kernel/permissions.js';
 import { OidcIssuer } from '../test/support/oidcIssuer.js';
 import { payload } from './resources.js';
 import { phaseTable, type Window } from './phases.js';

@@ -1,4 +1,4 @@
-import { words } from '../src/search/analyzer.js';
+import { words } from '../src/kernel/analyzer.js';
 import { CatalogueIndex } from '../src/catalogue/CatalogueIndex.js';
 import { EmbeddedTextMatcher } from '../src/search/EmbeddedTextMatcher.js';
 import { searchableText } from '../src/search/searchDocument.js';

@@ -8,6 +8,21 @@ import { catalogueQuads, catalogueTriples, removeCatalogueUpdate, replaceCatalog
 import type { CatalogueIndex } from './CatalogueIndex.js';
 import type { PayloadSortIndexes } from './PayloadSortIndexes.js';
 import type { TermDictionary } from './TermDictionary.js';
+import type { TermsFile } from './TermsFile.js';
+import type { EventLog } from '../events/EventLog.js';
+import type { Log } from '../kernel/Log.js';
+import { learnTerms } from './learnTerms.js';
+import { relearnTerms } from './relearnTerms.js';
+
+/** Shortest interval between two saves of the terms. */
+const SAVE_TERMS_MILLIS = 1_000;
+
+/** Where the catalogue persists the terms it learns, and the log it learns them again from when they are missing or behind. */
+export interface TermsPersistence {
+  file: TermsFile;
+  log: Pick<EventLog, 'read' | 'lastSeq'>;
+  logger: Log;
+}
 
 /**
  * The catalogue of current states of every listable item: a graph of the store (the SPARQL truth
@@ -18,6 +33,9 @@ import type { TermDictionary } from './TermDictionary.js';
  * revision graphs: only the lease holder writes it (`writeAll`, in its batches, in log order, at the
  * position it records), and every replica keeps its own in-memory indexes. A replica that writes
  * its catalogue graph itself would write it N times per change and reload it whole at each start.
+ *
+ * The term dictionary (`sort=<field name>`) is learned here, at the catalogue's own position, and
+ * persisted with that position (not with the states' snapshot, which is taken at another one).
  */
 export class CatalogueProjection implements Projection {
   constructor(
@@ -29,9 +47,14 @@ export class CatalogueProjection implements Projection {
     private readonly subjectBase: string,
     /** False where the store is shared by every replica: the lease holder writes the graph (`writeAll`). */
     private readonly writesGraph = true,
+    /** None: the terms are learned in memory only (tests of the indexes). */
+    private readonly persisted?: TermsPersistence,
   ) {}
 
-  async apply({ definition, previous, next, logged, triples }: Change): Promise<void> {
+  async apply(change: Change): Promise<void> {
+    const { definition, previous, next, triples } = change;
+    learnTerms(this.terms, change);
+    this.saveTermsSoon();
     if (!definition.listed) return;
     if (next === undefined) {
       if (previous === undefined) return;
@@ -40,9 +63,6 @@ export class CatalogueProjection implements Projection {
       return;
     }
     const item = this.item(definition.kind, definition.listed(next));
-    const content = definition.revision?.(previous, next, logged);
-    if (content !== undefined && content !== 'unchanged')
-      this.terms.learn(item.project, content.source, content.expanded.find((node) => node['@id'] === item.id) ?? content.expanded[0]);
     await this.set(item, previous !== undefined, triples);
   }
 
@@ -63,8 +83,9 @@ export class CatalogueProjection implements Projection {
     this.sorts.dropped(kind, project, id);
   }
 
-  /** Restart: the catalogue is derived from the states, never persisted itself. */
-  async restore(states: ReadonlyMap<KindDefinition, ReadonlyMap<string, unknown>>): Promise<void> {
+  /** Restart: the catalogue is derived from the states, never persisted itself; the terms are restored at `position` or beyond. */
+  async restore(states: ReadonlyMap<KindDefinition, ReadonlyMap<string, unknown>>, position: number): Promise<void> {
+    await this.restoreTerms([...states.keys()], position);
     const items: CatalogueItem[] = [];
     for (const [definition, map] of states)
       if (definition.listed) for (const state of map.values()) items.push(this.item(definition.kind, definition.listed(state)));
@@ -108,6 +129,46 @@ export class CatalogueProjection implements Projection {
       entries.set(node, next === undefined ? undefined : this.item(definition.kind, listed));
     }
     for (const update of replaceCatalogueUpdates([...entries].map(([node, item]) => ({ node, item })))) await this.store.update(update);
+  }
+
+  /**
+   * Terms persisted at or past `position` (and within the log) are kept: the replay from `position`
+   * skips what they already counted. Missing or behind, they are learned again from the log.
+   */
+  private async restoreTerms(definitions: KindDefinition[], position: number): Promise<void> {
+    if (!this.persisted) return;
+    const stored = this.persisted.file.load();
+    if (stored && stored.position >= position && stored.position <= (await this.persisted.log.lastSeq())) {
+      this.terms.replace(stored);
+      return;
+    }
+    const started = performance.now();
+    await relearnTerms(this.persisted.log, definitions, this.terms, position);
+    this.persisted.logger.info(
+      `catalogue: terms ${stored ? `persisted at ${stored.position}` : 'not persisted'}; learned again from the log up to ${position} in ${Math.round(performance.now() - started)} ms`,
+    );
+    this.saveTerms();
+  }
+
+  private saveTimer: NodeJS.Timeout | undefined;
+
+  private saveTermsSoon(): void {
+    if (!this.persisted || this.saveTimer) return;
+    this.saveTimer = setTimeout(() => this.saveTerms(), SAVE_TERMS_MILLIS);
+    this.saveTimer.unref();
+  }
+
+  /** Persists the terms now, at the catalogue's position (a snapshot about to be committed, a shutdown). */
+  saveTerms(): void {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    if (!this.persisted) return;
+    try {
+      this.persisted.file.save(this.terms.serialize());
+    } catch (error) {
+      // Terms behind the states' snapshot are learned again from the log at the next start.
+      this.persisted.logger.warn(`catalogue: cannot save the terms: ${(error as Error).message}`);
+    }
   }
 
   private item(kind: string, r: Listed): CatalogueItem {

@@ -1,4 +1,5 @@
 import type { ProjectAccess } from '../kernel/ProjectAccess.js';
+import { mayReadProject } from '../kernel/ProjectAccess.js';
 import type { ProjectRef } from '../kernel/labels.js';
 import { rejections } from '../domain/rejections.js';
 import type { ProjectState } from '../domain/projects/Project.js';
@@ -9,7 +10,7 @@ import type { Bucket, CatalogueQueries, ItemRef } from './CatalogueQueries.js';
 import type { CatalogueConditions, ListingFilter, SortKey } from './ListingQuery.js';
 import { resolveId } from '../domain/projects/apiMappings.js';
 import { itemNode, parseItemNode } from '../store/graphNames.js';
-import { words } from '../search/analyzer.js';
+import { words } from '../kernel/analyzer.js';
 import type { RankedQuery, ScoredItem, TextMatcher } from './textRanking.js';
 import { cursorPosition, eachSelectedMatch, scoreCursor } from './textRanking.js';
 
@@ -245,8 +246,7 @@ const tallies = (rows: ScoredItem[]): Aggregations => {
  */
 export const readableProjects = (access: ProjectAccess, scope: ProjectRef[] | undefined, org: string | undefined): ProjectRef[] | undefined => {
   if (access.mode === 'all') return scope;
-  const readable = (p: ProjectRef) => access.projects.includes(p) || access.orgs.includes(p.split('/')[0]!);
-  if (scope) return scope.filter(readable);
+  if (scope) return scope.filter((p) => mayReadProject(access, p));
   // Organization-wide grants admit every project of the organization, including ones created later.
   if (org !== undefined && access.orgs.includes(org)) return undefined;
   return access.projects.filter((p) => org === undefined || p.startsWith(`${org}/`));

@@ -4,6 +4,12 @@ import type { JsonObject } from '../domain/resources/ResourceEvent.js';
 /** Terms seen per project: term → predicate IRI → how many current-or-past revisions used it. */
 export type Terms = Record<string, Record<string, Record<string, number>>>;
 
+/** What the catalogue persists of the dictionary: the counts with the log position they were learned up to. */
+export interface LearnedTerms {
+  position: number;
+  terms: Terms;
+}
+
 const localName = (iri: string): string => iri.slice(Math.max(iri.lastIndexOf('/'), iri.lastIndexOf('#')) + 1);
 
 /**
@@ -12,16 +18,29 @@ const localName = (iri: string): string => iri.slice(Math.max(iri.lastIndexOf('/
  * pair. Listings sorted by a bare field name (`sort=name`, as clients of a document index expect)
  * use the property the project's payloads most often mean by it, since each payload may have a
  * context of its own. Only pairs where the property's local name is the field name are learned.
+ *
+ * Counts are learned at most once per log position: a change applied again (a retry, a replay
+ * after a restart from an earlier position) does not count twice.
  */
 export class TermDictionary {
   private terms: Terms = {};
+  private learnedUpTo = 0;
 
-  /** Restart: the terms of the snapshot. */
-  replace(terms: Terms): void {
-    this.terms = terms;
+  /** The log position of the last change learned from (or passed). */
+  get position(): number {
+    return this.learnedUpTo;
   }
 
-  learn(project: string, source: JsonObject, root: JsonObject | undefined): void {
+  /** Restart: what was persisted, or nothing (`{ position: 0, terms: {} }`). */
+  replace(learned: LearnedTerms): void {
+    this.terms = learned.terms;
+    this.learnedUpTo = learned.position;
+  }
+
+  /** Learns the pairs of one revision made at `seq`, unless that position was learned already. */
+  learn(seq: number, project: string, source: JsonObject, root: JsonObject | undefined): void {
+    if (seq <= this.learnedUpTo) return;
+    this.learnedUpTo = seq;
     if (!root) return;
     const byLocalName = new Map<string, string[]>();
     for (const predicate of Object.keys(root)) {
@@ -39,6 +58,11 @@ export class TermDictionary {
     }
   }
 
+  /** A change at `seq` taught nothing: the position moves past it. */
+  pass(seq: number): void {
+    if (seq > this.learnedUpTo) this.learnedUpTo = seq;
+  }
+
   /** The property most often meant by `term` in the projects (all projects when undefined). */
   predicateFor(term: string, projects?: string[]): string | undefined {
     const counts = new Map<string, number>();
@@ -50,7 +74,8 @@ export class TermDictionary {
     return best;
   }
 
-  toJSON(): Terms {
-    return this.terms;
+  /** The counts as text now, with their position: a copy, never the live object (learning goes on while it is written). */
+  serialize(): string {
+    return JSON.stringify({ position: this.learnedUpTo, terms: this.terms } satisfies LearnedTerms);
   }
 }

@@ -1,5 +1,5 @@
 import type { Binding } from '../store/GraphStore.js';
-import { rejections } from '../domain/rejections.js';
+import { requestRejections as rejections } from '../kernel/requestRejections.js';
 import type { ProjectRef } from '../kernel/labels.js';
 import type { CatalogueItem } from './catalogue.js';
 import type { ListingFilter } from './ListingQuery.js';

@@ -1,4 +1,4 @@
-import type { RealmFields } from '../domain/realms/Realm.js';
+import type { RealmFields } from '../kernel/RealmFields.js';
 import { ConfigError } from './ConfigError.js';
 
 /** Delta 1.11's start-up provisioning (`realms.provisioning`, `acls.provisioning`). */

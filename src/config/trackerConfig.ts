@@ -1,6 +1,6 @@
 import { createPrivateKey } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
-import { protocolProblem } from '../auth/loopback.js';
+import { protocolProblem } from '../util/loopback.js';
 import { ConfigError } from './ConfigError.js';
 
 /** The issue-tracker integration (spec §4.8): where the tracker is and how this service signs as its OAuth 1.0a consumer. */

@@ -1,9 +1,10 @@
 import { orgRejections } from './orgs/orgRejections.js';
 import { projectRejections } from './projects/projectRejections.js';
-import { requestRejections } from './requestRejections.js';
+import { requestRejections } from '../kernel/requestRejections.js';
 import { resourceRejections } from './resources/resourceRejections.js';
 import { storageRejections } from './storages/storageRejections.js';
 import { fileRejections } from './files/fileRejections.js';
+import { jsonldRejections } from '../jsonld/jsonldRejections.js';
 
 /** Every rejection the domain raises, one family per kind (each family knows its statuses). */
 export const rejections = {
@@ -11,6 +12,7 @@ export const rejections = {
   ...orgRejections,
   ...projectRejections,
   ...resourceRejections,
+  ...jsonldRejections,
   ...storageRejections,
   ...fileRejections,
 };

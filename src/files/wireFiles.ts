@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { assetPath } from '../assets.js';
+import { assetPath } from '../util/assets.js';
 import type { StorageConfig } from '../config/storageConfig.js';
 import { storageConfig } from '../config/storageConfig.js';
 import type { Caller } from '../kernel/Caller.js';
@@ -23,6 +23,7 @@ import type { Listings } from '../catalogue/Listings.js';
 import type { CatalogueQueries } from '../catalogue/CatalogueQueries.js';
 import { KindQueries } from '../catalogue/KindQueries.js';
 import type { Executor } from '../workers/Executor.js';
+import type { ShaclOperations } from '../shacl/shaclOperations.js';
 import type { Routes } from '../http/route.js';
 import { storageRoutes } from '../http/routes/storages.js';
 import { fileRoutes } from '../http/routes/files.js';
@@ -59,7 +60,7 @@ export interface FilesDeps {
   clock: Clock;
   jsonld: JsonLdProcessor;
   /** Where a payload is checked against the storages shape, with a time budget, off the event loop. */
-  executor: Executor;
+  executor: Executor<ShaclOperations>;
   addresses: Addresses;
   listings: Listings;
   catalogue: CatalogueQueries;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Router } from 'express';
-import { assetPath } from '../assets.js';
+import { assetPath } from '../util/assets.js';
 import type { FrontendConfig } from '../config/Config.js';
 import { rejections } from '../domain/rejections.js';
 import type { Routes } from '../http/route.js';

@@ -1,4 +1,4 @@
-import type { CheckedPermission as Permission } from '../auth/permissions.js';
+import type { CheckedPermission as Permission } from '../kernel/permissions.js';
 import type { BodyKind } from './bodyReader.js';
 import { FETCH, STATES } from './reads.js';
 import type { Reads } from './reads.js';

@@ -1,8 +1,8 @@
 import express from 'express';
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
-import type { AclCheck, AclPath, ProjectAccess } from '../auth/AclCheck.js';
+import type { AclCheck, AclPath, ProjectAccess } from '../kernel/AclCheck.js';
 import type { Caller } from '../kernel/Caller.js';
-import type { CheckedPermission as Permission } from '../auth/permissions.js';
+import type { CheckedPermission as Permission } from '../kernel/permissions.js';
 import { projectRef } from '../kernel/labels.js';
 import type { ProjectRef } from '../kernel/labels.js';
 import { rejections } from '../domain/rejections.js';

@@ -1,8 +1,9 @@
-import { authStatuses } from '../auth/authRejections.js';
+import { authStatuses } from '../kernel/authRejections.js';
 import { orgStatuses } from '../domain/orgs/orgRejections.js';
 import { projectStatuses } from '../domain/projects/projectRejections.js';
-import { requestStatuses } from '../domain/requestRejections.js';
+import { requestStatuses } from '../kernel/requestRejections.js';
 import { resourceStatuses } from '../domain/resources/resourceRejections.js';
+import { jsonldStatuses } from '../jsonld/jsonldRejections.js';
 import { trackerRelayedStatuses, trackerStatuses } from '../tracker/trackerRejections.js';
 import { searchStatuses } from '../search/searchRejections.js';
 import { storageStatuses } from '../domain/storages/storageRejections.js';
@@ -19,6 +20,7 @@ const statuses: Partial<Record<string, number>> = {
   ...orgStatuses,
   ...projectStatuses,
   ...resourceStatuses,
+  ...jsonldStatuses,
   ...authStatuses,
   ...trackerStatuses,
   ...searchStatuses,

@@ -1,6 +1,10 @@
-import type { RemoteContextRef } from '../domain/resources/ResourceEvent.js';
-import { rejections } from '../domain/rejections.js';
+import type { ProjectRef } from '../kernel/labels.js';
+import { jsonldRejections as rejections } from './jsonldRejections.js';
 import type { DocumentLoader } from './jsonldLib.js';
+
+/** A remote context a revision was expanded with, pinned so later reads reproduce it exactly. */
+export type RemoteContextRef =
+  { type: 'StaticContextRef'; iri: string } | { type: 'ProjectContextRef'; iri: string; resource: { id: string; project: ProjectRef; rev: number } };
 
 /** A remote context resolved for one expansion: the document and how it is pinned. */
 export interface ResolvedContext {

@@ -1,10 +1,12 @@
-import { rejections } from '../domain/rejections.js';
+import { jsonldRejections as rejections } from './jsonldRejections.js';
 import { placeRoot } from './rootNode.js';
-import type { JsonObject, RemoteContextRef } from '../domain/resources/ResourceEvent.js';
-import type { ContextSource, ResolvedContext } from './ContextResolver.js';
+import type { JsonObject } from '../kernel/json.js';
+import type { ContextSource, RemoteContextRef, ResolvedContext } from './ContextResolver.js';
 import { resolveContexts } from './ContextResolver.js';
 import type { Executor } from '../workers/Executor.js';
 import { inlineExecutor } from '../workers/Executor.js';
+import type { JsonLdOperations } from './jsonldOperations.js';
+import { jsonldOperations } from './jsonldOperations.js';
 
 export interface Expansion {
   id: string;
@@ -41,7 +43,7 @@ export class JsonLdProcessor {
   constructor(
     private readonly bundled: Map<string, unknown>,
     /** Where expansion, compaction and RDF conversion run (a worker pool in the service). */
-    private readonly executor: Executor = inlineExecutor(),
+    private readonly executor: Executor<JsonLdOperations> = inlineExecutor(jsonldOperations()),
     /**
      * The store judges a revision's triples with `refusedLine` (the embedded store): a write's worker
      * judges them with it in the expansion's round trip (see `refusal`).

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { assetPath } from '../assets.js';
+import { assetPath } from '../util/assets.js';
 import { CONTEXTS } from '../kernel/vocabulary.js';
 
 /**

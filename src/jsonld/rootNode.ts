@@ -1,4 +1,4 @@
-import { rejections } from '../domain/rejections.js';
+import { jsonldRejections as rejections } from './jsonldRejections.js';
 import type { JsonObject } from '../kernel/json.js';
 
 const rootNode = (expanded: JsonObject[], pathId: string | undefined): JsonObject => {

@@ -8,3 +8,14 @@ export type ProjectAccess =
   | { mode: 'all' }
   /** `orgs`: organizations where the permission holds on the organization itself (or above). */
   | { mode: 'limited'; orgs: readonly string[]; projects: readonly ProjectRef[] };
+
+/** Whether the caller may read the organization itself (its own record, its org-wide streams). */
+export const mayReadOrg = (access: ProjectAccess, org: string): boolean => access.mode === 'all' || access.orgs.includes(org);
+
+/**
+ * Whether the caller may read a project: every multi-project read (listings, searches, multi-fetch,
+ * the projects listed) narrows its scope with this one predicate. A grant on the organization admits
+ * all its projects, including ones created later.
+ */
+export const mayReadProject = (access: ProjectAccess, project: ProjectRef): boolean =>
+  access.mode === 'all' || access.projects.includes(project) || access.orgs.includes(project.split('/')[0]!);

@@ -1,4 +1,4 @@
-import type { AclCheck } from '../auth/AclCheck.js';
+import type { AclCheck } from '../kernel/AclCheck.js';
 import type { CatalogueQueries } from '../catalogue/CatalogueQueries.js';
 import type { Listings } from '../catalogue/Listings.js';
 import type { Lifecycle } from '../domain/Lifecycle.js';

@@ -1,6 +1,7 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ProjectionCheckpoints } from './ProjectionCheckpoints.js';
+import { replaceFile } from '../util/replaceFile.js';
 
 /**
  * Projection positions in one small JSON file of the data directory, replaced atomically (a
@@ -30,17 +31,7 @@ export class FileProjectionCheckpoints implements ProjectionCheckpoints {
   }
 
   private async write(text: string): Promise<void> {
-    const tmp = `${this.path}.tmp`;
-    const fd = openSync(tmp, 'w');
-    try {
-      const bytes = Buffer.from(text);
-      let done = 0;
-      while (done < bytes.length) done += writeSync(fd, bytes, done);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, this.path);
+    replaceFile(this.path, text);
   }
 }
 

@@ -18,6 +18,6 @@ export interface Change {
  */
 export interface Projection {
   apply(change: Change): Promise<void>;
-  /** Restart: rebuild what is not persisted from the restored states. */
-  restore?(states: ReadonlyMap<KindDefinition, ReadonlyMap<string, unknown>>): Promise<void>;
+  /** Restart: rebuild what is not persisted from the states restored at `position`. */
+  restore?(states: ReadonlyMap<KindDefinition, ReadonlyMap<string, unknown>>, position: number): Promise<void>;
 }

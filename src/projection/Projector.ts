@@ -22,6 +22,8 @@ export interface ProjectorOptions {
    * feeds the runners) and the states: each runner resumes from its own position or rebuilds its
    * projection from these states.
    */
+  /** What must be durable at or past a background snapshot's position before the snapshot replaces the previous one (the catalogue's terms). */
+  durable?: (seq: number) => Promise<void>;
   restored?: (position: number, logEnd: number, states: ReadonlyMap<KindDefinition, ReadonlyMap<string, unknown>>) => Promise<void>;
 }
 
@@ -94,7 +96,6 @@ export class Projector {
         const map = this.states.of(definition);
         for (const state of snapshot.states[definition.kind] ?? []) map.set(definition.keyOf(state), state);
       }
-      if (snapshot.terms) this.states.terms.replace(snapshot.terms);
       this.applied = snapshot.seq;
     }
     step('revisions');
@@ -154,8 +155,12 @@ export class Projector {
       }
     }
     if (this.sinceSnapshot >= this.options.snapshotEvents && Date.now() - this.lastSnapshot >= this.options.snapshotMillis) {
+      const picture = this.picture(false);
       void this.snapshots
-        .saveInBackground(this.picture(false), () => this.store.persist())
+        .saveInBackground(picture, async () => {
+          await this.store.persist();
+          await this.options.durable?.(picture.seq);
+        })
         .catch((error) => this.logger.error('snapshot failed', { error: String(error) }));
       this.sinceSnapshot = 0;
       this.lastSnapshot = Date.now();
@@ -241,7 +246,7 @@ export class Projector {
   private picture(durable: boolean): Snapshot {
     const states: Record<string, unknown[]> = {};
     for (const definition of this.states.definitions) states[definition.kind] = [...this.states.of(definition).values()];
-    return { version: 1, seq: this.applied, revisionBytes: this.store.checkpoint(durable), states, terms: this.states.terms.toJSON() };
+    return { version: 1, seq: this.applied, revisionBytes: this.store.checkpoint(durable), states };
   }
 
   /** Stops following; the caller takes the final snapshot once writes have drained. */

@@ -2,7 +2,6 @@ import { closeSync, existsSync, fsync, fsyncSync, openSync, readFileSync, rename
 import type { Log } from '../kernel/Log.js';
 import { consoleLog } from '../kernel/Log.js';
 import { dirname } from 'node:path';
-import type { Terms } from '../catalogue/TermDictionary.js';
 
 /**
  * Everything a restart needs besides the log: the folded states of every kind (under the kind's
@@ -13,10 +12,9 @@ export interface Snapshot {
   seq: number;
   revisionBytes: number;
   states: Record<string, unknown[]>;
-  /** Absent from snapshots taken before terms were learned. */
-  terms?: Terms;
 }
 
+/** `terms`: kept by snapshots taken before the catalogue persisted them itself, and ignored. */
 const HEADER = new Set(['version', 'seq', 'revisionBytes', 'terms']);
 
 /** One snapshot file, replaced atomically (write to a temporary file, fsync, rename). */
@@ -47,7 +45,6 @@ export class Snapshots {
       seq: stored['seq'] as number,
       revisionBytes: stored['revisionBytes'] as number,
       states,
-      ...(stored['terms'] ? { terms: stored['terms'] as Terms } : {}),
     };
   }
 
@@ -117,6 +114,6 @@ export class Snapshots {
       }
       write(']');
     }
-    write(`,"terms":${JSON.stringify(snapshot.terms ?? {})}}`);
+    write('}');
   }
 }

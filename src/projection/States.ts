@@ -3,7 +3,6 @@ import type { ProjectRef } from '../kernel/labels.js';
 import type { OrgState } from '../domain/orgs/Org.js';
 import type { ProjectState } from '../domain/projects/Project.js';
 import type { ResourceState } from '../domain/resources/Resource.js';
-import { TermDictionary } from '../catalogue/TermDictionary.js';
 
 /**
  * The current state of every item, folded from the log, one map per registered kind; the write
@@ -11,8 +10,6 @@ import { TermDictionary } from '../catalogue/TermDictionary.js';
  */
 export class States {
   private readonly maps = new Map<KindDefinition, Map<string, unknown>>();
-  /** Field names and the properties payloads mean by them, per project (for `sort=name`). */
-  readonly terms = new TermDictionary();
 
   constructor(readonly definitions: readonly KindDefinition[]) {
     for (const definition of definitions) this.maps.set(definition, new Map());
@@ -33,7 +30,6 @@ export class States {
   /** Forgets every state (a restart that falls back to a full replay). */
   clear(): void {
     for (const map of this.maps.values()) map.clear();
-    this.terms.replace({});
   }
 
   all(): ReadonlyMap<KindDefinition, ReadonlyMap<string, unknown>> {

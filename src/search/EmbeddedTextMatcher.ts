@@ -2,7 +2,7 @@ import type { MatchSelection, RankedQuery, RankedResult, TextMatch, TextMatcher 
 import { rankMatches } from '../catalogue/textRanking.js';
 import type { ProjectRef } from '../kernel/labels.js';
 import { itemNode } from '../store/graphNames.js';
-import { phrasePrefixOf } from './analyzer.js';
+import { phrasePrefixOf } from '../kernel/analyzer.js';
 import type { TextIndex } from './TextIndex.js';
 
 const NONE: readonly TextMatch[] = [];

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../config/Config.js';
 import type { ProjectAccess } from '../kernel/ProjectAccess.js';
+import { mayReadProject } from '../kernel/ProjectAccess.js';
 import type { ProjectRef } from '../kernel/labels.js';
 import { searchWithDocuments } from './dsl/executeSearch.js';
 import type { SearchResponse } from './dsl/executeSearch.js';
@@ -35,8 +36,7 @@ export interface SearchSettings {
   fetched?: (project: ProjectRef, id: string) => Promise<JsonObject>;
 }
 
-const readable = (access: ProjectAccess) => (project: ProjectRef) =>
-  access.mode === 'all' || access.projects.includes(project) || access.orgs.includes(project.slice(0, project.indexOf('/')));
+const readable = (access: ProjectAccess) => (project: ProjectRef) => mayReadProject(access, project);
 
 /** AuthorizationFailed unless the caller holds `views/query` somewhere. */
 const searcher = (access: ProjectAccess): void => {

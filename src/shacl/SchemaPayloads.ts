@@ -9,6 +9,7 @@ import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
 import type { SchemaImports } from './SchemaImports.js';
 import { SHACL_SHACL } from './shaclShacl.js';
 import type { Executor } from '../workers/Executor.js';
+import type { ShaclOperations } from './shaclOperations.js';
 
 /**
  * The resolver of the schemas service: every schema is constrained by the SHACL schema. Validating
@@ -19,7 +20,7 @@ export class SchemaPayloads implements SchemaResolver {
   constructor(
     private readonly imports: SchemaImports,
     private readonly jsonld: JsonLdProcessor,
-    private readonly executor: Executor,
+    private readonly executor: Executor<ShaclOperations>,
   ) {}
 
   /** `caller`: whose access the resolvers check for imports kept in other projects. */

@@ -8,6 +8,7 @@ import type { ResolvedSchema, SchemaResolver } from '../domain/resources/SchemaR
 import { parseSchemaRef, pinnedSchema, schemaBase } from '../domain/schemas/schemaRef.js';
 import { UNCONSTRAINED } from '../kernel/vocabulary.js';
 import type { Executor } from '../workers/Executor.js';
+import type { ShaclOperations } from './shaclOperations.js';
 import { schemaKey } from '../kernel/logKeys.js';
 import { Lru } from '../util/Lru.js';
 import type { RevisionTriples, SchemaImports } from './SchemaImports.js';
@@ -33,7 +34,7 @@ export class ShaclSchemas implements SchemaResolver {
     private readonly reader: RevisionReader,
     private readonly triples: RevisionTriples,
     private readonly imports: SchemaImports,
-    private readonly executor: Executor,
+    private readonly executor: Executor<ShaclOperations>,
   ) {}
 
   async resolve(project: ProjectRef, schemaIri: string): Promise<ResolvedSchema> {

@@ -1,4 +1,4 @@
-import { rejections } from '../domain/rejections.js';
+import { requestRejections as rejections } from '../kernel/requestRejections.js';
 
 /**
  * Refuses writes once the store holds `limit` quads. Counting the embedded store walks all of it

@@ -3,7 +3,7 @@ import { DataFactory } from 'n3';
 import oxigraph from 'oxigraph';
 import sparqljs from 'sparqljs';
 import type { Expression, IriTerm, LiteralTerm, Pattern, SparqlQuery, Triple, VariableTerm } from 'sparqljs';
-import { assetPath } from '../assets.js';
+import { assetPath } from '../util/assets.js';
 import { NXV, RDF_TYPE } from '../kernel/vocabulary.js';
 import { spelledIri, XSD } from '../rdf/terms.js';
 

@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from '../config/Config.js';
 import { DataDirLocked, lockDataDir } from '../config/DataDirLock.js';
 import { JournalEventLog } from '../events/JournalEventLog.js';
 import { RedisEventLog } from '../events/RedisEventLog.js';
-import { redisTargetOf } from '../events/redisTarget.js';
+import { redisTargetOf } from '../platform/redisTarget.js';
 import type { Log } from '../kernel/Log.js';
 import { progressBar } from './progressBar.js';
 

@@ -1,11 +1,10 @@
 import { Worker } from 'node:worker_threads';
-import { rejections } from '../domain/rejections.js';
+import { requestRejections as rejections } from '../kernel/requestRejections.js';
 import { Rejection } from '../kernel/Rejection.js';
-import type { Executor } from './Executor.js';
-import type { OperationName, Operations } from './operations.js';
+import type { Executor, OperationTable } from './Executor.js';
 
 interface Task {
-  op: OperationName;
+  op: string;
   args: Record<string, unknown>;
   queuedAt: number;
   resolve(value: unknown): void;
@@ -24,8 +23,11 @@ interface Slot {
   readyAt?: number;
 }
 
-/** A shape set's key, when the task validates against one. */
-const shapesKey = (task: Task): string | undefined => (task.op === 'validate' ? (task.args['shapes'] as { key: string }).key : undefined);
+/** A shape set's key, when the task's arguments carry one (`shapes: { key, text }`, as validation does). */
+const shapesKey = (task: Task): string | undefined => {
+  const shapes = task.args['shapes'] as { key?: unknown } | undefined;
+  return typeof shapes?.key === 'string' ? shapes.key : undefined;
+};
 
 /** Most tasks posted to a worker in one message. */
 const BATCH = 16;
@@ -42,7 +44,7 @@ const BATCH = 16;
  * of the main thread under load, measured in issue 22), so under load the tasks that queued while
  * the workers were busy travel together. Each is answered as soon as it is done.
  */
-export class WorkerPool implements Executor {
+export class WorkerPool<Ops extends OperationTable<Ops>> implements Executor<Ops> {
   private readonly slots: Slot[] = [];
   private readonly queue: Task[] = [];
   private next = 0;
@@ -51,6 +53,8 @@ export class WorkerPool implements Executor {
   private outstanding = 0;
 
   constructor(
+    /** The worker's script: it runs the operation table (see `platform/cpuWorker.ts`). */
+    private readonly script: URL,
     private readonly size: number,
     private readonly budgetMillis: number,
     private readonly log: (line: string) => void = (line) => console.error(line),
@@ -63,7 +67,7 @@ export class WorkerPool implements Executor {
     return this.queue.length;
   }
 
-  run<K extends OperationName>(op: K, args: Parameters<Operations[K]>[0]): ReturnType<Operations[K]> {
+  run<K extends keyof Ops & string>(op: K, args: Parameters<Ops[K]>[0]): ReturnType<Ops[K]> {
     return new Promise((resolve, reject) => {
       if (this.closed) return reject(new Error('the worker pool is closed'));
       this.holding(1);
@@ -76,7 +80,7 @@ export class WorkerPool implements Executor {
         reject: (error) => (done(), reject(error)),
       });
       this.dispatch();
-    }) as ReturnType<Operations[K]>;
+    }) as ReturnType<Ops[K]>;
   }
 
   /**
@@ -98,7 +102,7 @@ export class WorkerPool implements Executor {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(new URL('./cpuWorker.js', import.meta.url));
+    const worker = new Worker(this.script);
     const slot: Slot = { worker, tasks: new Map(), shapes: new Set() };
     worker.on('message', (replies: Reply[]) => this.settle(slot, replies));
     worker.on('error', (error) => this.fail(slot, error));
@@ -110,7 +114,7 @@ export class WorkerPool implements Executor {
     const idle = this.slots.filter((slot) => slot.readyAt !== undefined && slot.tasks.size === 0);
     for (let i = 0; i < idle.length && this.queue.length; i++) {
       const share = Math.min(BATCH, Math.ceil(this.queue.length / (idle.length - i)));
-      const batch: { id: number; op: OperationName; args: Record<string, unknown> }[] = [];
+      const batch: { id: number; op: string; args: Record<string, unknown> }[] = [];
       const slot = idle[i]!;
       while (batch.length < share) {
         const task = this.queue.shift();
@@ -128,7 +132,7 @@ export class WorkerPool implements Executor {
     }
   }
 
-  private sent(slot: Slot, task: Task, left: number): { id: number; op: OperationName; args: Record<string, unknown> } {
+  private sent(slot: Slot, task: Task, left: number): { id: number; op: string; args: Record<string, unknown> } {
     const id = ++this.next;
     const key = shapesKey(task);
     let args = task.args;

@@ -3,7 +3,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchChromium, requireChromium } from '../support/browser.js';
 import type { Browser, Page } from 'playwright-core';
-import { MINIMUM_PERMISSIONS } from '../../src/auth/permissions.js';
+import { MINIMUM_PERMISSIONS } from '../../src/kernel/permissions.js';
 import { startServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 import { OidcIssuer } from '../support/oidcIssuer.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { MINIMUM_PERMISSIONS } from '../../src/auth/permissions.js';
+import { MINIMUM_PERMISSIONS } from '../../src/kernel/permissions.js';
 import type { DeclaredRoute } from '../../src/http/route.js';
 import { startServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';

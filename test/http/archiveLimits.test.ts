@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { MINIMUM_PERMISSIONS } from '../../src/auth/permissions.js';
+import { MINIMUM_PERMISSIONS } from '../../src/kernel/permissions.js';
 import { startServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 import { OidcIssuer } from '../support/oidcIssuer.js';

@@ -10,7 +10,7 @@ import { bodyReaders } from '../../src/http/bodyReader.js';
 import { errorMiddleware } from '../../src/http/errorMiddleware.js';
 import { anonymousCaller } from '../../src/kernel/Caller.js';
 import { consoleLog } from '../../src/kernel/Log.js';
-import type { AclCheck } from '../../src/auth/AclCheck.js';
+import type { AclCheck } from '../../src/kernel/AclCheck.js';
 
 const PER_CALLER = 4;
 

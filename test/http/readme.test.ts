@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
-import { assetPath } from '../../src/assets.js';
+import { assetPath } from '../../src/util/assets.js';
 import { startServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { MINIMUM_PERMISSIONS } from '../../src/auth/permissions.js';
+import { MINIMUM_PERMISSIONS } from '../../src/kernel/permissions.js';
 import { startServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 import { OidcIssuer } from '../support/oidcIssuer.js';

@@ -3,7 +3,7 @@ import express from 'express';
 import type { Request } from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AclCheck } from '../../src/auth/AclCheck.js';
+import type { AclCheck } from '../../src/kernel/AclCheck.js';
 import { bodyReaders } from '../../src/http/bodyReader.js';
 import { consistentReads } from '../../src/http/consistentReads.js';
 import { readsOf, LISTING, NOTHING, STATES } from '../../src/http/reads.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { PERMISSIONS } from '../../src/auth/permissions.js';
+import { PERMISSIONS } from '../../src/kernel/permissions.js';
 import { ROUTE_SUMMARIES } from '../../src/http/openapi/routeSummaries.js';
 import type { TestServer } from '../support/server.js';
 import { serve } from '../support/server.js';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MINIMUM_PERMISSIONS } from '../../src/auth/permissions.js';
+import { MINIMUM_PERMISSIONS } from '../../src/kernel/permissions.js';
 import { startServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
 import { OidcIssuer } from '../support/oidcIssuer.js';

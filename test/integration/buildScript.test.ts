@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assetPath } from '../../src/assets.js';
+import { assetPath } from '../../src/util/assets.js';
 
 const SCRIPT = assetPath('scripts', 'build.mjs');
 

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { assetPath } from '../../src/assets.js';
+import { assetPath } from '../../src/util/assets.js';
 import { freePort, killStarted, ready, start } from '../support/process.js';
 import type { Proc } from '../support/process.js';
 import { dropPrefix, REDIS_URL, uniquePrefix } from '../support/redis.js';

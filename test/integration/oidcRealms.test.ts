@@ -1,12 +1,12 @@
 import { expect } from 'chai';
-import { RealmDiscovery } from '../../src/auth/RealmDiscovery.js';
-import { TokenVerifier } from '../../src/auth/TokenVerifier.js';
-import { aclAllows } from '../../src/auth/aclAllows.js';
-import { identityKey } from '../../src/auth/Identity.js';
-import { evaluateAcl, nextAcl, type AclState } from '../../src/domain/acls/Acl.js';
-import { activeRealmByIssuer, evaluateRealm, nextRealm, type RealmCommand, type RealmFields, type RealmState } from '../../src/domain/realms/Realm.js';
+import { RealmDiscovery } from '../../src/modules/iam/RealmDiscovery.js';
+import { TokenVerifier } from '../../src/modules/iam/TokenVerifier.js';
+import { aclAllows } from '../../src/modules/iam/aclAllows.js';
+import { identityKey } from '../../src/kernel/Identity.js';
+import { evaluateAcl, nextAcl, type AclState } from '../../src/modules/iam/acls/Acl.js';
+import { activeRealmByIssuer, evaluateRealm, nextRealm, type RealmCommand, type RealmFields, type RealmState } from '../../src/modules/iam/realms/Realm.js';
 import { Rejection } from '../../src/kernel/Rejection.js';
-import { MINIMUM_PERMISSIONS } from '../../src/auth/permissions.js';
+import { MINIMUM_PERMISSIONS } from '../../src/kernel/permissions.js';
 import { SignJWT } from 'jose';
 import { OidcIssuer, closedPortAddress } from '../support/oidcIssuer.js';
 

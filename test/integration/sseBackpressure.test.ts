@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JournalEventLog } from '../../src/events/JournalEventLog.js';
-import { EventStreams } from '../../src/events/sse/EventStreams.js';
+import { EventStreams } from '../../src/streams/EventStreams.js';
 
 const EVENTS = 300;
 const BLOB = 'x'.repeat(64 * 1024);

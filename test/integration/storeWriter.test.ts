@@ -241,7 +241,8 @@ describe('the lease holder alone writes the external store, the catalogue graph 
     await a.proc.exited;
     const files = (readdirSync(a.dir, { recursive: true }) as string[]).map((f) => f.replaceAll('\\', '/')).sort();
     expect(files.filter((f) => f.startsWith('projection/'))).to.deep.equal(
-      ['projection/checkpoints.json', 'projection/snapshot.json'].filter((f) => files.includes(f)),
+      // The terms each replica's catalogue learns (`sort=<field name>`) are its own, like its snapshot.
+      ['projection/checkpoints.json', 'projection/snapshot.json', 'projection/terms.json'].filter((f) => files.includes(f)),
     );
     expect(
       files.some((f) => /revisions|\.nq$|oxigraph|text\.sqlite/.test(f)),

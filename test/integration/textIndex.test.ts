@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TextIndex } from '../../src/search/TextIndex.js';
-import { phrasePrefix } from '../../src/search/analyzer.js';
+import { phrasePrefix } from '../../src/kernel/analyzer.js';
 
 const item = (node: string, body: string, project = 'o/p') => ({
   node,

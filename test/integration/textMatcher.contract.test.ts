@@ -6,7 +6,7 @@ import type { ListingFilter } from '../../src/catalogue/ListingQuery.js';
 import type { RankedQuery, RankedResult, TextMatch, TextMatcher } from '../../src/catalogue/textRanking.js';
 import { cursorPosition, rankMatches, scoreCursor } from '../../src/catalogue/textRanking.js';
 import type { JsonObject } from '../../src/kernel/json.js';
-import { words } from '../../src/search/analyzer.js';
+import { words } from '../../src/kernel/analyzer.js';
 import { EmbeddedTextMatcher } from '../../src/search/EmbeddedTextMatcher.js';
 import { searchableText } from '../../src/search/searchDocument.js';
 import { StoreTextMatcher } from '../../src/search/store/StoreTextMatcher.js';

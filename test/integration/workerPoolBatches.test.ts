@@ -2,8 +2,10 @@ import { expect } from 'chai';
 import { Worker } from 'node:worker_threads';
 import { WorkerPool } from '../../src/workers/WorkerPool.js';
 import { Rejection } from '../../src/kernel/Rejection.js';
+import type { CpuOperations } from '../../src/platform/cpuOperations.js';
+import { cpuWorkerScript } from '../../src/platform/cpuOperations.js';
 
-const expand = (pool: WorkerPool, values: number) =>
+const expand = (pool: WorkerPool<CpuOperations>, values: number) =>
   pool.run('expand', {
     document: { '@context': { '@vocab': 'http://x/' }, '@id': 'http://e/a', a: Array.from({ length: values }, (_, i) => i) },
     base: 'http://e/',
@@ -29,7 +31,7 @@ describe('the worker pool posts the tasks waiting for a worker together', functi
   this.timeout(60_000);
 
   it('sends the tasks queued behind a busy worker in one message, each answered with its own value', async () => {
-    const pool = new WorkerPool(1, 30_000, () => undefined);
+    const pool = new WorkerPool<CpuOperations>(cpuWorkerScript, 1, 30_000, () => undefined);
     try {
       await expand(pool, 1); // started
       const { result, count } = await posts(() => Promise.all(Array.from({ length: 8 }, (_, i) => expand(pool, i + 1))));
@@ -42,7 +44,7 @@ describe('the worker pool posts the tasks waiting for a worker together', functi
   });
 
   it('refuses the task over budget alone: the tasks sent with it are run again by the new worker', async () => {
-    const pool = new WorkerPool(1, 1_500, () => undefined);
+    const pool = new WorkerPool<CpuOperations>(cpuWorkerScript, 1, 1_500, () => undefined);
     try {
       await expand(pool, 1);
       const small = expand(pool, 2); // sent alone: the heavy one and the next wait for it, then travel together

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRegistry } from '../../src/app.js';
-import type { Registry } from '../../src/app.js';
+import type { Registry, RegistryHooks } from '../../src/app.js';
 import type { Config } from '../../src/config/Config.js';
 import { client } from './client.js';
 import { httpLimits } from '../../src/config/Config.js';
@@ -20,7 +20,7 @@ export interface TestServer {
 }
 
 /** The registry on a random loopback port with its own data directory. */
-export const startServer = async (overrides: Partial<Config> = {}, dataDir?: string): Promise<TestServer> => {
+export const startServer = async (overrides: Partial<Config> = {}, dataDir?: string, hooks: RegistryHooks = {}): Promise<TestServer> => {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'registry-test-'));
   const config: Config = {
     port: 0,
@@ -40,7 +40,7 @@ export const startServer = async (overrides: Partial<Config> = {}, dataDir?: str
   const port = (probe.address() as AddressInfo).port;
   await new Promise((r) => probe.close(r));
   const base = overrides.baseUrl ?? `http://127.0.0.1:${port}`;
-  const registry = await createRegistry({ ...config, port, baseUrl: base });
+  const registry = await createRegistry({ ...config, port, baseUrl: base }, undefined, hooks);
   const server: Server = await listen(registry.app, {
     ...httpLimits(config),
     host: '127.0.0.1',

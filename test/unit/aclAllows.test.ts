@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { aclAllows, listingAccess, ownEntries } from '../../src/auth/aclAllows.js';
-import { parseAclPath, selfAndAncestors } from '../../src/auth/AclPath.js';
-import { ANONYMOUS, callerFromClaims, groupsClaim, identityFromKey, identityKey, subjectClaim, type Identity } from '../../src/auth/Identity.js';
-import { identityFromJson, identityToJson } from '../../src/auth/identityJson.js';
-import { bootstrapRootAcl, normalizeAcl, type AclEntry, type AclState } from '../../src/domain/acls/Acl.js';
-import { MINIMUM_PERMISSIONS } from '../../src/auth/permissions.js';
+import { aclAllows, listingAccess, ownEntries } from '../../src/modules/iam/aclAllows.js';
+import { parseAclPath, selfAndAncestors } from '../../src/modules/iam/AclPath.js';
+import { ANONYMOUS, callerFromClaims, groupsClaim, identityFromKey, identityKey, subjectClaim, type Identity } from '../../src/kernel/Identity.js';
+import { identityFromJson, identityToJson } from '../../src/kernel/identityJson.js';
+import { bootstrapRootAcl, normalizeAcl, type AclEntry, type AclState } from '../../src/modules/iam/acls/Acl.js';
+import { MINIMUM_PERMISSIONS } from '../../src/kernel/permissions.js';
 import { Rejection } from '../../src/kernel/Rejection.js';
 
 const at = '2026-01-01T00:00:00.000Z';
@@ -121,7 +121,7 @@ describe('Identities', () => {
 
 describe('Status of the access-control rejections', () => {
   it('every 401 and 404 type is one the factories raise', async () => {
-    const { authRejections, authStatuses } = await import('../../src/auth/authRejections.js');
+    const { authRejections, authStatuses } = await import('../../src/kernel/authRejections.js');
     const raised = new Set(Object.values(authRejections).map((f) => (f as (...a: string[][]) => Rejection)(['x'], ['y'], ['z']).type));
     for (const type of Object.keys(authStatuses)) expect(raised, type).to.include(type);
   });

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { AclIndex } from '../../src/auth/AclIndex.js';
-import { ANONYMOUS, anonymousCaller, callerFromClaims } from '../../src/auth/Identity.js';
-import { MINIMUM_PERMISSIONS } from '../../src/auth/permissions.js';
-import { bootstrapRootAcl, evaluateAcl, type AclCommand, type AclEvent } from '../../src/domain/acls/Acl.js';
+import { AclIndex } from '../../src/modules/iam/AclIndex.js';
+import { ANONYMOUS, anonymousCaller, callerFromClaims } from '../../src/kernel/Identity.js';
+import { MINIMUM_PERMISSIONS } from '../../src/kernel/permissions.js';
+import { bootstrapRootAcl, evaluateAcl, type AclCommand, type AclEvent } from '../../src/modules/iam/acls/Acl.js';
 
 const at = { instant: '2026-01-01T00:00:00.000Z', subject: 'anonymous' };
 const ctx = { permissions: new Set(MINIMUM_PERMISSIONS), realms: new Set(['r']) };

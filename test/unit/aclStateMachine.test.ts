@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { bootstrapRootAcl, evaluateAcl, nextAcl, type AclCommand, type AclEntry, type AclState } from '../../src/domain/acls/Acl.js';
-import { ANONYMOUS, type Identity } from '../../src/auth/Identity.js';
-import { MINIMUM_PERMISSIONS } from '../../src/auth/permissions.js';
+import { bootstrapRootAcl, evaluateAcl, nextAcl, type AclCommand, type AclEntry, type AclState } from '../../src/modules/iam/acls/Acl.js';
+import { ANONYMOUS, type Identity } from '../../src/kernel/Identity.js';
+import { MINIMUM_PERMISSIONS } from '../../src/kernel/permissions.js';
 import { Rejection } from '../../src/kernel/Rejection.js';
 
 const at = { instant: '2026-01-01T00:00:00.000Z', subject: 'realms/r/users/admin' };

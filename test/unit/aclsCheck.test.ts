@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { AclIndex } from '../../src/auth/AclIndex.js';
-import { aclsCheck } from '../../src/auth/aclsCheck.js';
-import { ANONYMOUS, callerFromClaims } from '../../src/auth/Identity.js';
-import { MINIMUM_PERMISSIONS } from '../../src/auth/permissions.js';
+import { AclIndex } from '../../src/modules/iam/AclIndex.js';
+import { aclsCheck } from '../../src/modules/iam/aclsCheck.js';
+import { ANONYMOUS, callerFromClaims } from '../../src/kernel/Identity.js';
+import { MINIMUM_PERMISSIONS } from '../../src/kernel/permissions.js';
 import { Rejection } from '../../src/kernel/Rejection.js';
-import { bootstrapRootAcl, evaluateAcl, type AclCommand, type AclEvent } from '../../src/domain/acls/Acl.js';
+import { bootstrapRootAcl, evaluateAcl, type AclCommand, type AclEvent } from '../../src/modules/iam/acls/Acl.js';
 
 const at = { instant: '2026-01-01T00:00:00.000Z', subject: 'anonymous' };
 const ctx = { permissions: new Set(MINIMUM_PERMISSIONS), realms: new Set(['r']) };

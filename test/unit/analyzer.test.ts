@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { words } from '../../src/search/analyzer.js';
+import { words } from '../../src/kernel/analyzer.js';
 
 /** What `words` must equal: the Unicode expression, which the ASCII reader only speeds up. */
 const reference = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];

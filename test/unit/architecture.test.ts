@@ -59,6 +59,48 @@ const cycles = (g: Map<string, string[]>): string[][] => {
   return found;
 };
 
+/** The folder a module belongs to: its top folder under `src`, each module of `modules/` its own, files at the top the composition root (`.`). */
+const folderOf = (module: string): string => {
+  const parts = module.split('/');
+  if (parts.length === 1) return '.';
+  return parts[0] === 'modules' && parts.length > 2 ? `modules/${parts[1]}` : parts[0]!;
+};
+
+/** The folder graph: an edge for every import from a module of one folder to a module of another. */
+const folderGraph = (g: Map<string, string[]>): Map<string, string[]> => {
+  const folders = new Map<string, Set<string>>();
+  for (const [from, targets] of g) {
+    const edges = folders.get(folderOf(from)) ?? new Set<string>();
+    folders.set(folderOf(from), edges);
+    for (const target of targets) if (folderOf(target) !== folderOf(from)) edges.add(folderOf(target));
+  }
+  return new Map([...folders].map(([folder, edges]) => [folder, [...edges].sort()]));
+};
+
+/** Every kind the log records: the keys of `KindNames`, the core's and those each module merges in. */
+const kindNames = (): string[] =>
+  files(SRC).flatMap((file) =>
+    [...readFileSync(file, 'utf8').matchAll(/interface KindNames \{([^}]*)\}/g)].flatMap((m) => [...m[1]!.matchAll(/(\w+): true/g)].map((k) => k[1]!)),
+  );
+
+/**
+ * The floors, bottom up (docs/architecture.md): a folder imports folders of its own floor or
+ * below, never above; a new folder is placed here.
+ */
+const FLOORS: string[][] = [
+  ['kernel', 'rdf', 'util'],
+  ['events', 'store', 'workers'],
+  ['jsonld'],
+  ['domain'],
+  ['shacl', 'config'],
+  ['projection', 'catalogue', 'search', 'streams', 'sparqlEndpoint', 'tracker'],
+  ['http'],
+  ['modules'],
+  ['modules/iam', 'modules/views', 'modules/archives', 'modules/history', 'modules/bulk', 'files', 'frontend', 'resolvers'],
+  ['platform'],
+  ['.', 'tools'],
+];
+
 describe('architecture', () => {
   const g = graph();
 
@@ -66,7 +108,7 @@ describe('architecture', () => {
     const edges = [...g.values()].reduce((n, targets) => n + targets.length, 0);
     expect(g.size, 'modules').to.be.above(200);
     expect(edges, 'imports between modules').to.be.above(500);
-    expect(g.get('app.ts') ?? [], 'the composition root imports').to.include('domain/Lifecycle.ts');
+    expect(g.get('app.ts') ?? [], 'the composition root imports').to.include('platform/coreServices.ts');
     expect([...g.keys()].some((m) => m.startsWith('domain/')) && [...g.keys()].some((m) => m.startsWith('kernel/'))).to.equal(true);
   });
 
@@ -89,5 +131,47 @@ describe('architecture', () => {
         targets.filter((t) => !t.startsWith('kernel/') && !t.startsWith('domain/labels') && !t.startsWith('domain/Subject')).map((t) => `${from} -> ${t}`),
       );
     expect(offending).to.deep.equal([]);
+  });
+
+  it('has no folder cycles: folders form floors (Tarjan over the folder graph)', () => {
+    expect(cycles(folderGraph(g))).to.deep.equal([]);
+  });
+
+  it('keeps each folder on its floor: it imports its own floor or those below', () => {
+    const floorOf = new Map(FLOORS.flatMap((folders, floor) => folders.map((f) => [f, floor] as const)));
+    const folders = folderGraph(g);
+    expect(
+      [...folders.keys()].filter((f) => !floorOf.has(f)),
+      'folders without a floor',
+    ).to.deep.equal([]);
+    const upward = [...folders].flatMap(([from, targets]) => targets.filter((t) => floorOf.get(t)! > floorOf.get(from)!).map((t) => `${from} -> ${t}`));
+    expect(upward).to.deep.equal([]);
+  });
+
+  it('finds a folder cycle where there is one (the check above sees what it should)', () => {
+    const made = new Map([
+      ['a/x.ts', ['b/y.ts']],
+      ['b/y.ts', ['c/z.ts']],
+      ['c/z.ts', ['a/w.ts']],
+      ['a/w.ts', []],
+      ['d/v.ts', ['a/x.ts']],
+    ]);
+    expect(cycles(folderGraph(made))).to.deep.equal([['a', 'b', 'c']]);
+  });
+
+  it('keeps each module to itself: no file outside a module imports it, the capability list aside', () => {
+    const offending = [...g].flatMap(([from, targets]) =>
+      targets.filter((t) => /^modules\/[^/]+\//.test(t) && folderOf(t) !== folderOf(from) && from !== 'platform/capabilities.ts').map((t) => `${from} -> ${t}`),
+    );
+    expect(offending).to.deep.equal([]);
+  });
+
+  it('keeps the composition root a page: app.ts under 200 lines, naming no kind', () => {
+    const text = readFileSync(join(SRC, 'app.ts'), 'utf8');
+    const kinds = kindNames();
+    expect(kinds, 'kinds found').to.include.members(['resources', 'schemas', 'views']);
+    expect(text.split('\n').length, 'lines of app.ts').to.be.at.most(200);
+    const quoted = kinds.filter((k) => text.includes(`'${k}'`) || text.includes(`"${k}"`));
+    expect(quoted, 'kind names quoted in app.ts').to.deep.equal([]);
   });
 });

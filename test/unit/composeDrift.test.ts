@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // The compose file is YAML and worth parsing for real (js-yaml, a devDependency).
 import { load } from 'js-yaml';
-import { assetPath } from '../../src/assets.js';
+import { assetPath } from '../../src/util/assets.js';
 import { loadConfig } from '../../src/config/Config.js';
-import { MINIMUM_PERMISSIONS } from '../../src/auth/permissions.js';
+import { MINIMUM_PERMISSIONS } from '../../src/kernel/permissions.js';
 
 type Service = {
   environment?: Record<string, string>;

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { aclBody, aclEventJson, identitiesBody, permissionsBody, permissionsEventJson, realmBody, realmEventJson } from '../../src/auth/iamJson.js';
-import { aclFromJson, permissionsFromJson, realmFieldsFromJson } from '../../src/auth/iamPayloads.js';
-import { anonymousCaller, callerFromClaims } from '../../src/auth/Identity.js';
-import { evaluateAcl, nextAcl, type AclEvent } from '../../src/domain/acls/Acl.js';
-import { initialPermissions } from '../../src/domain/permissions/Permissions.js';
-import { evaluateRealm, nextRealm, type RealmEvent } from '../../src/domain/realms/Realm.js';
+import { aclBody, aclEventJson, identitiesBody, permissionsBody, permissionsEventJson, realmBody, realmEventJson } from '../../src/modules/iam/iamJson.js';
+import { aclFromJson, permissionsFromJson, realmFieldsFromJson } from '../../src/modules/iam/iamPayloads.js';
+import { anonymousCaller, callerFromClaims } from '../../src/kernel/Identity.js';
+import { evaluateAcl, nextAcl, type AclEvent } from '../../src/modules/iam/acls/Acl.js';
+import { initialPermissions } from '../../src/modules/iam/permissions/Permissions.js';
+import { evaluateRealm, nextRealm, type RealmEvent } from '../../src/modules/iam/realms/Realm.js';
 import { Rejection } from '../../src/kernel/Rejection.js';
 
 const base = 'http://localhost:8080';

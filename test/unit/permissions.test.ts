@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { isPermission, MINIMUM_PERMISSIONS, P, PERMISSIONS } from '../../src/auth/permissions.js';
+import { isPermission, MINIMUM_PERMISSIONS, P, PERMISSIONS } from '../../src/kernel/permissions.js';
 
 describe('permissions: the minimum set and the syntax of a permission', () => {
   it('holds every permission the service checks, once each, sorted and frozen', () => {

@@ -5,8 +5,8 @@ import {
   nextPermissions,
   type PermissionsCommand,
   type PermissionsState,
-} from '../../src/domain/permissions/Permissions.js';
-import { MINIMUM_PERMISSIONS, P } from '../../src/auth/permissions.js';
+} from '../../src/modules/iam/permissions/Permissions.js';
+import { MINIMUM_PERMISSIONS, P } from '../../src/kernel/permissions.js';
 import { Rejection } from '../../src/kernel/Rejection.js';
 
 const at = { instant: '2026-01-01T00:00:00.000Z', subject: 'anonymous' };

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { activeRealmByIssuer, evaluateRealm, nextRealm, type RealmCommand, type RealmState, type WellKnown } from '../../src/domain/realms/Realm.js';
+import { activeRealmByIssuer, evaluateRealm, nextRealm, type RealmCommand, type RealmState, type WellKnown } from '../../src/modules/iam/realms/Realm.js';
 import { Rejection } from '../../src/kernel/Rejection.js';
 
 const at = { instant: '2026-01-01T00:00:00.000Z', subject: 'anonymous' };

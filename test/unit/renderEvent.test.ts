@@ -1,8 +1,8 @@
 import { Addresses } from '../../src/kernel/Addresses.js';
 import { expect } from 'chai';
 import type { LogEvent } from '../../src/events/EventLog.js';
-import { frame, renderEvent } from '../../src/events/sse/renderEvent.js';
-import type { EventRenderers, RenderLookups } from '../../src/events/sse/renderEvent.js';
+import { frame, renderEvent } from '../../src/streams/renderEvent.js';
+import type { EventRenderers, RenderLookups } from '../../src/streams/renderEvent.js';
 import { orgDefinition } from '../../src/domain/orgs/orgDefinition.js';
 import { projectDefinition } from '../../src/domain/projects/projectDefinition.js';
 import { itemDefinition } from '../../src/domain/resources/itemDefinition.js';

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import type { AclCheck } from '../../src/auth/AclCheck.js';
-import { Resolution } from '../../src/modules/resolvers/Resolution.js';
-import type { ResolverState } from '../../src/modules/resolvers/Resolver.js';
-import type { ResolverService } from '../../src/modules/resolvers/ResolverService.js';
+import type { AclCheck } from '../../src/kernel/AclCheck.js';
+import { Resolution } from '../../src/resolvers/Resolution.js';
+import type { ResolverState } from '../../src/resolvers/Resolver.js';
+import type { ResolverService } from '../../src/resolvers/ResolverService.js';
 
 /** A resolution over many projects hands the event loop over between them once its slice has run (issue 32, finding 10). */
 describe('resolution in slices', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Request, Response, Router } from 'express';
-import type { AclCheck } from '../../src/auth/AclCheck.js';
+import type { AclCheck } from '../../src/kernel/AclCheck.js';
 import { rejections } from '../../src/domain/rejections.js';
 import { NOTHING } from '../../src/http/reads.js';
 import { CallerConcurrency } from '../../src/http/CallerConcurrency.js';

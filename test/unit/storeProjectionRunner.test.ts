@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import type { Log } from '../../src/kernel/Log.js';
 import { ChangeFeed } from '../../src/projection/ChangeFeed.js';
 import type { Change } from '../../src/projection/Projection.js';
-import { StoreProjectionRunner } from '../../src/projection/StoreProjectionRunner.js';
-import type { StorePosition, WatchedCheckpoints } from '../../src/projection/StoreProjectionRunner.js';
+import { StoreProjectionRunner } from '../../src/platform/StoreProjectionRunner.js';
+import type { StorePosition, WatchedCheckpoints } from '../../src/platform/StoreProjectionRunner.js';
 import type { WriterLease } from '../../src/store/StoreLease.js';
 import { SparqlRequestFailed } from '../../src/store/SparqlHttpClient.js';
 

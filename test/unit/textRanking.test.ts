@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { phrasePrefix, words } from '../../src/search/analyzer.js';
+import { phrasePrefix, words } from '../../src/kernel/analyzer.js';
 import { cursorPosition, rankedPage, scoreCursor } from '../../src/catalogue/textRanking.js';
 import type { RankedRow } from '../../src/catalogue/textRanking.js';
 import { searchableText, VALUE_BARRIER, withoutNulls } from '../../src/search/searchDocument.js';

@@ -5,9 +5,9 @@ import type { JsonObject } from '../../kernel/json.js';
 
 export type { JsonObject };
 
-/** A remote context a revision was expanded with, pinned so later reads reproduce it exactly. */
-export type RemoteContextRef =
-  { type: 'StaticContextRef'; iri: string } | { type: 'ProjectContextRef'; iri: string; resource: { id: string; project: ProjectRef; rev: number } };
+import type { RemoteContextRef } from '../../jsonld/ContextResolver.js';
+
+export type { RemoteContextRef };
 
 /** An `owl:imports` of a schema, pinned to the revision it resolved to (a schema, or a resource holding ontology triples). */
 export interface ImportRef {

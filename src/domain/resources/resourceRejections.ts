@@ -31,7 +31,6 @@ export const resourceRejections = {
       `Schema '${id}' imports '${importIri}', which ${why === 'missing' ? 'is neither a schema nor a resource of the project, nor found through its resolvers' : 'is deprecated'}.`,
       { imports: [importIri] },
     ),
-  unexpectedId: (id: string, payloadId: string) => new Rejection('UnexpectedId', `Id '${id}' does not match the payload id '${payloadId}'.`),
   invalidResourceId: (id: string) =>
     new Rejection(
       'InvalidResourceId',
@@ -39,7 +38,6 @@ export const resourceRejections = {
     ),
   reservedTypes: (types: string[]) =>
     new Rejection('ReservedResourceTypes', `Resource types '${types.join(', ')}' belong to the service vocabulary and cannot be used on a resource.`),
-  invalidJsonLd: (details: string) => new Rejection('InvalidJsonLdFormat', `The provided payload could not be read as JSON-LD: ${details}`, { details }),
 };
 
 /** Their HTTP statuses: every type of the family has one, or this does not compile. */
@@ -56,8 +54,6 @@ export const resourceStatuses = {
   NoTargetedNode: 400,
   InvalidSchema: 400,
   InvalidSchemaResolution: 400,
-  UnexpectedId: 400,
   InvalidResourceId: 400,
   ReservedResourceTypes: 400,
-  InvalidJsonLdFormat: 400,
 } satisfies Record<RejectionTypes<typeof resourceRejections>, number>;

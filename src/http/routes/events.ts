@@ -1,7 +1,7 @@
 import type { Request, Router } from 'express';
 import { rejections } from '../../domain/rejections.js';
-import type { EventScope } from '../../events/sse/EventScope.js';
-import type { EventStreams } from '../../events/sse/EventStreams.js';
+import type { EventScope } from '../../streams/EventScope.js';
+import type { EventStreams } from '../../streams/EventStreams.js';
 import { onOrg, onProject, onRoot } from '../route.js';
 import type { AclTarget, Endpoint, Handler, Routes } from '../route.js';
 import { FETCH, NOTHING } from '../reads.js';

@@ -3,6 +3,7 @@ import type { ItemViews, MultiFetch, MultiFetched, MultiFetchEntry } from '../..
 import { rejections } from '../../domain/rejections.js';
 import type { Addresses } from '../../kernel/Addresses.js';
 import type { ProjectAccess } from '../../kernel/ProjectAccess.js';
+import { mayReadProject } from '../../kernel/ProjectAccess.js';
 import { context } from '../../kernel/vocabulary.js';
 import type { JsonLdProcessor } from '../../jsonld/JsonLdProcessor.js';
 import { dot, metadataTriples } from '../render/rdfFormats.js';
@@ -35,8 +36,7 @@ const entriesNamed = (body: unknown): number => {
   return Array.isArray(resources) ? resources.length : 0;
 };
 
-const readableIn = (access: ProjectAccess) => (project: string) =>
-  access.mode === 'all' || access.projects.includes(project) || access.orgs.includes(project.slice(0, project.indexOf('/')));
+const readableIn = (access: ProjectAccess) => (project: string) => mayReadProject(access, project);
 
 /** `{"format": F, "resources": [{"id", "project"}]}`, checked before anything is fetched. */
 const request = (body: unknown, max: number): { format: Format; entries: MultiFetchEntry[] } => {

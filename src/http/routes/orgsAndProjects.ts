@@ -1,5 +1,5 @@
 import type { Request, Router } from 'express';
-import type { ProjectAccess } from '../../auth/AclCheck.js';
+import { mayReadOrg, mayReadProject } from '../../kernel/ProjectAccess.js';
 import type { OrgService } from '../../domain/orgs/OrgService.js';
 import type { ProjectService } from '../../domain/projects/ProjectService.js';
 import { rejections } from '../../domain/rejections.js';
@@ -47,10 +47,6 @@ const listing = (total: number, results: unknown[]) => ({
   _results: results,
 });
 
-const readableOrg = (access: ProjectAccess, label: string) => access.mode === 'all' || access.orgs.includes(label);
-const readableProject = (access: ProjectAccess, org: string, label: string) =>
-  access.mode === 'all' || access.orgs.includes(org) || access.projects.includes(`${org}/${label}`);
-
 export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, projects, addresses, scoped }: Deps): void => {
   routes.add(router, '/v1/orgs', {
     get: {
@@ -60,7 +56,7 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
       handle: (req, res, { access }) => {
         const { total, items } = page(
           req,
-          orgs.list().filter((o) => readableOrg(access, o.label)),
+          orgs.list().filter((o) => mayReadOrg(access, o.label)),
         );
         res.json(
           listing(
@@ -105,7 +101,7 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
       handle: (req, res, { access }) => {
         const { total, items } = page(
           req,
-          projects.list().filter((p) => readableProject(access, p.org, p.label)),
+          projects.list().filter((p) => mayReadProject(access, `${p.org}/${p.label}`)),
         );
         res.json(
           listing(
@@ -125,7 +121,7 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
         orgs.fetch(req.params['org'] as string);
         const { total, items } = page(
           req,
-          projects.list(req.params['org'] as string).filter((p) => readableProject(access, p.org, p.label)),
+          projects.list(req.params['org'] as string).filter((p) => mayReadProject(access, `${p.org}/${p.label}`)),
         );
         res.json(
           listing(

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Request, Response, Router } from 'express';
-import { assetPath } from '../../assets.js';
+import { assetPath } from '../../util/assets.js';
 import type { AsOf, SparqlEndpoint, SparqlRequest } from '../../sparqlEndpoint/SparqlEndpoint.js';
 import { tagProblem } from '../params.js';
 import { queryPage } from '../../sparqlEndpoint/queryPage.js';

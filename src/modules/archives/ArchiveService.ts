@@ -1,5 +1,5 @@
-import type { AclCheck } from '../../auth/AclCheck.js';
-import type { CheckedPermission } from '../../auth/permissions.js';
+import type { AclCheck } from '../../kernel/AclCheck.js';
+import type { CheckedPermission } from '../../kernel/permissions.js';
 import type { Caller } from '../../kernel/Caller.js';
 import type { Clock } from '../../kernel/Clock.js';
 import type { CpuTurns } from '../../workers/CpuTurns.js';

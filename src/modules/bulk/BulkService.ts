@@ -1,4 +1,4 @@
-import type { AclCheck } from '../../auth/AclCheck.js';
+import type { AclCheck } from '../../kernel/AclCheck.js';
 import type { ProjectService } from '../../domain/projects/ProjectService.js';
 import type { ResourceService } from '../../domain/resources/ResourceService.js';
 import type { Caller } from '../../kernel/Caller.js';

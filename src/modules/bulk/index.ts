@@ -4,7 +4,7 @@ import { bulkRoutes } from './bulkRoutes.js';
 import { BulkService } from './BulkService.js';
 import type { ImportBounds } from './BulkImport.js';
 
-export { isBulkImport } from './bulkRoutes.js';
+import { isBulkImport } from './bulkRoutes.js';
 
 export interface BulkSettings extends ImportBounds {
   /** A line's size limit (the body limit of a single create). */
@@ -18,6 +18,8 @@ export const createBulkModule = (settings: BulkSettings): CapabilityModule<Platf
   streams: [],
   projections: [],
   statuses: {},
+  // An import's NDJSON body is streamed, each line held to the single create's limit.
+  streamedBody: isBulkImport,
   wire: (p) => {
     const { services, states, log, toNQuads } = p.itemHistory;
     const bulk = new BulkService({

@@ -1,4 +1,4 @@
-import type { AclCheck } from '../../auth/AclCheck.js';
+import type { AclCheck } from '../../kernel/AclCheck.js';
 import type { Caller } from '../../kernel/Caller.js';
 import type { EventLog } from '../../events/EventLog.js';
 import type { FileState } from '../../domain/files/File.js';

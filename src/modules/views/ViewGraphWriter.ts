@@ -1,8 +1,6 @@
-import type { Log } from '../../kernel/Log.js';
 import type { Change } from '../../projection/Projection.js';
-import type { States } from '../../projection/States.js';
+import type { SharedStoreWriterDeps } from '../../projection/SharedStoreWriter.js';
 import type { ViewMember } from '../../store/ProjectSparqlStore.js';
-import type { SharedViewGraphs } from '../../store/SharedViewGraphs.js';
 import type { ViewState } from './View.js';
 import type { MetadataOf } from './viewSelection.js';
 import { memberItem, sharedGraphOf, sparqlMemberOf } from './viewSelection.js';
@@ -10,20 +8,8 @@ import { memberItem, sharedGraphOf, sparqlMemberOf } from './viewSelection.js';
 /** Members sent to the store at a time while a view's graph is built. */
 const BUILD_BATCH = 500;
 
-export interface ViewGraphWriterDeps {
-  store: SharedViewGraphs;
-  /** The states as the fold left them: at or past every change the store's writer is handed. */
-  states: States;
+export interface ViewGraphWriterDeps extends Omit<SharedStoreWriterDeps, 'addresses'> {
   metadataOf: MetadataOf;
-  /** The epoch of the store's lease while this replica holds it (undefined: it does not). */
-  epoch: () => number | undefined;
-  /**
-   * Extends the lease (false: it was lost). A build outlasts a lease (the store's runner renews it
-   * between batches only): renewed before each run of members, else a large view's build would end
-   * with every holder's lease, and begin again with the next.
-   */
-  renew: () => Promise<boolean>;
-  log: Log;
 }
 
 /**

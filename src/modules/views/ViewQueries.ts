@@ -1,5 +1,5 @@
-import type { AclCheck } from '../../auth/AclCheck.js';
-import type { CheckedPermission } from '../../auth/permissions.js';
+import type { AclCheck } from '../../kernel/AclCheck.js';
+import type { CheckedPermission } from '../../kernel/permissions.js';
 import { rejections } from '../../domain/rejections.js';
 import type { Caller } from '../../kernel/Caller.js';
 import type { ProjectRef } from '../../kernel/labels.js';

@@ -9,6 +9,7 @@ import { ViewIndexes } from './ViewIndexes.js';
 import { ViewQueries } from './ViewQueries.js';
 import { viewRoutes } from './viewRoutes.js';
 import { viewMetadata } from './viewMetadata.js';
+import { ViewGraphWriter } from './ViewGraphWriter.js';
 import { viewStatuses } from './viewRejections.js';
 import { ViewService } from './ViewService.js';
 import { ViewIndexingStatus } from './viewIndexingStatus.js';
@@ -32,6 +33,9 @@ export const createViewsModule = (options: { searchBudgetMillis: number; sparqlV
   streams: ['views'],
   projections: [],
   statuses: viewStatuses,
+  // With the external store, the lease holder writes the views' graphs after each batch.
+  storeWriter: (d) =>
+    new ViewGraphWriter({ store: d.store, states: d.states, metadataOf: viewMetadata(d.addresses), epoch: d.epoch, renew: d.renew, log: d.log }),
   wire: (p) => {
     const states = p.states.of(viewDefinition) as ReadonlyMap<string, ViewState>;
     const views = new ViewService({

@@ -1,4 +1,4 @@
-import { words } from '../analyzer.js';
+import { words } from '../../kernel/analyzer.js';
 import type { Leaf, SearchDoc } from './fields.js';
 import { epochMillis, FieldReader } from './fields.js';
 import type { ScoresPool } from './Scores.js';

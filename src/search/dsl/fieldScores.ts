@@ -1,4 +1,4 @@
-import { words } from '../analyzer.js';
+import { words } from '../../kernel/analyzer.js';
 import { searchRejections } from '../searchRejections.js';
 import { DocSet, postingsOf } from './DocSet.js';
 import type { TextColumn } from './DocSet.js';

@@ -1,6 +1,6 @@
 import { globMatcher } from './glob.js';
 import type { JsonObject } from '../../kernel/json.js';
-import { words } from '../analyzer.js';
+import { words } from '../../kernel/analyzer.js';
 
 /** A search document: the resource as a fetch returns it, its `@id` and its project. */
 export interface SearchDoc {

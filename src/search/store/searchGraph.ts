@@ -1,7 +1,7 @@
 import type { JsonObject } from '../../kernel/json.js';
 import type { ProjectRef } from '../../kernel/labels.js';
 import { integer, iri, literal, quad, XSD } from '../../rdf/terms.js';
-import { words } from '../analyzer.js';
+import { words } from '../../kernel/analyzer.js';
 import { epochMillis, typeOf } from '../dsl/fields.js';
 
 /**

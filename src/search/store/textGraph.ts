@@ -1,6 +1,6 @@
 import type { ProjectRef } from '../../kernel/labels.js';
 import { integer, iri, literal, quad } from '../../rdf/terms.js';
-import { words } from '../analyzer.js';
+import { words } from '../../kernel/analyzer.js';
 import { VALUE_BARRIER } from '../searchDocument.js';
 
 /**

@@ -1,6 +1,6 @@
 import type sparqljs from 'sparqljs';
 import { XSD } from '../../rdf/terms.js';
-import { words } from '../analyzer.js';
+import { words } from '../../kernel/analyzer.js';
 import { isObject } from '../dsl/queryParams.js';
 import { epochMillis, isDate } from '../dsl/fields.js';
 // One limit of clauses for both engines: the in-process evaluator's.

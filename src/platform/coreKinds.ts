@@ -1,0 +1,59 @@
+import type { KindDefinition } from '../domain/KindDefinition.js';
+import { fileDefinition } from '../domain/files/fileDefinition.js';
+import type { FileState } from '../domain/files/File.js';
+import { orgDefinition } from '../domain/orgs/orgDefinition.js';
+import { projectDefinition } from '../domain/projects/projectDefinition.js';
+import { itemDefinition } from '../domain/resources/itemDefinition.js';
+import { RESOURCE_KIND } from '../domain/resources/ItemKind.js';
+import type { ResourceState } from '../domain/resources/Resource.js';
+import { SCHEMA_KIND } from '../domain/schemas/schemaKind.js';
+import { storageDefinition } from '../domain/storages/storageDefinition.js';
+import type { StorageState } from '../domain/storages/Storage.js';
+import { fileMetadata } from '../http/render/files.js';
+import { annotatedSource, resourceBody, resourceMetadata } from '../http/render/resources.js';
+import { annotatedSchema, schemaBody, schemaMetadata } from '../http/render/schemas.js';
+import { storageBody } from '../http/render/storages.js';
+import type { Addresses } from '../kernel/Addresses.js';
+import type { JsonObject } from '../kernel/json.js';
+import { STREAM_KINDS } from '../streams/EventScope.js';
+
+/**
+ * The core's kinds, registered once: their definitions (the projector, snapshots and event streams
+ * loop over them), how their items read as search documents and in multi-fetch, and which have
+ * event streams. A capability registers its own kinds the same way (`CapabilityModule`).
+ */
+export const coreKinds = (addresses: Addresses) => {
+  const resources = {
+    kind: RESOURCE_KIND,
+    definition: itemDefinition(RESOURCE_KIND),
+    document: (state: ResourceState, payload: JsonObject) => resourceBody(state, payload, addresses),
+    renderers: { metadata: resourceMetadata, body: resourceBody, annotated: annotatedSource },
+  };
+  const schemas = {
+    kind: SCHEMA_KIND,
+    definition: itemDefinition(SCHEMA_KIND),
+    document: (state: ResourceState, payload: JsonObject) => schemaBody(state, payload, addresses),
+    renderers: { metadata: schemaMetadata, body: schemaBody, annotated: annotatedSchema },
+  };
+  return {
+    orgs: orgDefinition,
+    projects: projectDefinition,
+    resources,
+    schemas,
+    storages: storageDefinition,
+    files: fileDefinition,
+    /** In the order the projector folds them. */
+    definitions: [orgDefinition, projectDefinition, resources.definition, schemas.definition, storageDefinition, fileDefinition] as KindDefinition[],
+    /** Search documents: kinds whose document is their payload, and kinds whose document is read off their state. */
+    documents: {
+      payloads: { [resources.kind.name]: resources.document, [schemas.kind.name]: schemas.document },
+      states: {
+        [storageDefinition.kind]: { document: (state: StorageState) => storageBody(state, addresses) },
+        [fileDefinition.kind]: { document: (state: FileState) => fileMetadata(state, addresses), searchedMetadata: ['_filename', '_mediaType'] },
+      },
+    },
+    streams: STREAM_KINDS,
+  };
+};
+
+export type CoreKinds = ReturnType<typeof coreKinds>;

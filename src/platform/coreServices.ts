@@ -1,0 +1,214 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Config } from '../config/Config.js';
+import { httpLimits } from '../config/Config.js';
+import { CatalogueQueries } from '../catalogue/CatalogueQueries.js';
+import { Listings } from '../catalogue/Listings.js';
+import { ResourceQueries } from '../catalogue/ResourceQueries.js';
+import { listingScopes } from '../catalogue/scopes.js';
+import { noTextIndex } from '../catalogue/textRanking.js';
+import { EventWriter } from '../domain/EventWriter.js';
+import type { Indexing } from '../domain/EventWriter.js';
+import { Lifecycle } from '../domain/Lifecycle.js';
+import { OrgService } from '../domain/orgs/OrgService.js';
+import { ProjectService } from '../domain/projects/ProjectService.js';
+import { ProjectContexts } from '../domain/resources/ProjectContexts.js';
+import { ResourceService } from '../domain/resources/ResourceService.js';
+import { RevisionReader } from '../domain/resources/RevisionReader.js';
+import type { EventLog } from '../events/EventLog.js';
+import { storagesAndFiles } from '../files/wireFiles.js';
+import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
+import type { Addresses } from '../kernel/Addresses.js';
+import type { Caller } from '../kernel/Caller.js';
+import type { Clock } from '../kernel/Clock.js';
+import type { ProjectRef } from '../kernel/labels.js';
+import type { Log } from '../kernel/Log.js';
+import { DEFAULT_STORAGE } from '../kernel/vocabulary.js';
+import { projectItemKeys } from '../projection/projectItemKeys.js';
+import { storableRevision } from '../projection/storableRevision.js';
+import type { States } from '../projection/States.js';
+import type { Resolution } from '../resolvers/Resolution.js';
+import { ResolvingSchemas } from '../resolvers/ResolvingSchemas.js';
+import { resolveElsewhere } from '../resolvers/resolveElsewhere.js';
+import { EmbeddedTextMatcher } from '../search/EmbeddedTextMatcher.js';
+import { SearchedDocuments } from '../search/SearchedDocuments.js';
+import { inProcessEngine, SearchService } from '../search/SearchService.js';
+import { pinnedRevisionTriples } from '../shacl/pinnedRevisionTriples.js';
+import { SchemaImports } from '../shacl/SchemaImports.js';
+import { SchemaPayloads } from '../shacl/SchemaPayloads.js';
+import { ShaclSchemas } from '../shacl/ShaclSchemas.js';
+import { CpuTurns } from '../workers/CpuTurns.js';
+import type { Executor } from '../workers/Executor.js';
+import type { CoreKinds } from './coreKinds.js';
+import type { CpuOperations } from './cpuOperations.js';
+import type { TripleStore } from './openTripleStore.js';
+import type { Projections } from './projections.js';
+
+type ItemKindParts = CoreKinds['resources'];
+
+export interface CoreParts {
+  config: Config;
+  clock: Clock;
+  addresses: Addresses;
+  logs: Log;
+  log: EventLog;
+  states: States;
+  store: TripleStore;
+  jsonld: JsonLdProcessor;
+  executor: Executor<CpuOperations>;
+  projections: Projections;
+  kinds: CoreKinds;
+  /** Late-bound: the resolvers are wired with the capabilities, after the services that resolve through them. */
+  resolution: () => Resolution;
+  /** The permissions defined now (`/v1/permissions`). */
+  permissions: () => readonly string[];
+  /** What the capabilities do when a project is created or deleted (late-bound: they are wired after the core). */
+  projectCreated: (ref: ProjectRef, caller: Caller) => Promise<void>;
+  projectDeleted: (ref: ProjectRef) => Promise<void>;
+}
+
+/** The core's services: the log's writer, organizations, projects, resources, schemas, storages and files, listings and search. */
+export const coreServices = async (p: CoreParts) => {
+  const { config, clock, addresses, log, states, jsonld, executor, projections } = p;
+  const { graphStore } = p.store;
+  const requestIndexing = new AsyncLocalStorage<Indexing>();
+  const writer = new EventWriter(log, {
+    states: (seq) => projections.projector.catchUp(seq),
+    projections: async (seq) => void (await Promise.all(projections.runners.map((r) => r.settle(seq)))),
+    latest: async () => projections.projector.catchUp(await log.lastSeq()),
+    indexing: () => requestIndexing.getStore() ?? 'sync',
+  });
+  const lifecycle = new Lifecycle(writer, (draft) => {
+    const definition = states.definitionOf(draft.kind);
+    return definition && states.of(definition).get(definition.stateKey({ ...draft, seq: 0 }));
+  });
+  const kinds = {
+    orgs: states.of(p.kinds.orgs),
+    projects: states.of(p.kinds.projects),
+    resources: states.of(p.kinds.resources.definition),
+    schemas: states.of(p.kinds.schemas.definition),
+    storages: states.of(p.kinds.storages),
+    files: states.of(p.kinds.files),
+  };
+  const orgs = new OrgService(kinds.orgs, lifecycle, clock);
+  const capacity = () => graphStore.ensureRoom();
+  // The default storage of a new project is created by the storages.
+  const projects = new ProjectService(
+    kinds.projects,
+    orgs,
+    lifecycle,
+    clock,
+    addresses,
+    async (ref, caller) => {
+      await storagesFiles.projectCreated(ref, caller);
+      await p.projectCreated(ref, caller);
+    },
+    {
+      keys: (ref) => projectItemKeys(states, ref),
+      bytes: (ref) => storagesFiles.projectBytes(ref),
+      prune: (key, seq) => writer.prune(key, seq),
+      forget: p.projectDeleted,
+    },
+  );
+  const reader = new RevisionReader(log);
+  // Schemas and their imports are read back from the pinned revisions in the log.
+  const revisionTriples = pinnedRevisionTriples(kinds, reader, jsonld);
+  // Schemas, imports and contexts of other projects are found through the project's resolvers.
+  const elsewhere = resolveElsewhere(p.resolution);
+  const imports = new SchemaImports(kinds.schemas, kinds.resources, revisionTriples, elsewhere);
+  const contexts = new ProjectContexts(kinds.resources, reader, elsewhere);
+  const storable = storableRevision(jsonld, graphStore);
+  // An id is unique in a project across kinds; the default storage's id is reserved.
+  const taken = (others: ItemKindParts) => (ref: string, id: string) => id === DEFAULT_STORAGE || states.of(others.definition).has(others.kind.key(ref, id));
+  const itemService = (own: ItemKindParts, other: ItemKindParts, validation: ConstructorParameters<typeof ResourceService>[2]) =>
+    new ResourceService(
+      states.of(own.definition),
+      projects,
+      validation,
+      jsonld,
+      lifecycle,
+      writer,
+      reader,
+      clock,
+      capacity,
+      { storable, takenElsewhere: taken(other) },
+      own.definition,
+      own.kind,
+      contexts,
+    );
+  const { resources: resourceParts, schemas: schemaParts } = p.kinds;
+  const shacl = new ResolvingSchemas(new ShaclSchemas(kinds.schemas, reader, revisionTriples, imports, executor), p.resolution);
+  const resources = itemService(resourceParts, schemaParts, shacl);
+  const schemas = itemService(schemaParts, resourceParts, new SchemaPayloads(imports, jsonld, executor));
+  const { textIndex, searchOnStore } = projections;
+  const catalogue = new CatalogueQueries(graphStore, projections.catalogueIndex, projections.payloadSorts);
+  const textMatcher = textIndex ? new EmbeddedTextMatcher(textIndex, catalogue) : (searchOnStore?.matcher ?? noTextIndex);
+  const listings = new Listings(catalogue, listingScopes(orgs, projects, addresses, projections.terms), textMatcher);
+  const queries = new ResourceQueries(kinds.resources, listings, catalogue, resources);
+  const schemaQueries = new ResourceQueries(kinds.schemas, listings, catalogue, schemas, schemaParts.kind);
+  const storagesFiles = storagesAndFiles({
+    config: config.storages,
+    dataDir: config.dataDir,
+    storageStates: kinds.storages,
+    fileStates: kinds.files,
+    projects,
+    lifecycle,
+    clock,
+    jsonld,
+    executor,
+    addresses,
+    listings,
+    catalogue,
+    permissions: p.permissions,
+    log: p.logs,
+    partMaxAgeMillis: httpLimits(config).requestTimeoutMillis,
+  });
+  await storagesFiles.sweepLeftovers();
+  // One set of turns for every search, the views' included: they take their slices in turn.
+  const turns = new CpuTurns();
+  const searchTimeout = config.searchTimeoutMillis ?? 2_000;
+  const searchEngine = searchOnStore?.engine ?? (textIndex && inProcessEngine(new SearchedDocuments(textIndex), searchTimeout));
+  const searchPosition = (project: ProjectRef) => (searchOnStore ? searchOnStore.textProjection.positionOf(project) : textIndex?.positionOf(project));
+  const search =
+    searchEngine &&
+    new SearchService(searchEngine, searchPosition, () => kinds.projects.keys(), {
+      suites: config.searchSuites ?? {},
+      timeoutMillis: searchTimeout,
+      turns,
+      fetched: async (project, id) => {
+        const { state, compacted } = await resources.fetchCompacted(project, '_', id, {});
+        return resourceParts.document(state, compacted);
+      },
+      ...(config.searchFields !== undefined ? { fieldsFile: config.searchFields } : {}),
+    });
+  const defaultViewDocuments = textIndex && new SearchedDocuments(textIndex);
+  const projectDocuments = searchOnStore
+    ? (project: ProjectRef) => searchOnStore.engine.documents(project)
+    : defaultViewDocuments && (async (project: ProjectRef) => defaultViewDocuments.of([project]).docs);
+  const defaultSearch =
+    search && projectDocuments
+      ? {
+          query: (project: ProjectRef, body: unknown) => search.query(body, { mode: 'limited' as const, orgs: [], projects: [project] }),
+          documents: projectDocuments,
+        }
+      : undefined;
+  return {
+    requestIndexing,
+    writer,
+    lifecycle,
+    kinds,
+    orgs,
+    projects,
+    resources,
+    schemas,
+    queries,
+    schemaQueries,
+    catalogue,
+    listings,
+    storagesFiles,
+    turns,
+    search,
+    defaultSearch,
+  };
+};
+
+export type CoreServices = Awaited<ReturnType<typeof coreServices>>;

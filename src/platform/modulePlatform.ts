@@ -1,0 +1,73 @@
+import type { EventLog } from '../events/EventLog.js';
+import type { RedisEventLog } from '../events/RedisEventLog.js';
+import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
+import type { AclCheck } from '../kernel/AclCheck.js';
+import type { Addresses } from '../kernel/Addresses.js';
+import type { Clock } from '../kernel/Clock.js';
+import type { Log } from '../kernel/Log.js';
+import { itemReader } from '../modules/itemReader.js';
+import type { Platform } from '../modules/Platform.js';
+import type { States } from '../projection/States.js';
+import type { CoreServices } from './coreServices.js';
+import type { TripleStore } from './openTripleStore.js';
+import type { Projections } from './projections.js';
+
+/** What every capability module is handed once the core is built. */
+export const modulePlatform = (p: {
+  core: CoreServices;
+  projections: Projections;
+  store: TripleStore;
+  states: States;
+  acl: AclCheck;
+  permissions: () => readonly string[];
+  clock: Clock;
+  addresses: Addresses;
+  logs: Log;
+  log: EventLog;
+  jsonld: JsonLdProcessor;
+  redis: RedisEventLog | undefined;
+}): Platform => {
+  const { core, projections, addresses } = p;
+  return {
+    turns: core.turns,
+    feed: projections.feed,
+    sparql: {
+      store: p.store.datasets,
+      reach: (seq) => (projections.storeRunner ? projections.storeRunner.reach(seq) : Promise.resolve()),
+      shared: projections.sharedWriters.length > 0,
+    },
+    indexPositions: {
+      search: () => {
+        const text = projections.followers.text;
+        return projections.searchOnStore && projections.storeRunner
+          ? projections.storeRunner.position
+          : text.length
+            ? Math.min(...text.map((r) => r.position))
+            : projections.feed.position;
+      },
+      sparql: () => projections.followers.sparql.position,
+    },
+    permissions: p.permissions,
+    ...(core.defaultSearch ? { defaultSearch: core.defaultSearch } : {}),
+    states: p.states,
+    projects: core.projects,
+    lifecycle: core.lifecycle,
+    clock: p.clock,
+    addresses,
+    acl: p.acl,
+    listings: core.listings,
+    catalogue: core.catalogue,
+    storages: core.storagesFiles.storages,
+    files: core.storagesFiles.files,
+    log: p.logs,
+    ...(p.redis ? { redis: p.redis } : {}),
+    itemHistory: {
+      services: { resources: core.resources, schemas: core.schemas },
+      states: { resources: core.kinds.resources, schemas: core.kinds.schemas },
+      log: p.log,
+      toNQuads: (expanded) => p.jsonld.toNQuads(expanded),
+    },
+    revisions: { resources: core.resources, schemas: core.schemas, events: p.log, triples: (expanded) => p.jsonld.toNQuads(expanded) },
+    items: itemReader({ resourceStates: core.kinds.resources, schemaStates: core.kinds.schemas, resources: core.resources, schemas: core.schemas, addresses }),
+  };
+};
