@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assetPath } from './assets.js';
 import type { Config } from './config/Config.js';
-import { defaultStreamsPerCaller, httpLimits } from './config/Config.js';
+import { defaultStreamsPerCaller, FEED_MAX_CHANGES, httpLimits } from './config/Config.js';
 import { ConnectionShares } from './http/ConnectionShares.js';
 import { claimConnection } from './http/claimConnection.js';
 import { Addresses } from './kernel/Addresses.js';
@@ -37,6 +37,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { ReadBarrier } from './projection/ReadBarrier.js';
 import { consistentReads } from './http/consistentReads.js';
 import { ChangeFeed } from './projection/ChangeFeed.js';
+import { LogReplay } from './projection/LogReplay.js';
 import { ProjectionRunner } from './projection/ProjectionRunner.js';
 import type { RunnerOptions } from './projection/ProjectionRunner.js';
 import { FileProjectionCheckpoints } from './projection/FileProjectionCheckpoints.js';
@@ -252,7 +253,8 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   const textProjections: Projection[] = textIndex ? [new TextProjection(textIndex, payloadDocuments, log, logs, stateDocuments)] : [];
   // Each projection runs on its own position from the changes the states' fold hands on: one that
   // is slow or failing holds up neither writes nor the others, and reads wait only for those they read.
-  const feed = new ChangeFeed();
+  // A window of the latest changes: a runner behind it reads its changes again from the log.
+  const feed = new ChangeFeed(config.feedMaxChanges ?? FEED_MAX_CHANGES, new LogReplay(log, states, revisions));
   // Durable projections record their positions (the text index in the data directory, beside its
   // file); the catalogue's indexes, the streams' memory and the embedded SPARQL replica live in
   // memory and are rebuilt from the states at every start.
