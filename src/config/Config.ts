@@ -14,6 +14,14 @@ import type { ProvisioningConfig } from './provisioningConfig.js';
 import type { ProjectPrefixConfig } from './projectPrefixConfig.js';
 import type { SparqlServer } from '../store/SparqlHttpClient.js';
 
+/**
+ * The change feed's window when not configured: a change holds two states and its revision's
+ * triples, ~13 KB of heap for a ~1.5 KB resource (400,000 held took ~5 GiB), so some 65 MB.
+ */
+export const FEED_MAX_CHANGES = 5_000;
+/** Stream nodes of 64 KB: ~3 % over the events' JSON, against ~20 % at Redis' default 4 KB. */
+export const REDIS_STREAM_NODE_BYTES = 65_536;
+
 export interface Config {
   port: number;
   /** Interface to listen on (default 127.0.0.1: a fresh clone is not reachable from the network). */
@@ -32,6 +40,16 @@ export interface Config {
   redisWaitReplicas?: number;
   /** Bound of that wait, in ms: past it the write is refused as unconfirmed (503), though it may survive. */
   redisWaitMillis?: number;
+  /**
+   * Most changes the change feed holds for the projections (its window); a projection further
+   * behind (the store's writer under load) reads its changes again from the log.
+   */
+  feedMaxChanges?: number;
+  /**
+   * `stream-node-max-bytes` the registry sets on the log's Redis at start when it is lower (0: leave
+   * it): Redis' default 4 KB nodes hold two or three events of ~1.5 KB each, a quarter more bytes.
+   */
+  redisStreamNodeBytes?: number;
   /** Longest wait of a request for this replica to reach the log head as of its arrival (503 ProjectionsBehind past it). */
   readBarrierMillis?: number;
   /** How long the external store's writer lease lasts unrenewed: a replica that dies is taken over after it. */
@@ -378,6 +396,14 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     ...(redisSentinels ? { redisSentinels, redisSentinelName: redisSentinelName! } : {}),
     redisWaitReplicas: integerSetting('REDIS_WAIT_REPLICAS', setting('REDIS_WAIT_REPLICAS', 'events.redis-wait-replicas'), 0, 0, 100),
     redisWaitMillis: integerSetting('REDIS_WAIT_MILLIS', setting('REDIS_WAIT_MILLIS', 'events.redis-wait-millis'), 1_000, 1, 60_000),
+    feedMaxChanges: integerSetting('FEED_MAX_CHANGES', setting('FEED_MAX_CHANGES', 'events.feed-max-changes'), FEED_MAX_CHANGES, 1, 10_000_000),
+    redisStreamNodeBytes: integerSetting(
+      'REDIS_STREAM_NODE_BYTES',
+      setting('REDIS_STREAM_NODE_BYTES', 'events.redis-stream-node-bytes'),
+      REDIS_STREAM_NODE_BYTES,
+      0,
+      1024 * 1024 * 1024,
+    ),
     readBarrierMillis: integerSetting('READ_BARRIER_MILLIS', setting('READ_BARRIER_MILLIS', 'events.read-barrier-millis'), 5_000, 10, 600_000),
     storeLeaseMillis: integerSetting('STORE_LEASE_MILLIS', setting('STORE_LEASE_MILLIS', 'store.lease-millis'), 10_000, 300, 600_000),
     sseKeepAliveMillis: integerSetting('SSE_KEEPALIVE_MILLIS', setting('SSE_KEEPALIVE_MILLIS', 'events.keep-alive-millis'), 20_000, 10, 30_000),

@@ -88,6 +88,11 @@ export interface EventLog {
   appendBatch(entries: readonly BatchEntry[]): Promise<Appended[]>;
   /** Up to `limit` events with `seq > after`, in order. Pruned events are skipped. */
   read(after: number, limit: number): Promise<LogEvent[]>;
+  /**
+   * The events of one key with `seq <= until`, in order: an item's history, to fold its state as of
+   * a position (a runner reading changes again from the log). Pruned events are skipped.
+   */
+  history(key: string, until: number): Promise<LogEvent[]>;
   /** One event by position, or undefined when pruned or unknown. */
   get(seq: number): Promise<LogEvent | undefined>;
   lastSeq(): Promise<number>;

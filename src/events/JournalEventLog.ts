@@ -229,6 +229,16 @@ export class JournalEventLog implements EventLog {
     return out;
   }
 
+  async history(key: string, until: number): Promise<LogEvent[]> {
+    const events: LogEvent[] = [];
+    for (const seq of this.keySeqs.get(key) ?? []) {
+      if (seq > until) break;
+      const event = await this.get(seq);
+      if (event) events.push(event);
+    }
+    return events;
+  }
+
   async get(seq: number): Promise<LogEvent | undefined> {
     const cached = this.tail.get(seq);
     if (cached) return cached;

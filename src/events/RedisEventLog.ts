@@ -47,6 +47,11 @@ export interface RedisTarget {
   /** After each append, wait for this many replicas of Redis to acknowledge it (`WAIT`), at most `waitMillis`. */
   waitReplicas?: number;
   waitMillis?: number;
+  /**
+   * The least `stream-node-max-bytes` the stream should be written with: set at open when Redis has
+   * less (a server-wide setting, for the nodes made from then on). Absent or 0: Redis is left as is.
+   */
+  streamNodeBytes?: number;
 }
 
 /** The names of one log's keys: all under one hash tag, so Redis Cluster keeps them in one slot (the append script touches five). */
@@ -138,7 +143,28 @@ export class RedisEventLog implements EventLog {
     const events = new RedisEventLog(redis, blocking, prefix, log, { replicas: target.waitReplicas ?? 0, millis: target.waitMillis ?? 1_000 });
     await events.migrate();
     await events.lastSeq();
+    if (target.streamNodeBytes) await events.widenStreamNodes(target.streamNodeBytes);
     return events;
+  }
+
+  /**
+   * An event of ~1.5 KB costs a quarter more in Redis' default 4 KB stream nodes (two or three
+   * entries a node, each node with its own header and master entry), about 3 % more in 64 KB ones
+   * (test/integration/redisBytesPerChange.test.ts). A Redis that refuses CONFIG (a managed service)
+   * keeps its own setting, said once in the log: set it there.
+   */
+  private async widenStreamNodes(bytes: number): Promise<void> {
+    try {
+      const [, current] = (await this.redis.config('GET', 'stream-node-max-bytes')) as [string, string];
+      if (Number(current) !== 0 && Number(current) < bytes) {
+        await this.redis.config('SET', 'stream-node-max-bytes', String(bytes));
+        this.log.info(`event log: Redis stream-node-max-bytes raised from ${current} to ${bytes} (fewer bytes per event)`);
+      }
+    } catch (error) {
+      this.log.warn(
+        `event log: cannot set Redis stream-node-max-bytes to ${bytes} (${(error as Error).message}): set it in Redis' own configuration, or each event costs up to a quarter more memory`,
+      );
+    }
   }
 
   /**
@@ -244,6 +270,21 @@ export class RedisEventLog implements EventLog {
     const events = entries.map(toEvent);
     if (events.length) this.bump(events[events.length - 1]!.seq);
     return events;
+  }
+
+  async history(key: string, until: number): Promise<LogEvent[]> {
+    const positions = ((await reachable(this.redis.hget(this.keys.seqs, key))) ?? '')
+      .split(',')
+      .map(Number)
+      .filter((seq) => seq > 0 && seq <= until);
+    if (!positions.length) return [];
+    const reads = this.redis.pipeline();
+    for (const seq of positions) reads.xrange(this.keys.stream, `${seq}-0`, `${seq}-0`);
+    const results = (await reachable(reads.exec())) ?? [];
+    return results.flatMap(([error, entries]) => {
+      if (error) throw new EventLogUnavailable(`reading the history of ${key} failed: ${error.message}`);
+      return (entries as StreamEntry[]).map(toEvent);
+    });
   }
 
   async get(seq: number): Promise<LogEvent | undefined> {

@@ -19,6 +19,7 @@ export const timedEventLog = (log: EventLog, observe: (seconds: number) => void)
     }
   },
   read: (after, limit) => log.read(after, limit),
+  history: (key, until) => log.history(key, until),
   get: (seq) => log.get(seq),
   lastSeq: () => log.lastSeq(),
   waitForNew: (after, signal) => log.waitForNew(after, signal),

@@ -45,9 +45,9 @@ export interface StoreRunnerOptions {
  * Projects into a store every replica shares (the external triple store): exactly one replica, the
  * holder of the lease, writes it, in log order, from the position recorded in the store, and records
  * its position after each batch. The others only read it: their position is the store's, and their
- * readers wait for it. Every replica's feed keeps the changes after the store's position, so
- * whichever replica takes the lease over (the holder died, mid-batch or not) has every change the
- * store lacks. Writes are idempotent (a revision graph is written whole, once; heads are set to
+ * readers wait for it. Every replica's feed gives the changes after the store's position (from
+ * its window, or again from the log past it), so whichever replica takes the lease over (the
+ * holder died, mid-batch or not) has every change the store lacks. Writes are idempotent (a revision graph is written whole, once; heads are set to
  * what a change says), so the changes the dead holder wrote after its last record are written again
  * harmlessly, and none is lost.
  *
@@ -171,15 +171,13 @@ export class StoreProjectionRunner implements Follower {
 
   /** One batch under the lease; true when there may be more to write at once. */
   private async project(): Promise<boolean> {
-    const batch = this.feed.after(this.known, this.options.batch);
-    let position = this.known;
-    if (!batch.length) {
-      if (this.feed.position > position && this.feed.after(position, 1).length === 0) position = this.feed.position;
-    }
+    // From the feed's window, or again from the log when the store fell behind it (a writer slower than the writes).
+    const { changes: batch, through } = await this.feed.read(this.known, this.options.batch);
+    let position = batch.length ? this.known : through;
     // Between two renewals, never write past the lease's local deadline: another replica may own it by then.
     const valid = () => this.lease.valid();
     if (batch.length && valid() && (await this.writeOrSplit(batch, valid))) {
-      position = batch[batch.length - 1]!.logged.seq;
+      position = through;
       this.failures = 0;
       this.lastError = undefined;
     }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/Config.js';
-import { defaultStreamsPerCaller, httpLimits } from '../config/Config.js';
+import { defaultStreamsPerCaller, FEED_MAX_CHANGES, httpLimits } from '../config/Config.js';
 import type { KindDefinition } from '../domain/KindDefinition.js';
 import type { EventLog } from '../events/EventLog.js';
 import type { RedisEventLog } from '../events/RedisEventLog.js';
@@ -16,6 +16,7 @@ import { TermDictionary } from '../catalogue/TermDictionary.js';
 import { TermsFile } from '../catalogue/TermsFile.js';
 import { ChangeFeed } from '../projection/ChangeFeed.js';
 import { FileProjectionCheckpoints } from '../projection/FileProjectionCheckpoints.js';
+import { LogReplay } from '../projection/LogReplay.js';
 import type { Projection } from '../projection/Projection.js';
 import { ProjectionRunner } from '../projection/ProjectionRunner.js';
 import type { RunnerOptions } from '../projection/ProjectionRunner.js';
@@ -99,7 +100,8 @@ export const startProjections = async (p: ProjectionParts) => {
   const textProjections: Projection[] = textIndex ? [new TextProjection(textIndex, payloads, log, logs, stateDocuments)] : [];
   // Each projection runs on its own position from the changes the states' fold hands on: one that
   // is slow or failing holds up neither writes nor the others, and reads wait only for those they read.
-  const feed = new ChangeFeed();
+  // A window of the latest changes: a runner behind it reads its changes again from the log.
+  const feed = new ChangeFeed(config.feedMaxChanges ?? FEED_MAX_CHANGES, new LogReplay(log, states, revisions));
   // Durable projections record their positions (the text index in the data directory, beside its
   // file); the catalogue's indexes, the streams' memory and the embedded SPARQL replica live in
   // memory and are rebuilt from the states at every start.

@@ -197,30 +197,37 @@ export class ProjectionRunner implements Follower {
     for (const waiter of [...this.waiters]) waiter.done();
   }
 
+  /** Told of a change while its loop was reading: it reads again before it stops. */
+  private kicked = false;
+
   private kick(): void {
-    if (!this.running && !this.stopped) void this.run();
+    if (this.running) this.kicked = true;
+    else if (!this.stopped) void this.run();
   }
 
   private async run(): Promise<void> {
     this.running = true;
     try {
       while (!this.stopped) {
+        this.kicked = false;
         const limit = this.options.after ? this.options.after.position : Infinity;
-        const batch = this.feed.after(this.applied, 500).filter((c) => c.logged.seq <= limit);
-        if (!batch.length) {
-          // Nothing to apply up to the fold's position: the events between made no change.
-          const passed = Math.min(this.feed.position, limit);
-          if (passed > this.applied && this.feed.after(this.applied, 1).length === 0) {
-            this.applied = passed;
-            this.notify();
-            this.recordSoon();
-          }
+        // From the feed's window, or again from the log when this runner fell behind it.
+        const { changes, through } = await this.feed.read(this.applied, 500);
+        const batch = changes.filter((c) => c.logged.seq <= limit);
+        // Positions up to it that made no change (pruned events, unknown kinds) are passed as well.
+        const passed = Math.min(through, limit);
+        if (!batch.length && passed <= this.applied) {
+          if (this.kicked) continue;
           break;
         }
         for (const change of batch) {
           if (this.stopped) return;
           await this.applyWithRetries(change);
           this.applied = change.logged.seq;
+          this.notify();
+        }
+        if (passed > this.applied) {
+          this.applied = passed;
           this.notify();
         }
         this.recordSoon();

@@ -44,6 +44,22 @@ export class RevisionProjection {
   }
 
   /**
+   * The N-Triples the fold handed on with a change, made again for a change read again from the log
+   * (`LogReplay`): the fold wrote its graph already where this process writes them, and a copied
+   * revision is read from there; where it does not, the fold handed none for a copy either.
+   */
+  async replayed(change: Omit<Change, 'triples'>): Promise<string | undefined> {
+    const { definition, previous, next, logged } = change;
+    if (!definition.listed || next === undefined) return undefined;
+    const content = definition.revision?.(previous, next, logged);
+    if (content === undefined) return undefined;
+    if (content !== 'unchanged') return await this.jsonld.toNQuads(content.expanded);
+    if (!this.writes) return undefined;
+    const { project, id, rev } = definition.listed(next);
+    return this.store.graph(revisionGraph(definition.kind, project, id, rev));
+  }
+
+  /**
    * What `apply` would write, without writing, for the writer of a shared store (which writes a
    * batch at once): the revision graph a change makes with its text (derived already by the fold,
    * or a copy read from `written`, the graphs of the same batch, else from the store), or the

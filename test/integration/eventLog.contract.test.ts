@@ -196,6 +196,25 @@ for (const subject of subjects) {
       }
     });
 
+    it("reads one key's history up to a position, in order, pruned events skipped, across close and reopen", async () => {
+      const a1 = await log.append(draft('a', 1), 0);
+      await log.append(draft('b', 1), 0);
+      const a2 = await log.append(draft('a', 2), 1);
+      const a3 = await log.append(draft('a', 3), 2);
+      expect(await log.history('a', 4)).to.deep.equal([a1, a2, a3]);
+      expect(await log.history('a', 3)).to.deep.equal([a1, a2]);
+      expect(await log.history('a', 0)).to.deep.equal([]);
+      expect(await log.history('unknown', 10)).to.deep.equal([]);
+      const marker = await log.append(draft('a', 0, 'ResourceDeleted'), 3);
+      await log.prune('a', marker.seq);
+      const again = await log.append(draft('a', 1), 0);
+      expect(await log.history('a', 10)).to.deep.equal([marker, again]);
+      await log.close();
+      log = await store.open();
+      expect(await log.history('a', 10)).to.deep.equal([marker, again]);
+      expect((await log.history('b', 10)).map((e) => e.seq)).to.deep.equal([2]);
+    });
+
     it('keeps events, revisions and prunes across close and reopen', async () => {
       await log.append(draft('a', 1), 0);
       await log.append(draft('b', 1), 0);
