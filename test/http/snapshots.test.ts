@@ -13,8 +13,10 @@ describe('snapshots taken in the background while writes go on', () => {
     const doc = (i: number, v: number) => ({ '@context': { '@vocab': 'http://schema.org/' }, name: `r${i}`, v });
     await Promise.all(Array.from({ length: 60 }, (_, i) => api.put(`/v1/resources/snap/p/_/r${i}`, doc(i, 0))));
     await Promise.all(Array.from({ length: 20 }, (_, i) => api.put(`/v1/resources/snap/p/_/r${i}?rev=1`, doc(i, 1))));
-    await new Promise((r) => setTimeout(r, 50));
-    expect(existsSync(join(first.dataDir, 'projection', 'snapshot.json'))).to.equal(true);
+    // The snapshot is written in the background: wait for it (a loaded machine takes longer than 50 ms), by polling.
+    const snapshot = join(first.dataDir, 'projection', 'snapshot.json');
+    for (let i = 0; i < 200 && !existsSync(snapshot); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(existsSync(snapshot)).to.equal(true);
     await first.stop();
     const second = await startServer({}, first.dataDir);
     api = client(second.url);

@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import { rejections } from '../../domain/rejections.js';
 import { bool, indexing, tagName } from '../../http/params.js';
-import { STATES } from '../../http/reads.js';
+import { FETCH, STATES } from '../../http/reads.js';
 import { onProject, projectOf, segment } from '../../http/route.js';
 import type { Context, Routes } from '../../http/route.js';
 import { statusOf } from '../../http/statusOf.js';
@@ -128,7 +128,8 @@ export const bulkRoutes = (routes: Routes, router: Router, { bulk }: Deps): void
   routes.add(router, '/v1/export/projects/:org/:project', {
     get: {
       guard: { permission: 'resources/read', on: onProject },
-      reads: STATES,
+      // States and the log are what it reads; the catalogue as a GET under a project waits for it, so an export follows a fetch's consistency.
+      reads: FETCH,
       body: 'none',
       costly: true,
       summary: "A project's every item and revision, as NDJSON lines or, by `Accept: application/n-quads`, revision graphs.",
