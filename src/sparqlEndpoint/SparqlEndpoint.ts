@@ -1,4 +1,5 @@
 import { rejections } from '../domain/rejections.js';
+import type { Listed } from '../domain/KindDefinition.js';
 import type { ApiMapping, ProjectState } from '../domain/projects/Project.js';
 import { resolveId } from '../domain/projects/apiMappings.js';
 import type { Caller } from '../kernel/Caller.js';
@@ -26,9 +27,15 @@ export interface SparqlRequest {
 /** The project's items as they were at an ISO instant, or at the revisions a tag names. */
 export type AsOf = { at: string } | { tag: string };
 
-/** The revision graphs of a project's default graph as of an instant or a tag (the history module). */
+/** A user-defined view's selection, tried on an item as it was at a revision (time travel on the view). */
+export type AsOfSelection = (item: Listed) => boolean;
+
+/**
+ * The revision graphs of a project's default graph as of an instant or a tag (the history module);
+ * with `selects`, those of a view's: each item's revision of then that passes it.
+ */
 export interface AsOfGraphsSource {
-  graphs(project: ProjectRef, asOf: AsOf): Promise<string[]>;
+  graphs(project: ProjectRef, asOf: AsOf, selects?: AsOfSelection): Promise<string[]>;
 }
 
 /** Picks the media type to answer in among those offered, from the request's `Accept`. */
@@ -38,6 +45,8 @@ export type Chooser = (offered: string[]) => string | undefined;
 export interface ViewDataset {
   project: ProjectRef;
   view?: string;
+  /** Time travel on the view: its selection, or why its dataset cannot be taken as of then. */
+  asOf?: { selects: AsOfSelection } | { refused: string };
 }
 
 /**
@@ -75,10 +84,11 @@ export class SparqlEndpoint {
     if (!datasets) this.view(project, viewId);
     if (request.update) throw sparqlRejections.unsupportedOperation('SPARQL Update');
     if (request.query === undefined || request.query.trim() === '') throw sparqlRejections.missingQuery();
-    if (request.asOf && (datasets || !this.asOf || request.defaultGraphs.length || request.namedGraphs.length))
+    if (request.asOf && (!this.asOf || request.defaultGraphs.length || request.namedGraphs.length))
       throw rejections.malformedQueryParam(
-        "Query parameters 'at' and 'tag' select the default graph of the project's default SPARQL view; they take no 'default-graph-uri' or 'named-graph-uri'.",
+        "Query parameters 'at' and 'tag' select the default graph of the view; they take no 'default-graph-uri' or 'named-graph-uri'.",
       );
+    const selects = request.asOf && datasets ? this.travelled(viewId, datasets) : undefined;
     const form = readUserQuery(request.query);
     if (datasets && datasets.length !== 1) return this.merged(datasets, request.query, form, choose, who);
     const offered = [...answerTypes[form]];
@@ -90,11 +100,24 @@ export class SparqlEndpoint {
       ...(request.defaultGraphs.length ? { defaultGraphs: request.defaultGraphs } : {}),
       ...(request.namedGraphs.length ? { namedGraphs: request.namedGraphs } : {}),
     };
-    if (request.asOf) return this.ask({ project, query: request.query, form, mediaType, asOf: await this.asOf!.graphs(project, request.asOf) });
     const only = datasets?.[0];
+    if (request.asOf) {
+      const graphs = await this.asOf!.graphs(only?.project ?? project, request.asOf, selects);
+      // A view's named graphs are those of what it selects: as of then, the same revision graphs.
+      const dataset = only ? { defaultGraphs: graphs, namedGraphs: graphs } : { asOf: graphs };
+      return this.ask({ project: only?.project ?? project, query: request.query, form, mediaType, ...dataset, ...who });
+    }
     // A view's dataset is its own graph and its members' graphs, whatever the request names.
     if (only?.view !== undefined) return this.ask({ project: only.project, query: request.query, form, mediaType, view: only.view, ...who });
     return this.ask({ project: only?.project ?? project, query: request.query, form, mediaType, ...graphs, ...who });
+  }
+
+  /** A user-defined view's selection for time travel, once it has one (a single SparqlView, no tag filter, no metadata). */
+  private travelled(viewId: string, datasets: ViewDataset[]): AsOfSelection {
+    const asOf = datasets.length === 1 ? datasets[0]!.asOf : { refused: 'an aggregate view merges its members, each its own dataset' };
+    if (asOf === undefined) throw sparqlRejections.timeTravelUnsupported(viewId, 'it selects nothing of its own');
+    if ('refused' in asOf) throw sparqlRejections.timeTravelUnsupported(viewId, asOf.refused);
+    return asOf.selects;
   }
 
   /** An aggregate view's answer: each member's, concatenated (rows, triples; ASK: any). */

@@ -21,6 +21,13 @@ export const sparqlRejections = {
       'UnsupportedRequestContentTypeRejection',
       `The request's Content-Type '${contentType}' is not supported; expected 'application/sparql-query' or 'application/x-www-form-urlencoded'.`,
     ),
+  /** `at=` / `tag=` on a view whose dataset as of then cannot be told from its selection. */
+  timeTravelUnsupported: (view: string, reason: string) =>
+    new Rejection(
+      'TimeTravelUnsupported',
+      `View '${view}' cannot be queried as of an instant or a tag ('at', 'tag'): ${reason}. Query the project's default view ('graph') as of then, or a SparqlView without resourceTag and includeMetadata.`,
+      { view },
+    ),
   viewNotFound: (view: string, project: string) => new Rejection('ViewNotFound', `View '${view}' not found in project '${project}'.`),
   queryTimeout: (millis: number) =>
     new Rejection(
@@ -54,6 +61,7 @@ export const sparqlRejections = {
 /** Their HTTP statuses: every type of the family has one, or this does not compile. */
 export const sparqlStatuses = {
   MalformedQuery: 400,
+  TimeTravelUnsupported: 400,
   UnsupportedOperation: 400,
   MissingQuery: 400,
   TooDeeplyNested: 400,

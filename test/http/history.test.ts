@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { Parser } from 'n3';
+import type { Quad } from 'n3';
 import { MINIMUM_PERMISSIONS } from '../../src/kernel/permissions.js';
 import { startServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
@@ -187,6 +189,36 @@ describe('history, diffs, blame and time travel', function () {
       expect(city?.[1], 'an unchanged blank node keeps its first revision').to.equal(1);
       expect(res.body.triples[0].subject).to.deep.equal({ '@type': 'Anonymous' });
       expect(Date.parse(res.body.triples[0].instant)).to.not.be.NaN;
+    });
+
+    it('answers as N-Quads: each triple in its revision’s graph, and a provenance graph of those revisions (PROV-O)', async () => {
+      const res = await get(`${resource}/blame`, 'admin', { accept: 'application/n-quads' });
+      expect(res.status, res.text).to.equal(200);
+      expect(res.headers.get('content-type')).to.match(/^application\/n-quads/);
+      const quads = new Parser({ format: 'N-Quads' }).parse(res.text);
+      const graphOf = (match: (q: Quad) => boolean) => quads.filter(match).map((q) => q.graph.value);
+      const [rev1, rev2] = graphOf((q) => q.predicate.value === `${EX}name` && q.object.value === 'B');
+      expect(rev1, 'the name B came with revision 2').to.match(/\/rev\/2$/);
+      expect(rev2).to.equal(undefined);
+      expect(graphOf((q) => q.object.value === 'Paris')[0], 'an unchanged blank node keeps its first revision').to.match(/\/rev\/1$/);
+      const provenance = quads.filter((q) => q.graph.value.endsWith('/rev/3/provenance'));
+      const about = (graph: string) =>
+        Object.fromEntries(provenance.filter((q) => q.subject.value === graph).map((q) => [q.predicate.value.replace(/^.*[#/]/, ''), q.object.value]));
+      const PROV = 'http://www.w3.org/ns/prov#';
+      for (const [rev, graph] of [
+        [2, rev1!],
+        [1, graphOf((q) => q.object.value === 'Paris')[0]!],
+      ] as const) {
+        const facts = about(graph);
+        expect(facts, graph).to.deep.include({ type: `${PROV}Bundle`, specializationOf: R, rev: String(rev), wasAttributedTo: `${server.url}/v1/anonymous` });
+        expect(Date.parse(facts['generatedAtTime']!)).to.not.be.NaN;
+      }
+      const bundles = provenance.filter((q) => q.predicate.value.endsWith('#type')).map((q) => q.subject.value);
+      expect(bundles.sort(), 'the revisions that introduced a triple, each once').to.deep.equal(
+        [...new Set(quads.filter((q) => !q.graph.value.endsWith('/provenance')).map((q) => q.graph.value))].sort(),
+      );
+      const refused = await get(`${resource}/blame`, 'admin', { accept: 'text/csv' });
+      expect([refused.status, refused.body['@type']]).to.deep.equal([406, 'UnacceptedResponseContentTypeRejection']);
     });
 
     it('takes rev and tag, and refuses what fetch refuses', async () => {

@@ -1,11 +1,11 @@
 import type { EventLog } from '../../events/EventLog.js';
-import type { KindDefinition } from '../../domain/KindDefinition.js';
+import type { KindDefinition, Listed } from '../../domain/KindDefinition.js';
 import type { ResourceState } from '../../domain/resources/Resource.js';
 import type { Versioned } from '../../domain/versioned.js';
 import type { ProjectRef } from '../../kernel/labels.js';
 import { revisionGraph } from '../../store/graphNames.js';
 import { Lru } from '../../util/Lru.js';
-import type { AsOf } from '../../sparqlEndpoint/SparqlEndpoint.js';
+import type { AsOf, AsOfSelection } from '../../sparqlEndpoint/SparqlEndpoint.js';
 
 /** The states the projector keeps, by kind. */
 export interface KindStates {
@@ -47,7 +47,8 @@ export class AsOfGraphs {
     private readonly events: Pick<EventLog, 'get'>,
   ) {}
 
-  async graphs(project: ProjectRef, asOf: AsOf): Promise<string[]> {
+  async graphs(project: ProjectRef, asOf: AsOf, selects?: AsOfSelection): Promise<string[]> {
+    if (selects) return this.selected(project, asOf, selects);
     const at = 'at' in asOf ? time(asOf.at) : undefined;
     const graphs: string[] = [];
     for (const definition of this.states.definitions) {
@@ -61,6 +62,51 @@ export class AsOfGraphs {
       }
     }
     return graphs;
+  }
+
+  /**
+   * A view's dataset as of then: each item's revision of then (at the instant, deprecated or not;
+   * the tagged one) kept when the item as it was at that revision passes the view's selection.
+   */
+  private async selected(project: ProjectRef, asOf: AsOf, selects: AsOfSelection): Promise<string[]> {
+    const graphs: string[] = [];
+    for (const definition of this.states.definitions) {
+      if (!definition.listed || !definition.revision) continue;
+      for (const state of this.states.of(definition).values()) {
+        const current = definition.listed(state);
+        if (current.project !== project) continue;
+        const then = await this.listedThen(definition as KindDefinition<unknown>, state as ResourceState | Versioned<unknown>, current, asOf);
+        if (then && selects(then)) graphs.push(revisionGraph(definition.kind, project, then.id, then.rev));
+      }
+    }
+    return graphs;
+  }
+
+  /** The item's catalogue row as it was then (undefined: it did not exist then, or carries no such tag). */
+  private async listedThen(
+    definition: KindDefinition<unknown>,
+    item: ResourceState | Versioned<unknown>,
+    current: Listed,
+    asOf: AsOf,
+  ): Promise<Listed | undefined> {
+    const at = 'at' in asOf ? time(asOf.at) : undefined;
+    const tagged = 'tag' in asOf ? item.tags[asOf.tag] : undefined;
+    if (at === undefined ? tagged === undefined : time(item.createdAt) > at) return undefined;
+    if (at === undefined ? tagged === current.rev : time(item.updatedAt) <= at) return current;
+    if ('history' in item) {
+      const record = at === undefined ? item.history[tagged! - 1] : item.history.filter((r) => time(r.updatedAt) <= at).pop();
+      return record && { ...current, rev: record.rev, deprecated: record.deprecated };
+    }
+    // A resource or schema: its state folded from its events up to then (its types and schema may have changed since).
+    let state: unknown;
+    for (const seq of item.seqs) {
+      const logged = await this.events.get(seq);
+      if (!logged) continue;
+      const event = logged.event as { instant: string; rev?: number };
+      if (at === undefined ? (event.rev ?? logged.rev) > tagged! : time(event.instant) > at) break;
+      state = definition.next(state, logged);
+    }
+    return state === undefined ? undefined : definition.listed!(state);
   }
 
   private async revAt(key: string, item: ResourceState | Versioned<unknown>, at: number): Promise<number | undefined> {

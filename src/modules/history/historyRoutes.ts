@@ -8,6 +8,9 @@ import { sendJsonLd as send } from '../../http/routes/itemResponses.js';
 import type { Addresses } from '../../kernel/Addresses.js';
 import { context } from '../../kernel/vocabulary.js';
 import type { HistoryService, ItemKindName, Pick1, RevisionDiff } from './HistoryService.js';
+import type { SubjectPath } from '../../kernel/Subject.js';
+import { revisionGraph } from '../../store/graphNames.js';
+import { blameQuads } from './blameQuads.js';
 import { itemSelf } from './itemSelf.js';
 import { rdfPatch, sparqlUpdate } from './rdfChanges.js';
 import { deltaSubject } from './historyEntries.js';
@@ -39,6 +42,11 @@ const sendDiff = (req: Request, res: Response, diff: RevisionDiff, id: string | 
   const body = { '@context': context('metadata'), ...(id === undefined ? {} : { '@id': id }), ...diff };
   res.status(200).type(type).send(JSON.stringify(body));
 };
+
+const NQUADS = 'application/n-quads';
+
+/** What a blame answers in, by `Accept`: JSON-LD, or N-Quads with a provenance graph. */
+const BLAME_TYPES = ['application/ld+json', 'application/json', NQUADS];
 
 /** `rev` / `tag` of one side of a diff (`from`, `fromTag`; `to`, `toTag`), never both. */
 const sideOf = (req: Request, side: 'from' | 'to'): Pick1 => {
@@ -82,6 +90,18 @@ export const historyRoutes = (routes: Routes, router: Router, { history, address
         async (req, res) => {
           const { project, schema, id } = at(req);
           const blamed = await history.blame(kind, project, schema, id, selector(req.query));
+          const type = req.accepts(BLAME_TYPES);
+          if (!type) throw rejections.notAcceptable(BLAME_TYPES);
+          res.vary('Accept');
+          if (type === NQUADS) {
+            const graphs = {
+              revision: (rev: number) => revisionGraph(kind, project, blamed.id, rev),
+              provenance: `${revisionGraph(kind, project, blamed.id, blamed.rev)}/provenance`,
+              item: blamed.id,
+              subject: (path: SubjectPath) => addresses.subject(path),
+            };
+            return void res.status(200).type(NQUADS).send(blameQuads(blamed.triples, graphs));
+          }
           send(res, {
             '@context': context('metadata'),
             '@id': blamed.id,

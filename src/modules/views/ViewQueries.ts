@@ -15,6 +15,7 @@ import { isAggregate, isSparqlFamily } from './View.js';
 import { DEFAULT_ES_VIEW, DEFAULT_SPARQL_VIEW } from './viewDefinition.js';
 import type { ViewIndexes } from './ViewIndexes.js';
 import { viewRejections } from './viewRejections.js';
+import { asOfSelection } from './viewSelection.js';
 import { keywordPaths, withKeywords } from './viewMapping.js';
 import type { ViewService } from './ViewService.js';
 
@@ -75,14 +76,16 @@ export class ViewQueries {
     const view = this.queried(project, idSegment, true);
     if (view.id === DEFAULT_SPARQL_VIEW) return undefined;
     await this.authorize(view, caller);
-    const members = isAggregate(view.value.fields.type) ? await this.members(view, caller) : [view];
+    const aggregate = isAggregate(view.value.fields.type);
+    const members = aggregate ? await this.members(view, caller) : [view];
     const datasets: ViewDataset[] = [];
     for (const member of members) {
-      if (member.id === DEFAULT_SPARQL_VIEW) datasets.push({ project: member.project });
+      const asOf = aggregate ? { refused: 'an aggregate view merges its members, each its own dataset' } : asOfSelection(member.value.fields.filters!);
+      if (member.id === DEFAULT_SPARQL_VIEW) datasets.push({ project: member.project, asOf });
       else {
         // A view not indexed (stopped meanwhile) has no graph: an empty dataset, never the project's.
         const graph = (await this.deps.indexes.ready(member.project, member.id))?.graph;
-        datasets.push({ project: member.project, view: graph ?? viewGraphOf(member.project, member.id, 'none') });
+        datasets.push({ project: member.project, view: graph ?? viewGraphOf(member.project, member.id, 'none'), asOf });
       }
     }
     return datasets;

@@ -1,6 +1,7 @@
 import type { Listed } from '../../domain/KindDefinition.js';
 import { itemNode, revisionGraph, sharedViewGraphOf } from '../../store/graphNames.js';
 import type { ViewMember } from '../../store/ProjectSparqlStore.js';
+import type { AsOfSelection } from '../../sparqlEndpoint/SparqlEndpoint.js';
 import type { ViewFilters, ViewState } from './View.js';
 import { isAggregate } from './View.js';
 import { isDefaultView } from './viewDefinition.js';
@@ -22,6 +23,17 @@ export const selectedRev = (f: ViewFilters, listed: Listed, tags: Record<string,
   if (f.resourceTypes.length && !listed.types.some((t) => f.resourceTypes.includes(t))) return undefined;
   if (f.resourceTag === undefined) return listed.rev;
   return tags[f.resourceTag];
+};
+
+/**
+ * A SparqlView's selection as of an instant or a tag: its filters tried on each item as it was
+ * then. A tag filter picks a revision by a tag of today, and metadata is written of the current
+ * revision only: neither has an answer as of then.
+ */
+export const asOfSelection = (f: ViewFilters): { selects: AsOfSelection } | { refused: string } => {
+  if (f.resourceTag !== undefined) return { refused: `it selects the revisions tagged '${f.resourceTag}' (resourceTag)` };
+  if (f.includeMetadata) return { refused: 'it holds the metadata of current revisions (includeMetadata)' };
+  return { selects: (item) => selectedRev(f, item, {}) !== undefined };
 };
 
 /** The item as a SPARQL view's graph holds it: its selected revision's graph, with its metadata if the view includes it (`graph` undefined: not selected). */
