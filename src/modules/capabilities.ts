@@ -5,6 +5,7 @@ import { createResolversModule } from './resolvers/index.js';
 import { createArchivesModule } from './archives/index.js';
 import { createViewsModule } from './views/index.js';
 import { createHistoryModule } from './history/index.js';
+import { createGraphAnalyticsModule } from './graphAnalytics/index.js';
 
 /**
  * Every capability module, registered once: a new capability is one line here. The composition
@@ -22,6 +23,7 @@ export const capabilities = (config: Config) => {
     }),
     createViewsModule({ searchBudgetMillis: config.searchTimeoutMillis ?? 2_000, sparqlViewsPerProject: config.sparqlViewsPerProject ?? 10 }),
     createHistoryModule(),
+    createGraphAnalyticsModule(),
   ];
   return { resolvers, others, all: [resolvers, ...others] };
 };
