@@ -6,6 +6,7 @@ import { createArchivesModule } from './archives/index.js';
 import { createViewsModule } from './views/index.js';
 import { createHistoryModule } from './history/index.js';
 import { createGraphAnalyticsModule } from './graphAnalytics/index.js';
+import { createSchemaJobsModule } from './schemaJobs/index.js';
 
 /**
  * Every capability module, registered once: a new capability is one line here. The composition
@@ -24,6 +25,7 @@ export const capabilities = (config: Config) => {
     createViewsModule({ searchBudgetMillis: config.searchTimeoutMillis ?? 2_000, sparqlViewsPerProject: config.sparqlViewsPerProject ?? 10 }),
     createHistoryModule(),
     createGraphAnalyticsModule(),
+    createSchemaJobsModule(),
   ];
   return { resolvers, others, all: [resolvers, ...others] };
 };
