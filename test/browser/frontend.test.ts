@@ -185,6 +185,7 @@ describe('the built-in frontend in a real browser', function () {
     expect(await page.textContent('main table')).to.include(ADA);
     expect(await page.getAttribute('#sparql-link', 'href')).to.equal(`${server.url}/v1/views/o/p1/graph/sparql`);
     // Beside the listing, its relationships (graph analytics): the types as nodes, the properties linking them as arrows.
+    await page.waitForSelector('#relationships svg');
     expect(await page.$$eval('#relationships .node title', (t) => t.map((x) => x.textContent))).to.include.members([
       'http://schema.org/Person: 2',
       `${EX}Paper: 1`,

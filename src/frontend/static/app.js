@@ -322,11 +322,13 @@ const projectPage = async (org, project) => {
   const listing = new URLSearchParams({ from: String(from), size: String(size) });
   for (const [name] of FILTERS) if (query.get(name)) listing.set(name, query.get(name));
   if (query.get('deprecated')) listing.set('deprecated', query.get('deprecated'));
-  const [meta, page, relationships] = await Promise.all([
+  // The relationships are aggregations over the whole project: the listing does not wait for them.
+  const relationships = api(`/v1/graph-analytics/${enc(org)}/${enc(project)}/relationships`).catch((e) => e);
+  const [meta, page] = await Promise.all([
     api(`/v1/projects/${enc(org)}/${enc(project)}`),
     api(`/v1/${kind}/${enc(org)}/${enc(project)}?${listing}`).catch((e) => e),
-    api(`/v1/graph-analytics/${enc(org)}/${enc(project)}/relationships`).catch((e) => e),
   ]);
+  const picture = h('div', { 'aria-live': 'polite' }, h('p', { class: 'muted' }, 'Counting…'));
   const field = (name, label) => h('label', {}, label, h('input', { name, value: query.get(name) ?? '', type: name === 'q' ? 'search' : 'text' }));
   const form = h(
     'form',
@@ -412,14 +414,11 @@ const projectPage = async (org, project) => {
         form,
         listingOf(page),
       ),
-      h(
-        'aside',
-        { 'aria-labelledby': 'relationships-heading' },
-        h('h2', { id: 'relationships-heading' }, 'Relationships'),
-        relationships instanceof Error ? failure(relationships) : relationshipsPicture(relationships),
-      ),
+      h('aside', { 'aria-labelledby': 'relationships-heading' }, h('h2', { id: 'relationships-heading' }, 'Relationships'), picture),
     ),
   );
+  const graph = await relationships;
+  picture.replaceChildren(graph instanceof Error ? failure(graph) : relationshipsPicture(graph));
 };
 
 /** Where an item of each kind is read, by its id in the project. */

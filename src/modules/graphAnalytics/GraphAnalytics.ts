@@ -7,6 +7,7 @@ import type { Counted, ProjectStatistics } from '../../domain/projects/projectSt
 import { SparqlEndpoint } from '../../sparqlEndpoint/SparqlEndpoint.js';
 import type { ProjectSparqlStore } from '../../store/ProjectSparqlStore.js';
 import { n, Statement } from '../../store/sparql.js';
+import { Lru } from '../../util/Lru.js';
 import { dataTypeOf, nameOf } from './analyticsNames.js';
 import { graphAnalyticsRejections } from './graphAnalyticsRejections.js';
 
@@ -51,6 +52,8 @@ interface Deps {
   store: ProjectSparqlStore;
   /** The states of every kind: what the project's default graph was built from, for the progress. */
   states(): ReadonlyMap<KindDefinition, ReadonlyMap<string, unknown>>;
+  /** The log position the store holds: an answer computed at a position holds until it moves. */
+  storePosition(): number;
 }
 
 const byCount = <T extends { _count: number; '@id'?: string; _name?: string }>(a: T, b: T) =>
@@ -71,12 +74,41 @@ const edgeKey = (e: Edge) => [e._source, e._target, ...e._path.map((p) => p['@id
  */
 export class GraphAnalytics {
   private readonly endpoint: SparqlEndpoint;
+  /**
+   * Answers by project and question, with the store position they were asked at: read again at
+   * the same position (nothing written anywhere since), the store holds the same graphs.
+   */
+  private readonly answers = new Lru<string, { position: number; answer: Promise<unknown> }>(256);
 
   constructor(private readonly deps: Deps) {
     this.endpoint = new SparqlEndpoint(deps.projects, deps.store);
   }
 
-  async relationships(project: ProjectRef, caller?: string): Promise<Relationships> {
+  relationships(project: ProjectRef, caller?: string): Promise<Relationships> {
+    return this.remembered(`${project} relationships`, () => this.computeRelationships(project, caller));
+  }
+
+  /** `typeSegment`: an `{id}` segment, resolved as the project resolves ids (mappings, absolute IRI, base). */
+  properties(project: ProjectRef, typeSegment: string, caller?: string): Promise<Properties> {
+    const type = resolveId(typeSegment, this.deps.projects.fetch(project));
+    if (type === undefined) throw graphAnalyticsRejections.invalidPropertyType(typeSegment);
+    return this.remembered(`${project} properties ${type}`, () => this.computeProperties(project, type, caller));
+  }
+
+  private remembered<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    const position = this.deps.storePosition();
+    const kept = this.answers.get(key);
+    if (kept && kept.position === position) return kept.answer as Promise<T>;
+    const answer = compute();
+    this.answers.set(key, { position, answer });
+    // A failed answer (over budget, busy) is not kept.
+    answer.catch(() => {
+      if (this.answers.get(key)?.answer === answer) this.answers.set(key, { position: -1, answer });
+    });
+    return answer;
+  }
+
+  private async computeRelationships(project: ProjectRef, caller?: string): Promise<Relationships> {
     const [nodeRows, edgeRows] = await Promise.all([this.select(project, nodesQuery, caller), this.select(project, edgesQuery, caller)]);
     const nodes = nodeRows.map((b) => ({ '@id': b['type']!.value, _name: nameOf(b['type']!.value), _count: Number(b['count']!.value) })).sort(byCount);
     const known = new Set(nodes.map((node) => node['@id']));
@@ -92,10 +124,7 @@ export class GraphAnalytics {
     return { _nodes: nodes, _edges: edges };
   }
 
-  /** `typeSegment`: an `{id}` segment, resolved as the project resolves ids (mappings, absolute IRI, base). */
-  async properties(project: ProjectRef, typeSegment: string, caller?: string): Promise<Properties> {
-    const type = resolveId(typeSegment, this.deps.projects.fetch(project));
-    if (type === undefined) throw graphAnalyticsRejections.invalidPropertyType(typeSegment);
+  private async computeProperties(project: ProjectRef, type: string, caller?: string): Promise<Properties> {
     const [countRows, pathRows] = await Promise.all([
       this.select(project, typeCountStatement.bound({ type: n(type) }), caller),
       this.select(project, propertiesStatement.bound({ type: n(type) }), caller),

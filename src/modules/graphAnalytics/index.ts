@@ -16,7 +16,12 @@ export const createGraphAnalyticsModule = (): CapabilityModule<Platform, { analy
   projections: [],
   statuses: graphAnalyticsStatuses,
   wire: (p) => {
-    const analytics = new GraphAnalytics({ projects: p.projects, store: p.sparql.store, states: () => p.states.all() });
+    const analytics = new GraphAnalytics({
+      projects: p.projects,
+      store: p.sparql.store,
+      states: () => p.states.all(),
+      storePosition: () => p.indexPositions.sparql(),
+    });
     return { services: { analytics }, routes: (routes, router) => graphAnalyticsRoutes(routes, router, analytics) };
   },
 });
