@@ -7,6 +7,11 @@ import type { Executor } from '../workers/Executor.js';
 import { inlineExecutor } from '../workers/Executor.js';
 import type { JsonLdOperations } from './jsonldOperations.js';
 import { jsonldOperations } from './jsonldOperations.js';
+import { Rejection } from '../kernel/Rejection.js';
+import { context as contextIri } from '../kernel/vocabulary.js';
+
+/** The context a fetch appends to the payload's own, for the metadata fields. */
+const METADATA = contextIri('metadata');
 
 export interface Expansion {
   id: string;
@@ -66,6 +71,7 @@ export class JsonLdProcessor {
     const context = this.contextOf(source, options.base, options.vocab, options.injected);
     const { refs, resolved } = await resolveContexts(context, options.base, async (iri) => this.staticContext(iri) ?? options.contexts(iri));
     const contexts = [...resolved];
+    await this.readableWithMetadata(context, options.base, contexts);
     const document = { ...source, '@context': context };
     let expanded: JsonObject[];
     // Where the path names the id, the worker settles the root and converts to N-Triples in the same
@@ -90,6 +96,25 @@ export class JsonLdProcessor {
     const { root, id } = placeRoot(expanded, options.pathId, options.generateId);
     const types = Array.isArray(root['@type']) ? (root['@type'] as string[]) : [];
     return { id, expanded, types, remoteContexts: refs };
+  }
+
+  /**
+   * A fetch answers the payload with its metadata under `[its context, metadata.json]`. JSON-LD 1.1
+   * forbids redefining a protected term: a context protecting a term metadata.json defines would be
+   * served as a document no processor can read, so the payload is refused with the reason instead.
+   * Only contexts that protect anything are checked (one more expansion of an empty node).
+   */
+  private async readableWithMetadata(context: unknown, base: string, contexts: [string, ResolvedContext][]): Promise<void> {
+    if (!JSON.stringify([context, contexts.map(([, c]) => c.document)]).includes('"@protected"')) return;
+    const probe = { '@context': [...(Array.isArray(context) ? context : [context]), METADATA], '@id': base };
+    try {
+      await this.executor.run('expand', { document: probe, base, contexts: [...contexts, [METADATA, this.staticContext(METADATA)!]] });
+    } catch (error) {
+      if (!(error instanceof Rejection)) throw error;
+      throw rejections.invalidJsonLd(
+        `its context protects a term that the metadata context '${METADATA}' defines, so the resource as fetched (its context, then the metadata context) could not be read as JSON-LD (${String(error.fields['details'] ?? error.reason)})`,
+      );
+    }
   }
 
   /** Forgets the N-Triples kept for an expanded document that was changed after its expansion. */

@@ -20,6 +20,8 @@ export const P = {
   viewsQuery: 'views/query',
   viewsWrite: 'views/write',
   schemasWrite: 'schemas/write',
+  /** Delta 1.11: running a project's schema-validation job. */
+  schemasRun: 'schemas/run',
   filesWrite: 'files/write',
   storagesRead: 'storages/read',
   storagesWrite: 'storages/write',

@@ -20,6 +20,7 @@ import type { SearchDoc } from '../search/dsl/fields.js';
 import type { CpuTurns } from '../workers/CpuTurns.js';
 import type { Redis } from 'ioredis';
 import type { Revision } from '../domain/resources/RevisionReader.js';
+import type { ValidationReport } from '../domain/resources/SchemaResolver.js';
 
 /** One revision of a resource or schema, as its fetch reads it (`RevisionNotFound`, `TagNotFound`, the schema segment checked). */
 export interface RevisionSource {
@@ -39,7 +40,8 @@ export interface ItemReader {
 
 /** Resources' and schemas' revisions read back from the log, and their triples (history, diffs). */
 export interface Revisions {
-  resources: RevisionSource;
+  /** `validate`: the report of checking the current payload against the schema of the path (`_`: its own, latest revision). */
+  resources: RevisionSource & { validate(ref: ProjectRef, schemaSegment: string, idSegment: string): Promise<ValidationReport> };
   schemas: RevisionSource;
   events: Pick<EventLog, 'get'>;
   /** A revision's expanded payload as N-Triples, as its revision graph holds it. */

@@ -7,6 +7,8 @@ import { createViewsModule } from '../modules/views/index.js';
 import { createIamModule } from '../modules/iam/index.js';
 import { createHistoryModule } from '../modules/history/index.js';
 import { createBulkModule } from '../modules/bulk/index.js';
+import { createGraphAnalyticsModule } from '../modules/graphAnalytics/index.js';
+import { createSchemaJobsModule } from '../modules/schemaJobs/index.js';
 
 /**
  * Every capability module, registered once: a new capability is one line here. The composition
@@ -26,6 +28,8 @@ export const capabilities = (config: Config, extra: readonly CapabilityModule<Pl
     createViewsModule({ searchBudgetMillis: config.searchTimeoutMillis ?? 2_000, sparqlViewsPerProject: config.sparqlViewsPerProject ?? 10 }),
     createHistoryModule(),
     createBulkModule({ maxLineBytes: config.maxPayloadBytes, window: 256, batch: 128 }),
+    createGraphAnalyticsModule(),
+    createSchemaJobsModule(),
     ...extra,
   ];
   const all: readonly CapabilityModule<never, unknown>[] = [iam, resolvers, ...others];

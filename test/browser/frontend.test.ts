@@ -184,6 +184,17 @@ describe('the built-in frontend in a real browser', function () {
     await page.waitForSelector('#total');
     expect(await page.textContent('main table')).to.include(ADA);
     expect(await page.getAttribute('#sparql-link', 'href')).to.equal(`${server.url}/v1/views/o/p1/graph/sparql`);
+    // Beside the listing, its relationships (graph analytics): the types as nodes, the properties linking them as arrows.
+    await page.waitForSelector('#relationships svg');
+    expect(await page.$$eval('#relationships .node title', (t) => t.map((x) => x.textContent))).to.include.members([
+      'http://schema.org/Person: 2',
+      `${EX}Paper: 1`,
+    ]);
+    expect(await page.$$eval('#relationships .edge title', (t) => t.map((x) => x.textContent))).to.include.members([
+      'knows: 1 (Person to Person)',
+      'author: 1 (Paper to Person)',
+    ]);
+    expect(await page.getAttribute('#relationships svg', 'role')).to.equal('img');
     // Every form control has a label; the skip link is the first stop of the keyboard.
     expect(await page.$$eval('input, select', (els) => els.every((e) => (e as HTMLInputElement).labels!.length > 0))).to.equal(true);
     expect(await page.$$eval('header, nav, main, footer', (els) => els.length)).to.be.greaterThanOrEqual(4);
@@ -199,7 +210,7 @@ describe('the built-in frontend in a real browser', function () {
     await page.click('form.filters button');
     await page.waitForURL(/q=Lovelace/);
     await page.waitForSelector('#total');
-    const rows = await page.$$eval('main tbody tr', (r) => r.map((x) => x.textContent ?? ''));
+    const rows = await page.$$eval('main section tbody tr', (r) => r.map((x) => x.textContent ?? ''));
     expect(rows).to.have.length(1);
     expect(rows[0]).to.include(ADA);
     await shot(page, 'project-search');

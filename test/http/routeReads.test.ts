@@ -24,7 +24,8 @@ import { serve } from '../support/server.js';
  */
 const formerRule = (method: string, path: string, query: Record<string, string>): ReadModel[] => {
   if (!path.startsWith('/v1/') || (method === 'GET' && path.endsWith('/events'))) return [];
-  const sparql = path.endsWith('/sparql');
+  // Graph analytics are SPARQL aggregations over the project's dataset, read as the endpoint reads it.
+  const sparql = path.endsWith('/sparql') || path.startsWith('/v1/graph-analytics/');
   const search = path.startsWith('/v1/search') || path.includes('/_search') || path.includes('/search/') || query['q'] !== undefined;
   const read = method === 'GET' || method === 'HEAD' || sparql || search || path.startsWith('/v1/multi-fetch');
   if (!read) return ['states'];

@@ -205,6 +205,114 @@ const FILTERS = [
   ['sort', 'Sort by (field)'],
 ];
 
+const SVG = 'http://www.w3.org/2000/svg';
+/** An SVG element; children are nodes or text. Presentation attributes only: the CSP forbids inline styles. */
+const svgEl = (tag, attrs = {}, ...children) => {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  for (const c of children.flat()) if (c !== undefined && c !== null) el.append(c instanceof Node ? c : String(c));
+  return el;
+};
+const shortName = (iri) =>
+  iri
+    .split(/[#/]/)
+    .filter((x) => x !== '')
+    .pop() ?? iri;
+
+/**
+ * The project's relationships (graph analytics) as a picture: its resources' types as nodes on a
+ * circle, sized by how many resources have them, and the properties linking them as arrows, as
+ * thick as the number of resources using them; the same figures follow as tables.
+ */
+const relationshipsPicture = (graph) => {
+  const nodes = graph._nodes.slice(0, 24);
+  if (nodes.length === 0) return h('p', { class: 'muted', id: 'relationships' }, 'No typed resources yet.');
+  const W = 480;
+  const H = 460;
+  const radius = nodes.length > 1 ? 150 : 0;
+  const most = Math.max(...nodes.map((n) => n._count));
+  const at = new Map(
+    nodes.map((n, i) => {
+      const angle = (2 * Math.PI * i) / nodes.length - Math.PI / 2;
+      return [n['@id'], { x: W / 2 + radius * Math.cos(angle), y: H / 2 + 15 + radius * Math.sin(angle), r: 8 + 20 * Math.sqrt(n._count / most) }];
+    }),
+  );
+  const edges = graph._edges.filter((e) => at.has(e._source) && at.has(e._target));
+  const busiest = Math.max(1, ...edges.map((e) => e._count));
+  const pathName = (e) => e._path.map((p) => p._name).join(' / ');
+  const drawn = edges.map((e) => {
+    const a = at.get(e._source);
+    const b = at.get(e._target);
+    const width = (1 + 5 * Math.sqrt(e._count / busiest)).toFixed(1);
+    const title = svgEl('title', {}, `${pathName(e)}: ${e._count} (${shortName(e._source)} to ${shortName(e._target)})`);
+    if (a === b)
+      return svgEl(
+        'g',
+        { class: 'edge' },
+        title,
+        svgEl('circle', { cx: a.x, cy: a.y - a.r - 12, r: 14, fill: 'none', 'stroke-width': width }),
+        svgEl('text', { x: a.x, y: a.y - a.r - 30, 'text-anchor': 'middle' }, pathName(e)),
+      );
+    const dx = b.x - a.x;
+    const dy = b.y - a.y;
+    const length = Math.hypot(dx, dy) || 1;
+    const end = { x: b.x - (dx / length) * (b.r + 4), y: b.y - (dy / length) * (b.r + 4) };
+    return svgEl(
+      'g',
+      { class: 'edge' },
+      title,
+      svgEl('line', { x1: a.x, y1: a.y, x2: end.x, y2: end.y, 'stroke-width': width, 'marker-end': 'url(#arrow)' }),
+      svgEl('text', { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 - 6, 'text-anchor': 'middle' }, pathName(e)),
+    );
+  });
+  const circles = nodes.map((n) => {
+    const p = at.get(n['@id']);
+    return svgEl(
+      'g',
+      { class: 'node' },
+      svgEl('title', {}, `${n['@id']}: ${n._count}`),
+      svgEl('circle', { cx: p.x, cy: p.y, r: p.r }),
+      svgEl('text', { x: p.x, y: p.y + p.r + 14, 'text-anchor': 'middle' }, `${n._name} (${n._count})`),
+    );
+  });
+  const picture = svgEl(
+    'svg',
+    { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-labelledby': 'relationships-caption' },
+    svgEl(
+      'defs',
+      {},
+      svgEl(
+        'marker',
+        { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 10, markerHeight: 10, markerUnits: 'userSpaceOnUse', orient: 'auto' },
+        svgEl('path', { d: 'M0,0 L10,5 L0,10 z' }),
+      ),
+    ),
+    drawn,
+    circles,
+  );
+  return h(
+    'figure',
+    { id: 'relationships' },
+    picture,
+    h('figcaption', { id: 'relationships-caption' }, `${nodes.length} types and ${edges.length} links between them, sized by the number of resources`),
+    h(
+      'details',
+      {},
+      h('summary', {}, 'The same as tables'),
+      table(
+        ['Type', 'Resources'],
+        nodes.map((n) => [n['@id'], n._count]),
+      ),
+      edges.length
+        ? table(
+            ['From', 'Property', 'To', 'Resources'],
+            edges.map((e) => [shortName(e._source), pathName(e), shortName(e._target), e._count]),
+          )
+        : '',
+    ),
+  );
+};
+
 const projectPage = async (org, project) => {
   crumbs(webLink(enc(org), org), webLink(`${enc(org)}/${enc(project)}`, project));
   const query = new URLSearchParams(location.search);
@@ -214,10 +322,13 @@ const projectPage = async (org, project) => {
   const listing = new URLSearchParams({ from: String(from), size: String(size) });
   for (const [name] of FILTERS) if (query.get(name)) listing.set(name, query.get(name));
   if (query.get('deprecated')) listing.set('deprecated', query.get('deprecated'));
+  // The relationships are aggregations over the whole project: the listing does not wait for them.
+  const relationships = api(`/v1/graph-analytics/${enc(org)}/${enc(project)}/relationships`).catch((e) => e);
   const [meta, page] = await Promise.all([
     api(`/v1/projects/${enc(org)}/${enc(project)}`),
     api(`/v1/${kind}/${enc(org)}/${enc(project)}?${listing}`).catch((e) => e),
   ]);
+  const picture = h('div', { 'aria-live': 'polite' }, h('p', { class: 'muted' }, 'Counting…'));
   const field = (name, label) => h('label', {}, label, h('input', { name, value: query.get(name) ?? '', type: name === 'q' ? 'search' : 'text' }));
   const form = h(
     'form',
@@ -255,21 +366,7 @@ const projectPage = async (org, project) => {
     next.set('from', String(Math.max(0, from + delta)));
     return `?${next}`;
   };
-  show(
-    `Project ${org}/${project}`,
-    h('p', { class: 'muted' }, meta.description ?? '', ` Base ${meta.base ?? ''} · vocabulary ${meta.vocab ?? ''}`),
-    h(
-      'nav',
-      { 'aria-label': 'Project tools' },
-      h(
-        'ul',
-        {},
-        h('li', {}, h('a', { href: `${settings.api}/v1/views/${enc(org)}/${enc(project)}/graph/sparql`, id: 'sparql-link' }, 'SPARQL query page')),
-        h('li', {}, webLink(`${enc(org)}/${enc(project)}/events`, 'Live event stream')),
-      ),
-    ),
-    h('h2', {}, `${kind[0].toUpperCase()}${kind.slice(1)}`),
-    form,
+  const listingOf = (page) =>
     page instanceof Error
       ? failure(page)
       : h(
@@ -293,8 +390,35 @@ const projectPage = async (org, project) => {
             ' ',
             from + size < page._total ? h('a', { href: more(size), id: 'next-page' }, 'Next page') : '',
           ),
-        ),
+        );
+  show(
+    `Project ${org}/${project}`,
+    h('p', { class: 'muted' }, meta.description ?? '', ` Base ${meta.base ?? ''} · vocabulary ${meta.vocab ?? ''}`),
+    h(
+      'nav',
+      { 'aria-label': 'Project tools' },
+      h(
+        'ul',
+        {},
+        h('li', {}, h('a', { href: `${settings.api}/v1/views/${enc(org)}/${enc(project)}/graph/sparql`, id: 'sparql-link' }, 'SPARQL query page')),
+        h('li', {}, webLink(`${enc(org)}/${enc(project)}/events`, 'Live event stream')),
+      ),
+    ),
+    h(
+      'div',
+      { class: 'project-layout' },
+      h(
+        'section',
+        { 'aria-labelledby': 'listing-heading' },
+        h('h2', { id: 'listing-heading' }, `${kind[0].toUpperCase()}${kind.slice(1)}`),
+        form,
+        listingOf(page),
+      ),
+      h('aside', { 'aria-labelledby': 'relationships-heading' }, h('h2', { id: 'relationships-heading' }, 'Relationships'), picture),
+    ),
   );
+  const graph = await relationships;
+  picture.replaceChildren(graph instanceof Error ? failure(graph) : relationshipsPicture(graph));
 };
 
 /** Where an item of each kind is read, by its id in the project. */
