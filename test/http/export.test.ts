@@ -5,6 +5,8 @@ import type { TestServer } from '../support/server.js';
 import { client, enc } from '../support/client.js';
 import { EX, freshProject, schemaPayload, thing, unique } from '../support/schemas.js';
 import { ndjson, postLines } from '../support/ndjson.js';
+import { storagesConfig, upload } from '../support/files.js';
+import { tmpdir } from 'node:os';
 
 describe('project export', function () {
   this.timeout(60_000);
@@ -123,5 +125,43 @@ describe('project export permissions', function () {
     };
     const imported = await postLines(`${server.url}/v1/bulk/resources/o/p`, [schemaLine]);
     expect(imported.lines[0]).to.include({ status: 403, '@type': 'AuthorizationFailed' });
+  });
+});
+
+describe('project export of files', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  let api: ReturnType<typeof client>;
+  const { config } = storagesConfig();
+  serve((s, a) => ((server = s), (api = a)), { storages: { ...config, allowedVolumes: [tmpdir()] } });
+
+  it('gives a line per file revision: its metadata as a fetch shows it and the address of its bytes; an import refuses these lines', async () => {
+    const p = await freshProject(api);
+    const F = `${server.url}/v1/files/${p}/notes`;
+    expect((await upload(F, 'PUT', 'first\n', 'a.txt', 'text/plain')).status).to.equal(201);
+    expect((await upload(`${F}?rev=1`, 'PUT', 'second, longer\n', 'b.csv', 'text/csv')).status).to.equal(200);
+    expect((await api.post(`/v1/files/${p}/notes/tags?rev=2`, { tag: 'v1', rev: 1 })).status).to.equal(201);
+    const lines = ndjson(await (await fetch(`${server.url}/v1/export/projects/${p}`)).text()).filter((l) => l._kind === 'files');
+    expect(lines.map((l) => [l._rev, l._event])).to.deep.equal([
+      [1, 'FileCreated'],
+      [2, 'FileUpdated'],
+      [3, 'FileTagAdded'],
+    ]);
+    for (const line of lines) {
+      const { _kind, _event, _tags, _download, ...metadata } = line;
+      const fetched = await api.get(`/v1/files/${p}/notes?rev=${line._rev}`, { accept: 'application/ld+json' });
+      const { '@context': _context, ...shown } = fetched.body;
+      expect(metadata).to.deep.equal(shown);
+      expect(_tags).to.deep.equal({ v1: 1 });
+      expect(_download).to.equal(`${shown._self}?rev=${line._rev}`);
+    }
+    expect(lines[0]).to.include({ _filename: 'a.txt', _mediaType: 'text/plain', _bytes: 6 });
+    expect(lines[1]).to.include({ _filename: 'b.csv', _mediaType: 'text/csv', _bytes: 15 });
+    expect(lines[1]._digest).to.have.keys('_algorithm', '_value');
+    expect(lines[1]._storage).to.include({ '@type': 'DiskStorage' });
+    expect(await (await fetch(lines[0]._download)).text()).to.equal('first\n');
+    const imported = await postLines(`${server.url}/v1/bulk/resources/${await freshProject(api)}`, lines);
+    expect(imported.lines.map((l) => [l.status, l['@type']])).to.deep.equal(lines.map(() => [400, 'MalformedRequestContentRejection']));
+    expect(imported.lines[0].reason).to.match(/_download/);
   });
 });

@@ -1,4 +1,8 @@
 import type { AclCheck } from '../../auth/AclCheck.js';
+import type { CheckedPermission } from '../../auth/permissions.js';
+import type { FileState } from '../../domain/files/File.js';
+import type { StorageService } from '../../domain/storages/StorageService.js';
+import { Rejection } from '../../kernel/Rejection.js';
 import type { ProjectService } from '../../domain/projects/ProjectService.js';
 import type { ResourceService } from '../../domain/resources/ResourceService.js';
 import type { Caller } from '../../kernel/Caller.js';
@@ -27,6 +31,7 @@ export interface BulkDeps {
   services: Record<ExportedKind, ResourceService>;
   projects: ProjectService;
   acl: AclCheck;
+  storages: Pick<StorageService, 'fetch'>;
   sources: ExportSources;
   /** A line's size limit: a single create's body limit. */
   maxLineBytes: number;
@@ -68,9 +73,32 @@ export class BulkService {
     );
   }
 
-  /** The project's history as NDJSON records or as N-Quads; the project is checked before anything streams. */
-  export(ref: ProjectRef, format: 'records' | 'quads'): AsyncGenerator<string> {
+  /**
+   * The project's history as NDJSON records (files' metadata among them, those whose storage lets
+   * the caller read them) or as N-Quads; the project is checked before anything streams.
+   */
+  export(ref: ProjectRef, format: 'records' | 'quads', caller: Caller): AsyncGenerator<string> {
     this.deps.projects.fetch(ref);
-    return format === 'records' ? exportRecords(ref, this.deps.sources) : exportQuads(ref, this.deps.sources);
+    return format === 'records' ? exportRecords(ref, this.deps.sources, this.fileReader(ref, caller)) : exportQuads(ref, this.deps.sources);
+  }
+
+  /** Whether the caller may read a file of the project: its storage's read permission, asked once a storage. */
+  private fileReader(ref: ProjectRef, caller: Caller): (file: FileState) => Promise<boolean> {
+    const asked = new Map<string, Promise<boolean>>();
+    return (file) => {
+      const permission = this.deps.storages.fetch(ref, file.value.storage.id).value.fields.readPermission as CheckedPermission;
+      let allowed = asked.get(permission);
+      if (!allowed) {
+        allowed = this.deps.acl.authorize(caller, permission, `/${ref}`).then(
+          () => true,
+          (error: unknown) => {
+            if (error instanceof Rejection && error.type === 'AuthorizationFailed') return false;
+            throw error;
+          },
+        );
+        asked.set(permission, allowed);
+      }
+      return allowed;
+    };
   }
 }

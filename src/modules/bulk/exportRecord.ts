@@ -54,6 +54,8 @@ export const isExportRecord = (value: unknown): value is Record<string, unknown>
 export const replayedOf = (value: Record<string, unknown>): { kind: ExportedKind; revision: ReplayedRevision } => {
   const { _kind: kind, '@id': id, _rev: rev, _event: event, _schema: schema, _source: source, _tag: tag, _targetRev: targetRev } = value;
   const malformed = (what: string) => rejections.malformedContent(`This line of an export ${what}.`);
+  if (kind === 'files')
+    throw malformed("is a file's: an import replays 'resources' and 'schemas'; a file's bytes are downloaded from its '_download' and uploaded");
   if (typeof kind !== 'string' || !KINDS.has(kind)) throw malformed(`names the kind '${String(kind)}'; an import replays 'resources' and 'schemas'`);
   if (typeof id !== 'string') throw malformed("has no '@id'");
   if (typeof rev !== 'number' || !Number.isInteger(rev) || rev < 1) throw malformed("has no '_rev' (a positive integer)");
