@@ -165,3 +165,76 @@ describe('project export of files', function () {
     expect(imported.lines[0].reason).to.match(/_download/);
   });
 });
+
+describe('project export: recorded instants and subjects', function () {
+  this.timeout(60_000);
+  const ELSEWHERE = 'https://elsewhere.example/v1/realms/other/users/alice';
+  /** An export as another deployment made it: alice did everything, a minute apart from 2020 on. */
+  const recordedElsewhere = (exported: string) =>
+    ndjson(exported).map((line, i) => {
+      const at = new Date(Date.UTC(2020, 0, 1) + i * 60_000).toISOString();
+      return { ...line, _createdBy: ELSEWHERE, _updatedBy: ELSEWHERE, _updatedAt: at, ...(line._rev === 1 ? { _createdAt: at } : {}) };
+    });
+
+  /** A server, a project populated, its export as recorded elsewhere, and an empty project to import it into. */
+  const setUp = async (server: TestServer) => {
+    const api = client(server.url);
+    const p = await freshProject(api);
+    const id = `${EX}${unique('kept')}`;
+    expect((await api.post(`/v1/resources/${p}`, thing('Thing', { name: 'A' }, id))).status).to.equal(201);
+    expect((await api.put(`/v1/resources/${p}/_/${enc(id)}?rev=1`, thing('Thing', { name: 'B' }, id))).status).to.equal(200);
+    expect((await api.post(`/v1/resources/${p}/_/${enc(id)}/tags?rev=2`, { tag: 't', rev: 1 })).status).to.equal(201);
+    const lines = recordedElsewhere(await (await fetch(`${server.url}/v1/export/projects/${p}`)).text());
+    return { api, id, lines, target: await freshProject(api) };
+  };
+
+  describe('a caller with permissions/write on /', () => {
+    let server: TestServer;
+    before(async () => (server = await startServer()));
+    after(() => server.stop(true));
+
+    it('keeps the recorded instants and subjects, an instant out of order excepted', async () => {
+      const { api, id, lines, target } = await setUp(server);
+      // The third revision claims to precede the second: it gets the import's own instant.
+      lines[2]._updatedAt = '2019-06-01T00:00:00.000Z';
+      const started = new Date().toISOString();
+      const imported = await postLines(`${server.url}/v1/bulk/resources/${target}`, lines);
+      expect(imported.lines.map((l) => l.status)).to.deep.equal([201, 200, 200]);
+      const again = ndjson(await (await fetch(`${server.url}/v1/export/projects/${target}`)).text());
+      const subject = `${server.url}/v1/realms/other/users/alice`;
+      expect(again.map((l) => [l._rev, l._createdAt, l._createdBy, l._updatedBy])).to.deep.equal(
+        [1, 2, 3].map((rev) => [rev, '2020-01-01T00:00:00.000Z', subject, subject]),
+      );
+      expect(again[0]._updatedAt).to.equal('2020-01-01T00:00:00.000Z');
+      expect(again[1]._updatedAt).to.equal('2020-01-01T00:01:00.000Z');
+      expect(again[2]._updatedAt >= started).to.equal(true);
+      const fetched = (await api.get(`/v1/resources/${target}/_/${enc(id)}?rev=2`)).body;
+      expect(fetched).to.include({ _createdAt: '2020-01-01T00:00:00.000Z', _updatedAt: '2020-01-01T00:01:00.000Z', _updatedBy: subject });
+    });
+  });
+
+  describe('a caller without it', () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startServer();
+      const kept = MINIMUM_PERMISSIONS.filter((perm) => perm !== 'permissions/write');
+      const res = await client(server.url).put('/v1/acls?rev=0', { acl: [{ identity: { '@type': 'Anonymous' }, permissions: kept }] });
+      expect(res.status).to.equal(201);
+    });
+    after(() => server.stop(true));
+
+    it("records the import's own instants and subject", async () => {
+      const { lines, target } = await setUp(server);
+      const started = new Date().toISOString();
+      const imported = await postLines(`${server.url}/v1/bulk/resources/${target}`, lines);
+      expect(imported.lines.map((l) => l.status)).to.deep.equal([201, 200, 200]);
+      const again = ndjson(await (await fetch(`${server.url}/v1/export/projects/${target}`)).text());
+      expect(again).to.have.length(3);
+      for (const line of again) {
+        expect(line._createdBy).to.equal(`${server.url}/v1/anonymous`);
+        expect(line._updatedBy).to.equal(`${server.url}/v1/anonymous`);
+        expect(line._createdAt >= started && line._updatedAt >= started).to.equal(true);
+      }
+    });
+  });
+});

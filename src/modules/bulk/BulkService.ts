@@ -38,6 +38,22 @@ export interface BulkDeps {
   bounds: ImportBounds;
 }
 
+/**
+ * What lets an import keep the instants and subjects an export recorded, rather than its own: the
+ * power to say who did what and when belongs to the operator, who holds `permissions/write` on `/`.
+ */
+export const KEEPS_HISTORY: CheckedPermission = 'permissions/write';
+
+/** Whether the caller holds a permission on a path (a refusal is an answer, not an error). */
+const allowedTo = (acl: AclCheck, caller: Caller, permission: CheckedPermission, path: string): Promise<boolean> =>
+  acl.authorize(caller, permission, path).then(
+    () => true,
+    (error: unknown) => {
+      if (error instanceof Rejection && error.type === 'AuthorizationFailed') return false;
+      throw error;
+    },
+  );
+
 /** Bulk imports into a project and its exports. */
 export class BulkService {
   constructor(private readonly deps: BulkDeps) {}
@@ -54,12 +70,15 @@ export class BulkService {
   async import(ref: ProjectRef, options: ImportOptions, body: StreamedBody, answer: (outcomes: LineOutcome[]) => Promise<void>, stopped: () => boolean) {
     const { services, acl, maxLineBytes, bounds } = this.deps;
     let schemasAllowed: Promise<void> | undefined;
+    let keepsHistory: Promise<boolean> | undefined;
     const writer: LineWriter = {
       prepare: async (value) => {
         if (!isExportRecord(value))
           return { kind: 'resources', ...(await services.resources.prepareWrite(ref, options.schema, value, options.tag, options.caller, options.upsert)) };
-        const { kind, revision } = replayedOf(value);
+        const { kind, revision: replayed } = replayedOf(value);
         if (kind === 'schemas') await (schemasAllowed ??= acl.authorize(options.caller, 'schemas/write', `/${ref}`));
+        const { recorded, ...own } = replayed;
+        const revision = recorded && (await (keepsHistory ??= allowedTo(acl, options.caller, KEEPS_HISTORY, '/'))) ? { ...own, recorded } : own;
         return { kind, ...(await services[kind].prepareReplay(ref, revision, options.caller)) };
       },
       commit: (kind, writes) => services[kind].commitBatch(writes),
@@ -89,13 +108,7 @@ export class BulkService {
       const permission = this.deps.storages.fetch(ref, file.value.storage.id).value.fields.readPermission as CheckedPermission;
       let allowed = asked.get(permission);
       if (!allowed) {
-        allowed = this.deps.acl.authorize(caller, permission, `/${ref}`).then(
-          () => true,
-          (error: unknown) => {
-            if (error instanceof Rejection && error.type === 'AuthorizationFailed') return false;
-            throw error;
-          },
-        );
+        allowed = allowedTo(this.deps.acl, caller, permission, `/${ref}`);
         asked.set(permission, allowed);
       }
       return allowed;
