@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { MINIMUM_PERMISSIONS } from '../../src/auth/permissions.js';
 import { serve, startServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
-import { client, enc } from '../support/client.js';
+import { call, client, enc } from '../support/client.js';
 import { EX, freshProject, schemaPayload, thing, unique } from '../support/schemas.js';
 import { ndjson, postLines } from '../support/ndjson.js';
 import { storagesConfig, upload } from '../support/files.js';
@@ -163,6 +163,37 @@ describe('project export of files', function () {
     const imported = await postLines(`${server.url}/v1/bulk/resources/${await freshProject(api)}`, lines);
     expect(imported.lines.map((l) => [l.status, l['@type']])).to.deep.equal(lines.map(() => [400, 'MalformedRequestContentRejection']));
     expect(imported.lines[0].reason).to.match(/_download/);
+  });
+});
+
+describe('project export of files kept by a storage the caller may not read', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  before(async () => (server = await startServer({ storages: storagesConfig().config })));
+  after(() => server.stop(true));
+
+  it('leaves them out, as their fetch would refuse them', async () => {
+    const api = client(server.url);
+    expect((await call(server.url, 'PATCH', '/v1/permissions?rev=0', { '@type': 'Append', permissions: ['custom/read'] })).status).to.equal(200);
+    const p = await freshProject(api);
+    const storage = await api.put(`/v1/storages/${p}/custom`, {
+      '@type': 'DiskStorage',
+      default: false,
+      readPermission: 'custom/read',
+      writePermission: 'files/write',
+    });
+    expect(storage.status).to.equal(201);
+    expect((await upload(`${server.url}/v1/files/${p}/guarded?storage=custom`, 'PUT', 'guarded')).status).to.equal(201);
+    expect((await upload(`${server.url}/v1/files/${p}/plain`, 'PUT', 'plain')).status).to.equal(201);
+    const exported = async () =>
+      ndjson(await (await fetch(`${server.url}/v1/export/projects/${p}`)).text())
+        .filter((l) => l._kind === 'files')
+        .map((l) => l._self.split('%2F').pop());
+    expect(await exported()).to.deep.equal(['plain']);
+    expect(
+      (await api.put('/v1/acls?rev=0', { acl: [{ identity: { '@type': 'Anonymous' }, permissions: [...MINIMUM_PERMISSIONS, 'custom/read'] }] })).status,
+    ).to.equal(201);
+    expect(await exported()).to.deep.equal(['guarded', 'plain']);
   });
 });
 
