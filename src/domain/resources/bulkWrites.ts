@@ -33,6 +33,8 @@ export interface ReplayedRevision {
   source?: Record<string, unknown>;
   tag?: string;
   targetRev?: number;
+  /** The instant and subject the revision was made at and by, when the import keeps them (see `keptTarget`). */
+  recorded?: { instant: string; subject: string };
 }
 
 type Target = { id: string; project: ProjectRef; instant: string; subject: string; projectSeen?: number };
@@ -45,11 +47,12 @@ type Target = { id: string; project: ProjectRef; instant: string; subject: strin
 export const replayedCommand = (
   revision: ReplayedRevision,
   state: ResourceState | undefined,
-  target: Target,
+  importing: Target,
   content: Content | undefined,
   schemaProject: ProjectRef,
 ): ResourceCommand | Rejection => {
   const tag = revision.tag === undefined ? {} : { tag: revision.tag };
+  const target = keptTarget(revision, state, importing);
   if (revision.event === 'ResourceCreated') return { type: 'Create', ...target, ...content!, ...tag };
   if (!state) return rejections.notFound(revision.id, target.project);
   if (revision.rev !== state.rev + 1) return rejections.incorrectRev(revision.rev - 1, state.rev);
@@ -72,6 +75,18 @@ export const replayedCommand = (
     case 'ResourceDeleted':
       return rejections.malformedContent(`revision ${revision.rev} of '${revision.id}' is a deletion, which an export never holds.`);
   }
+};
+
+/**
+ * The target with the revision's recorded subject and instant, when it has them. The instant is kept
+ * only when it lies between the item's last revision and now (an item's revisions never go back in
+ * time nor come from the future: time travel reads them in order), else it is the import's own.
+ */
+const keptTarget = (revision: ReplayedRevision, state: ResourceState | undefined, target: Target): Target => {
+  const recorded = revision.recorded;
+  if (!recorded) return target;
+  const inOrder = recorded.instant <= target.instant && (state === undefined || recorded.instant >= state.updatedAt);
+  return { ...target, subject: recorded.subject, instant: inOrder ? recorded.instant : target.instant };
 };
 
 /** Event types whose revision carries a source. */

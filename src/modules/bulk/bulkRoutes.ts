@@ -95,11 +95,11 @@ const importHandler = (bulk: BulkService, schemaOf: (req: Request) => string) =>
   res.end();
 };
 
-const exportHandler = (bulk: BulkService) => async (req: Request, res: Response) => {
+const exportHandler = (bulk: BulkService) => async (req: Request, res: Response, ctx: Context) => {
   const type = req.accepts(EXPORT_TYPES);
   if (!type) throw rejections.notAcceptable(EXPORT_TYPES);
   const ref = projectOf(req);
-  const chunks = bulk.export(ref, type === NDJSON ? 'records' : 'quads');
+  const chunks = bulk.export(ref, type === NDJSON ? 'records' : 'quads', ctx.caller);
   const out = streamTo(res);
   res.vary('Accept').status(200).type(type);
   let held = '';

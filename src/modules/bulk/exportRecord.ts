@@ -50,10 +50,35 @@ const EVENTS: ReadonlySet<string> = new Set<ResourceEventType>([
 export const isExportRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && '_kind' in value && '_event' in value;
 
+/** A subject's address (`{base}/v1/anonymous`, `{base}/v1/realms/{realm}/users/{subject}`) as the path events keep, whatever the base. */
+const SUBJECT = /^https?:\/\/.*?\/v1\/(anonymous|realms\/[^/]+\/users\/.+)$/;
+
+/** The instant and subject a line records for its revision, when both are well formed (an instant as `Date#toISOString` writes it). */
+const recordedOf = (at: unknown, by: unknown): { instant: string; subject: string } | undefined => {
+  if (typeof at !== 'string' || typeof by !== 'string') return undefined;
+  const time = Date.parse(at);
+  const subject = SUBJECT.exec(by)?.[1];
+  if (Number.isNaN(time) || subject === undefined) return undefined;
+  return { instant: new Date(time).toISOString(), subject };
+};
+
 /** A line of an export as the revision to replay, or the refusal of a line that only looks like one. */
 export const replayedOf = (value: Record<string, unknown>): { kind: ExportedKind; revision: ReplayedRevision } => {
-  const { _kind: kind, '@id': id, _rev: rev, _event: event, _schema: schema, _source: source, _tag: tag, _targetRev: targetRev } = value;
+  const {
+    _kind: kind,
+    '@id': id,
+    _rev: rev,
+    _event: event,
+    _schema: schema,
+    _source: source,
+    _tag: tag,
+    _targetRev: targetRev,
+    _updatedAt,
+    _updatedBy,
+  } = value;
   const malformed = (what: string) => rejections.malformedContent(`This line of an export ${what}.`);
+  if (kind === 'files')
+    throw malformed("is a file's: an import replays 'resources' and 'schemas'; a file's bytes are downloaded from its '_download' and uploaded");
   if (typeof kind !== 'string' || !KINDS.has(kind)) throw malformed(`names the kind '${String(kind)}'; an import replays 'resources' and 'schemas'`);
   if (typeof id !== 'string') throw malformed("has no '@id'");
   if (typeof rev !== 'number' || !Number.isInteger(rev) || rev < 1) throw malformed("has no '_rev' (a positive integer)");
@@ -64,6 +89,7 @@ export const replayedOf = (value: Record<string, unknown>): { kind: ExportedKind
   if (tag !== undefined && typeof tag !== 'string') throw malformed("has a '_tag' that is not a string");
   if (targetRev !== undefined && typeof targetRev !== 'number') throw malformed("has a '_targetRev' that is not a number");
   if (['ResourceCreated', 'ResourceUpdated', 'ResourceRefreshed'].includes(event) && source === undefined) throw malformed(`of a ${event} has no '_source'`);
+  const recorded = recordedOf(_updatedAt, _updatedBy);
   return {
     kind: kind as ExportedKind,
     revision: {
@@ -74,6 +100,7 @@ export const replayedOf = (value: Record<string, unknown>): { kind: ExportedKind
       ...(source === undefined ? {} : { source: source as JsonObject }),
       ...(tag === undefined ? {} : { tag }),
       ...(targetRev === undefined ? {} : { targetRev }),
+      ...(recorded === undefined ? {} : { recorded }),
     },
   };
 };

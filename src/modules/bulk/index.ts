@@ -1,5 +1,6 @@
 import type { CapabilityModule } from '../Capability.js';
 import type { Platform } from '../Platform.js';
+import { fileDefinition } from '../../domain/files/fileDefinition.js';
 import { bulkRoutes } from './bulkRoutes.js';
 import { BulkService } from './BulkService.js';
 import type { ImportBounds } from './BulkImport.js';
@@ -26,7 +27,15 @@ export const createBulkModule = (settings: BulkSettings): CapabilityModule<Platf
       services,
       projects: p.projects,
       acl: p.acl,
-      sources: { states, read: (after, limit) => log.read(after, limit), get: (seq) => log.get(seq), toNQuads, addresses: p.addresses },
+      storages: p.storages,
+      sources: {
+        states,
+        files: p.states.of(fileDefinition),
+        read: (after, limit) => log.read(after, limit),
+        get: (seq) => log.get(seq),
+        toNQuads,
+        addresses: p.addresses,
+      },
       maxLineBytes: settings.maxLineBytes,
       bounds: { window: settings.window, batch: settings.batch },
     });
