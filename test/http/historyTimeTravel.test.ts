@@ -1,9 +1,7 @@
 import { expect } from 'chai';
-import type { Config } from '../../src/config/Config.js';
-import { serve } from '../support/server.js';
+import { serveOnStore } from '../support/serveOnStore.js';
 import type { client } from '../support/client.js';
 import { enc } from '../support/client.js';
-import { clearVirtuoso, releaseVirtuoso, useVirtuoso } from '../support/virtuoso.js';
 
 const EX = 'http://ex.org/';
 const ctx = { '@vocab': EX };
@@ -13,14 +11,7 @@ for (const external of [false, true])
   describe(`SPARQL time travel (at=, tag=)${external ? ', external store (Virtuoso)' : ''}`, function () {
     this.timeout(120_000);
     let api: ReturnType<typeof client>;
-    const overrides: Partial<Config> = {};
-    if (external)
-      before(async () => {
-        overrides.sparqlStore = (await useVirtuoso()).server;
-        await clearVirtuoso(overrides.sparqlStore);
-      });
-    serve((_s, a) => (api = a), overrides);
-    if (external) after(releaseVirtuoso);
+    serveOnStore(external, (_s, a) => (api = a));
     let instants: string[] = [];
     const names = async (extra: string, project = 'tt/p') => {
       const res = await api.get(`/v1/views/${project}/graph/sparql?query=${enc(`SELECT ?s ?n WHERE { ?s <${EX}name> ?n } ORDER BY ?n`)}${extra}`, {

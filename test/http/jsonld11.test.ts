@@ -1,9 +1,7 @@
 import { expect } from 'chai';
-import type { Config } from '../../src/config/Config.js';
-import { serve } from '../support/server.js';
+import { serveOnStore } from '../support/serveOnStore.js';
 import type { client } from '../support/client.js';
 import { enc } from '../support/client.js';
-import { clearVirtuoso, releaseVirtuoso, useVirtuoso } from '../support/virtuoso.js';
 
 const S = 'http://schema.org/';
 const EX = 'http://example.com/';
@@ -16,14 +14,7 @@ for (const external of [false, true])
   describe(`JSON-LD 1.1 payloads${external ? ', external store (Virtuoso)' : ''}`, function () {
     this.timeout(120_000);
     let api: ReturnType<typeof client>;
-    const overrides: Partial<Config> = {};
-    if (external)
-      before(async () => {
-        overrides.sparqlStore = (await useVirtuoso()).server;
-        await clearVirtuoso(overrides.sparqlStore);
-      });
-    serve((_s, a) => (api = a), overrides);
-    if (external) after(releaseVirtuoso);
+    serveOnStore(external, (_s, a) => (api = a));
     before(async () => {
       expect((await api.put('/v1/orgs/j', {})).status).to.equal(201);
       expect((await api.put('/v1/projects/j/p', {})).status).to.equal(201);

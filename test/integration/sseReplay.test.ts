@@ -58,7 +58,15 @@ describe('event-stream replays share the event loop', function () {
       ),
     );
     const port = await freePort();
-    server = start({ PORT: String(port), DATA_DIR: dir, BASE_URL: `http://127.0.0.1:${port}` });
+    // Every stream and probe comes from one address: its shares are raised above the load, so the
+    // server neither refuses streams (429) nor closes the probes' idle keep-alive sockets under them.
+    server = start({
+      PORT: String(port),
+      DATA_DIR: dir,
+      BASE_URL: `http://127.0.0.1:${port}`,
+      MAX_CONNECTIONS_PER_CLIENT: String(STREAMS + 50),
+      SSE_STREAMS_PER_CALLER: String(STREAMS + 10),
+    });
     await ready(server);
   });
   after(() => {
