@@ -18,11 +18,13 @@ export const projectEndpoints = (writePermission: Permission) => ({
     handle,
     summary,
   }),
-  write: (summary: string, handle: Handler, body: Extract<BodyKind, 'json' | 'none'> = 'json'): Endpoint => ({
+  /** A write takes `?indexing` unless it appends nothing (`indexed` false: a view's restart). */
+  write: (summary: string, handle: Handler, body: Extract<BodyKind, 'json' | 'none'> = 'json', indexed = true): Endpoint => ({
     guard: { permission: writePermission, on: onProject },
     reads: STATES,
     body,
     handle,
     summary,
+    ...(indexed ? { indexing: true as const } : {}),
   }),
 });

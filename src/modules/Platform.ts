@@ -21,10 +21,11 @@ import type { CpuTurns } from '../workers/CpuTurns.js';
 import type { Redis } from 'ioredis';
 import type { Revision } from '../domain/resources/RevisionReader.js';
 import type { ValidationReport } from '../domain/resources/SchemaResolver.js';
+import type { ItemRef } from '../kernel/ItemRef.js';
 
 /** One revision of a resource or schema, as its fetch reads it (`RevisionNotFound`, `TagNotFound`, the schema segment checked). */
 export interface RevisionSource {
-  fetch(ref: ProjectRef, schemaSegment: string, idSegment: string, selector: Selector): Promise<Revision>;
+  fetch(item: ItemRef, selector: Selector): Promise<Revision>;
 }
 import type { ProjectSparqlStore } from '../store/ProjectSparqlStore.js';
 
@@ -41,7 +42,7 @@ export interface ItemReader {
 /** Resources' and schemas' revisions read back from the log, and their triples (history, diffs). */
 export interface Revisions {
   /** `validate`: the report of checking the current payload against the schema of the path (`_`: its own, latest revision). */
-  resources: RevisionSource & { validate(ref: ProjectRef, schemaSegment: string, idSegment: string): Promise<ValidationReport> };
+  resources: RevisionSource & { validate(item: ItemRef): Promise<ValidationReport> };
   schemas: RevisionSource;
   events: Pick<EventLog, 'get'>;
   /** A revision's expanded payload as N-Triples, as its revision graph holds it. */

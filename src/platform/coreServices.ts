@@ -175,7 +175,7 @@ export const coreServices = async (p: CoreParts) => {
       timeoutMillis: searchTimeout,
       turns,
       fetched: async (project, id) => {
-        const { state, compacted } = await resources.fetchCompacted(project, '_', id, {});
+        const { state, compacted } = await resources.fetchCompacted({ project, id }, {});
         return resourceParts.document(state, compacted);
       },
       ...(config.searchFields !== undefined ? { fieldsFile: config.searchFields } : {}),

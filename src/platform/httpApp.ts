@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { readFileSync } from 'node:fs';
 import type { Config } from '../config/Config.js';
 import { MultiFetch } from '../domain/resources/MultiFetch.js';
+import { itemRefs } from '../domain/projects/itemRefs.js';
 import type { EventLog } from '../events/EventLog.js';
 import type { RedisEventLog } from '../events/RedisEventLog.js';
 import { htmlRedirect } from '../frontend/htmlRedirect.js';
@@ -85,7 +86,11 @@ export const httpApp = ({ config, logs, addresses, log, projections, core, kinds
   // Replicas on one Redis count a caller's costly requests together: its share is the same whichever replicas they reach.
   const perCaller = config.costlyPerCaller ?? 4;
   const costlyShares = p.redis ? new RedisCostlyShares(p.redis.connection, p.redis.keyOf('costly'), perCaller, logs) : new InProcessShares(perCaller);
-  const routes = new Routes(access.check, bodyReaders({ json: config.maxPayloadBytes }), new CallerConcurrency(costlyShares));
+  const routes = new Routes(access.check, bodyReaders({ json: config.maxPayloadBytes }), new CallerConcurrency(costlyShares), {
+    items: itemRefs(core.projects),
+    // `indexing=async`: the write is acknowledged once its state is readable; the projections follow.
+    indexing: (mode, write) => (mode === 'async' ? core.requestIndexing.run('async', write) : write()),
+  });
   const version = (JSON.parse(readFileSync(assetPath('package.json'), 'utf8')) as { version: string }).version;
   versionRoutes(routes, router, {
     version,
@@ -140,6 +145,7 @@ export const httpApp = ({ config, logs, addresses, log, projections, core, kinds
         { kind: schemas.kind.name, service: core.schemas },
       ],
       [...core.storagesFiles.viewed, ...p.capabilities.flatMap((m) => m.viewed ?? [])],
+      itemRefs(core.projects),
     ),
     renderers: { [resources.kind.name]: resources.renderers, [schemas.kind.name]: schemas.renderers },
     jsonld,
@@ -168,8 +174,6 @@ export const httpApp = ({ config, logs, addresses, log, projections, core, kinds
   app.use(plainQuery);
   // What the request's route declared to read, then the wait for it.
   app.use(routes.readsLookup(), consistentReads(projections.barrier, projections.followers));
-  // `indexing=async`: the write is acknowledged once its state is readable; the projections follow.
-  app.use((req, _res, next) => (req.query['indexing'] === 'async' ? core.requestIndexing.run('async', next) : next()));
   app.use(authenticate(access.authenticator));
   app.use(claimConnection(connections));
   app.use(htmlRedirect(config.frontend, addresses.base));

@@ -9,7 +9,7 @@ import { listingRequest, nextAddress } from '../listingParams.js';
 import type { Scope } from '../listingParams.js';
 import { FETCH, LINKS, LISTING, STATES } from '../reads.js';
 import type { Reads } from '../reads.js';
-import { indexing, requiredRev, selector, single } from '../params.js';
+import { requiredRev, selector, single } from '../params.js';
 import { pageBody } from '../render/listing.js';
 import { storageBody, storageMetadata } from '../render/storages.js';
 import { onOrg, onProject, onRoot, projectOf, segment } from '../route.js';
@@ -34,6 +34,7 @@ const write = (handle: Handler, body: 'json' | 'none' = 'json'): Endpoint => ({
   reads: STATES,
   body,
   handle,
+  indexing: true,
 });
 
 /** Storages (spec §4.4): create, update, tag, deprecate, fetch, source, tags, statistics, listings. */
@@ -66,19 +67,16 @@ export const storageRoutes = (routes: Routes, router: Router, { storages, files,
       LISTING,
     ),
     post: write(async (req, res, ctx) => {
-      indexing(req.query);
       written(res, 201)(await storages.create(projectOf(req), undefined, req.body, ctx.caller));
     }),
   });
   routes.add(router, S, {
     get: read((req, res) => send(res, storageBody(storages.fetch(projectOf(req), id(req), selector(req.query)), addresses))),
     put: write(async (req, res, ctx) => {
-      indexing(req.query);
       if (single(req.query, 'rev') === undefined) return written(res, 201)(await storages.create(projectOf(req), id(req), req.body, ctx.caller));
       written(res, 200)(await storages.update(projectOf(req), id(req), requiredRev(req.query), req.body, ctx.caller));
     }),
     delete: write(async (req, res, ctx) => {
-      indexing(req.query);
       written(res, 200)(await storages.deprecate(projectOf(req), id(req), requiredRev(req.query), ctx.caller));
     }, 'none'),
   });
@@ -90,7 +88,6 @@ export const storageRoutes = (routes: Routes, router: Router, { storages, files,
       send(res, tagsBody(storages.fetch(projectOf(req), id(req), selector(req.query)).tags));
     }),
     post: write(async (req, res, ctx) => {
-      indexing(req.query);
       const rev = requiredRev(req.query);
       const body = tagBody(req.body);
       written(res, 201)(await storages.tag(projectOf(req), id(req), rev, body.tag, body.rev, ctx.caller));

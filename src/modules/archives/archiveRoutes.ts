@@ -2,7 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Addresses } from '../../kernel/Addresses.js';
-import { bool, indexing } from '../../http/params.js';
+import { bool } from '../../http/params.js';
 import { onProject, projectOf, segment } from '../../http/route.js';
 import type { Context, Endpoint, Handler, Routes } from '../../http/route.js';
 import { sendJsonLd as send } from '../../http/routes/itemResponses.js';
@@ -60,7 +60,6 @@ const asksForArchive = (req: Request): boolean =>
  */
 export const archiveRoutes = (routes: Routes, router: Router, { archives, addresses }: Deps): void => {
   const created = async (req: Request, res: Response, ctx: Context, id: string | undefined) => {
-    indexing(req.query);
     const record = await archives.create(projectOf(req), id, req.body, ctx.caller, callerKey(ctx.caller, req));
     const metadata = archiveMetadata(record, addresses, archives.secondsLeft(record));
     if (!asksForArchive(req)) return send(res, metadata, 201);
@@ -68,12 +67,15 @@ export const archiveRoutes = (routes: Routes, router: Router, { archives, addres
     send(res, metadata, 303);
   };
   routes.add(router, T, {
-    post: endpoint(
-      'Create an archive: 201 with its metadata, or 303 to where it is downloaded when Accept asks for the archive',
-      STATES,
-      (req, res, ctx) => created(req, res, ctx, undefined),
-      'json',
-    ),
+    post: {
+      ...endpoint(
+        'Create an archive: 201 with its metadata, or 303 to where it is downloaded when Accept asks for the archive',
+        STATES,
+        (req, res, ctx) => created(req, res, ctx, undefined),
+        'json',
+      ),
+      indexing: true,
+    },
   });
   const download = async (req: Request, res: Response, ctx: Context) => {
     const record = await archives.fetch(projectOf(req), segment(req, 'id'));
@@ -98,11 +100,14 @@ export const archiveRoutes = (routes: Routes, router: Router, { archives, addres
       'none',
       (req) => formatOf(req) !== undefined,
     ),
-    put: endpoint(
-      'Create an archive with this id: 201 with its metadata, or 303 to where it is downloaded when Accept asks for the archive',
-      STATES,
-      (req, res, ctx) => created(req, res, ctx, segment(req, 'id')),
-      'json',
-    ),
+    put: {
+      ...endpoint(
+        'Create an archive with this id: 201 with its metadata, or 303 to where it is downloaded when Accept asks for the archive',
+        STATES,
+        (req, res, ctx) => created(req, res, ctx, segment(req, 'id')),
+        'json',
+      ),
+      indexing: true,
+    },
   });
 };

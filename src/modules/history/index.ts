@@ -3,6 +3,7 @@ import type { Platform } from '../Platform.js';
 import { fileDefinition } from '../../domain/files/fileDefinition.js';
 import { AsOfGraphs } from './AsOfGraphs.js';
 import { HistoryService } from './HistoryService.js';
+import { itemRefs } from '../../domain/projects/itemRefs.js';
 import { historyStatuses } from './historyRejections.js';
 import { historyRoutes } from './historyRoutes.js';
 
@@ -19,7 +20,7 @@ export const createHistoryModule = (): CapabilityModule<Platform, { history: His
   statuses: historyStatuses,
   wire: (p) => {
     const history = new HistoryService({
-      projects: p.projects,
+      refs: itemRefs(p.projects),
       items: p.items,
       files: p.states.of(fileDefinition),
       events: p.revisions.events,
