@@ -10,10 +10,10 @@ import { rejections } from '../../domain/rejections.js';
 import type { ContentEvent, Revision } from '../../domain/resources/RevisionReader.js';
 import { resourceEventOf } from '../../domain/resources/ItemKind.js';
 import { isContentEvent } from '../../domain/resources/ResourceEvent.js';
-import type { Selector } from '../../domain/resources/ResourceService.js';
+import type { ResourceService, Selector } from '../../domain/resources/ResourceService.js';
 import type { JsonObject } from '../../kernel/json.js';
 import type { ProjectRef } from '../../kernel/labels.js';
-import type { ItemReader, RevisionSource } from '../Platform.js';
+import type { ItemReader } from '../Platform.js';
 import type { BlamedTriple, ContentRevision } from './blame.js';
 import { blame } from './blame.js';
 import { canonicalLines, lineChanges } from './canonicalTriples.js';
@@ -23,6 +23,9 @@ import type { PatchOperation } from './jsonPatch.js';
 import { jsonPatch } from './jsonPatch.js';
 
 export type ItemKindName = 'resources' | 'schemas';
+
+/** One revision of a resource or schema, as its fetch reads it (`RevisionNotFound`, `TagNotFound`, the path's schema checked). */
+export type RevisionSource = Pick<ResourceService, 'fetch'>;
 
 export interface HistoryDeps {
   /** Resolves what a `_self` names (`/v1/diff`), once the caller may read its project. */

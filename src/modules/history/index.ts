@@ -23,15 +23,15 @@ export const createHistoryModule = (): CapabilityModule<Platform, { history: His
       refs: itemRefs(p.projects),
       items: p.items,
       files: p.states.of(fileDefinition),
-      events: p.revisions.events,
-      revisions: { resources: p.revisions.resources, schemas: p.revisions.schemas },
-      triples: p.revisions.triples,
+      events: p.revisions.log,
+      revisions: p.revisions.services,
+      triples: p.revisions.toNQuads,
       acl: p.acl,
     });
     return {
       services: { history },
       routes: (routes, router) => historyRoutes(routes, router, { history, addresses: p.addresses }),
-      asOfGraphs: new AsOfGraphs(p.states, p.revisions.events),
+      asOfGraphs: new AsOfGraphs(p.states, p.revisions.log),
     };
   },
 });
