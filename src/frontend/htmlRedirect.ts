@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { FrontendConfig } from '../config/Config.js';
+import type { FrontendOptions } from './frontendOptions.js';
 
 /**
  * The item fetches a browser may be sent from (spec 4.1, 4.3; Delta also does storages and files):
@@ -30,7 +30,7 @@ export const frontendAddress = (base: string, org: string, project: string, id: 
  * before authorization as in Delta (the page reads it with the caller's own token). Anything else,
  * and everything when the setting is off, goes on to the API untouched.
  */
-export const htmlRedirect = (config: FrontendConfig | undefined, serviceBase: string) => (req: Request, res: Response, next: NextFunction) => {
+export const htmlRedirect = (config: FrontendOptions | undefined, serviceBase: string) => (req: Request, res: Response, next: NextFunction) => {
   if (!config?.enableRedirects || (req.method !== 'GET' && req.method !== 'HEAD') || !wantsHtml(req.headers.accept)) return next();
   const url = new URL(req.originalUrl, 'http://placeholder');
   const segments = url.pathname.split('/').slice(1);

@@ -16,6 +16,8 @@ import { ResourceService } from '../domain/resources/ResourceService.js';
 import { RevisionReader } from '../domain/resources/RevisionReader.js';
 import type { EventLog } from '../events/EventLog.js';
 import { storagesAndFiles } from '../files/wireFiles.js';
+import { storageConfig } from '../config/storageConfig.js';
+import { ConfigError } from '../kernel/ConfigError.js';
 import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
 import type { Addresses } from '../kernel/Addresses.js';
 import type { Caller } from '../kernel/Caller.js';
@@ -146,7 +148,13 @@ export const coreServices = async (p: CoreParts) => {
   const queries = new ResourceQueries(kinds.resources, listings, catalogue, resources);
   const schemaQueries = new ResourceQueries(kinds.schemas, listings, catalogue, schemas, schemaParts.kind);
   const storagesFiles = storagesAndFiles({
-    config: config.storages,
+    // Defaults resolved here, where the configuration is read: the same as an empty `plugins.storage.storages`.
+    config:
+      config.storages ??
+      storageConfig(
+        () => undefined,
+        (name, problem) => new ConfigError(name, problem),
+      ),
     dataDir: config.dataDir,
     storageStates: kinds.storages,
     fileStates: kinds.files,
