@@ -82,7 +82,7 @@ export interface Endpoint {
   item?: ItemPath;
   /** A write taking `?indexing=sync|async`: parsed at the edge into `ctx.indexing`, and the write runs under it. */
   indexing?: true;
-  /** What the route does, for the OpenAPI description (else the shared table of summaries). */
+  /** What the route does, for the OpenAPI description: a capability's routes must say it (the core's may use its table, `ROUTE_SUMMARIES`). */
   summary?: string;
   /**
    * CPU- or memory-heavy work (a search, a SPARQL query): counted against the caller's share of

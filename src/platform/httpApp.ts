@@ -91,6 +91,16 @@ export const httpApp = ({ config, logs, addresses, log, projections, core, kinds
     // `indexing=async`: the write is acknowledged once its state is readable; the projections follow.
     indexing: (mode, write) => (mode === 'async' ? core.requestIndexing.run('async', write) : write()),
   });
+  /** A capability documents its own routes: each one it adds declares its OpenAPI summary (the shared table is the core's). */
+  const summarised = (add: () => void) => {
+    const before = routes.routes().length;
+    add();
+    const missing = routes
+      .routes()
+      .slice(before)
+      .filter((r) => r.summary === undefined);
+    if (missing.length) throw new Error(`a capability declares no summary for ${missing.map((r) => `${r.method.toUpperCase()} ${r.path}`).join(', ')}`);
+  };
   const version = (JSON.parse(readFileSync(assetPath('package.json'), 'utf8')) as { version: string }).version;
   versionRoutes(routes, router, {
     version,
@@ -102,7 +112,7 @@ export const httpApp = ({ config, logs, addresses, log, projections, core, kinds
     routes: () => routes.routes(),
     base: addresses.base,
   });
-  access.routes(routes, router);
+  summarised(() => access.routes(routes, router));
   operationsRoutes(routes, router, {
     metrics: p.metrics,
     metricsAccess: config.metrics ?? 'permission',
@@ -153,7 +163,7 @@ export const httpApp = ({ config, logs, addresses, log, projections, core, kinds
     maxEntries: config.multiFetchMax ?? 1_000,
     turns: core.turns,
   });
-  for (const m of p.capabilities) m.routes(routes, router);
+  for (const m of p.capabilities) summarised(() => m.routes(routes, router));
   // Replicas share the users' tracker tokens through Redis.
   const redis = p.redis;
   const sharedTokens = redis && ((key: Buffer) => new RedisTokenStore(redis.connection, redis.keyOf('tracker-tokens'), key, logs));
