@@ -4,12 +4,12 @@ import type { ResourceQueries } from '../../catalogue/ResourceQueries.js';
 import type { JsonLdProcessor } from '../../jsonld/JsonLdProcessor.js';
 import { bool } from '../params.js';
 import { annotatedSource, resourceBody, resourceMetadata } from '../render/resources.js';
-import { itemOf, onOrg, onProject, onRoot, projectOf, segment } from '../route.js';
-import type { Endpoint, Handler, Routes } from '../route.js';
+import { itemOf, onOrg, onRoot, projectOf, segment } from '../route.js';
+import type { Routes } from '../route.js';
+import { kindEndpoints } from '../projectEndpoints.js';
 import { itemHandlers } from './itemHandlers.js';
 import type { Addresses } from '../../kernel/Addresses.js';
-import { FETCH, LINKS, LISTING, STATES } from '../reads.js';
-import type { Reads } from '../reads.js';
+import { LINKS, LISTING } from '../reads.js';
 import type { ItemPath } from '../requestEdge.js';
 
 interface Deps {
@@ -27,21 +27,7 @@ const schemaOf = (req: Request) => segment(req, 'schema');
 const ITEM: ItemPath = { schema: 'schema', id: 'id' };
 
 /** Spec §5: reading needs `resources/read`, writing `resources/write`, both on the project. */
-const read = (handle: Handler, reads: Reads = FETCH, item: ItemPath | false = ITEM): Endpoint => ({
-  guard: { permission: 'resources/read', on: onProject },
-  reads,
-  body: 'none',
-  handle,
-  ...(item ? { item } : {}),
-});
-const write = (handle: Handler, body: 'json' | 'none' = 'json', item: ItemPath = ITEM): Endpoint => ({
-  guard: { permission: 'resources/write', on: onProject },
-  reads: STATES,
-  body,
-  handle,
-  item,
-  indexing: true,
-});
+const { read, write } = kindEndpoints('resources/read', 'resources/write', ITEM);
 
 export const resourceRoutes = (routes: Routes, router: Router, { resources, queries, jsonld, addresses }: Deps): void => {
   const h = itemHandlers({

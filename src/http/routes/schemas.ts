@@ -3,12 +3,12 @@ import type { ResourceQueries } from '../../catalogue/ResourceQueries.js';
 import type { ResourceService } from '../../domain/resources/ResourceService.js';
 import type { JsonLdProcessor } from '../../jsonld/JsonLdProcessor.js';
 import { annotatedSchema, schemaBody, schemaMetadata } from '../render/schemas.js';
-import { onOrg, onProject, onRoot, projectOf } from '../route.js';
-import type { Endpoint, Handler, Routes } from '../route.js';
+import { onOrg, onRoot, projectOf } from '../route.js';
+import type { Routes } from '../route.js';
+import { kindEndpoints } from '../projectEndpoints.js';
 import { itemHandlers } from './itemHandlers.js';
 import type { Addresses } from '../../kernel/Addresses.js';
-import { FETCH, LINKS, LISTING, STATES } from '../reads.js';
-import type { Reads } from '../reads.js';
+import { LINKS, LISTING } from '../reads.js';
 import type { ItemPath } from '../requestEdge.js';
 
 interface Deps {
@@ -25,21 +25,7 @@ const ref = projectOf;
 const ITEM: ItemPath = { id: 'id' };
 
 /** Spec §5: schemas are read with `resources/read` and written with `schemas/write`, on the project. */
-const read = (handle: Handler, reads: Reads = FETCH, item: ItemPath | false = ITEM): Endpoint => ({
-  guard: { permission: 'resources/read', on: onProject },
-  reads,
-  body: 'none',
-  handle,
-  ...(item ? { item } : {}),
-});
-const write = (handle: Handler, body: 'json' | 'none' = 'json', item: ItemPath = ITEM): Endpoint => ({
-  guard: { permission: 'schemas/write', on: onProject },
-  reads: STATES,
-  body,
-  handle,
-  item,
-  indexing: true,
-});
+const { read, write } = kindEndpoints('resources/read', 'schemas/write', ITEM);
 
 /** Spec 4.3: the schema lifecycle, listings at three scopes, and the link listings `_incoming`/`_outgoing` name. */
 export const schemaRoutes = (routes: Routes, router: Router, { schemas, queries, jsonld, addresses }: Deps): void => {

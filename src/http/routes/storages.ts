@@ -7,13 +7,13 @@ import type { Addresses } from '../../kernel/Addresses.js';
 import { context } from '../../kernel/vocabulary.js';
 import { listingRequest, nextAddress } from '../listingParams.js';
 import type { Scope } from '../listingParams.js';
-import { FETCH, LINKS, LISTING, STATES } from '../reads.js';
-import type { Reads } from '../reads.js';
+import { LINKS, LISTING } from '../reads.js';
 import { requiredRev, selector, single } from '../params.js';
 import { pageBody } from '../render/listing.js';
 import { storageBody, storageMetadata } from '../render/storages.js';
-import { onOrg, onProject, onRoot, projectOf, segment } from '../route.js';
-import type { Context, Endpoint, Handler, Routes } from '../route.js';
+import { onOrg, onRoot, projectOf, segment } from '../route.js';
+import type { Context, Routes } from '../route.js';
+import { kindEndpoints } from '../projectEndpoints.js';
 import { tagBody } from './tagBody.js';
 import { linksBody, paging, sendJsonLd as send, tagsBody } from './itemResponses.js';
 
@@ -28,14 +28,7 @@ const T = '/v1/storages/:org/:project';
 const S = `${T}/:id`;
 
 /** Spec §5: storages are read with `storages/read` and written with `storages/write` on the project. */
-const read = (handle: Handler, reads: Reads = FETCH): Endpoint => ({ guard: { permission: 'storages/read', on: onProject }, reads, body: 'none', handle });
-const write = (handle: Handler, body: 'json' | 'none' = 'json'): Endpoint => ({
-  guard: { permission: 'storages/write', on: onProject },
-  reads: STATES,
-  body,
-  handle,
-  indexing: true,
-});
+const { read, write } = kindEndpoints('storages/read', 'storages/write');
 
 /** Storages (spec §4.4): create, update, tag, deprecate, fetch, source, tags, statistics, listings. */
 export const storageRoutes = (routes: Routes, router: Router, { storages, files, queries, addresses }: Deps): void => {

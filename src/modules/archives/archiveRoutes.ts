@@ -3,8 +3,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Addresses } from '../../kernel/Addresses.js';
 import { bool } from '../../http/params.js';
-import { onProject, projectOf, segment } from '../../http/route.js';
+import { projectOf, segment } from '../../http/route.js';
 import type { Context, Endpoint, Handler, Routes } from '../../http/route.js';
+import { projectEndpoint } from '../../http/projectEndpoints.js';
 import { sendJsonLd as send } from '../../http/routes/itemResponses.js';
 import { contentDisposition } from '../../http/contentDisposition.js';
 import type { ArchiveService } from './ArchiveService.js';
@@ -22,14 +23,8 @@ interface Deps {
 const T = '/v1/archives/:org/:project';
 
 /** Delta 1.10: archives are made and read with `resources/read` on the project; each entry's own permission is checked at download. */
-const endpoint = (summary: string, reads: Reads, handle: Handler, body: 'json' | 'none' = 'none', costly?: (req: Request) => boolean): Endpoint => ({
-  guard: { permission: 'resources/read', on: onProject },
-  reads,
-  body,
-  handle,
-  summary,
-  ...(costly ? { costly } : {}),
-});
+const endpoint = (summary: string, reads: Reads, handle: Handler, body: 'json' | 'none' = 'none', costly?: (req: Request) => boolean): Endpoint =>
+  projectEndpoint('resources/read', handle, { reads, body, summary, ...(costly ? { costly } : {}) });
 
 /** The archive format an `Accept` header names: zip (as Delta 1.10 offers it), tar, or none (the JSON-LD description). */
 const formatOf = (req: Request): 'zip' | 'tar' | undefined => {

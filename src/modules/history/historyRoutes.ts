@@ -1,14 +1,15 @@
 import type { Request, Response, Router } from 'express';
 import { rejections } from '../../domain/rejections.js';
 import { integer, selector, single } from '../../http/params.js';
-import { itemOf, onProject, onRoot } from '../../http/route.js';
+import { itemOf, onRoot } from '../../http/route.js';
 import type { ItemPath } from '../../http/requestEdge.js';
 import type { Endpoint, Handler, Routes } from '../../http/route.js';
+import { projectEndpoint } from '../../http/projectEndpoints.js';
 import { FETCH } from '../../http/reads.js';
 import { sendJsonLd as send } from '../../http/routes/itemResponses.js';
 import type { Addresses } from '../../kernel/Addresses.js';
 import { context } from '../../kernel/vocabulary.js';
-import type { HistoryService, ItemKindName, Pick1, RevisionDiff } from './HistoryService.js';
+import type { HistoryService, Pick1, RevisionDiff } from './HistoryService.js';
 import type { SubjectPath } from '../../kernel/Subject.js';
 import { revisionGraph } from '../../store/graphNames.js';
 import { blameQuads } from './blameQuads.js';
@@ -22,14 +23,7 @@ interface Deps {
 }
 
 /** Reading a history, a diff or a blame is reading the item: `resources/read` on its project (Delta's history route). */
-const read = (summary: string, item: ItemPath, handle: Handler): Endpoint => ({
-  guard: { permission: 'resources/read', on: onProject },
-  reads: FETCH,
-  body: 'none',
-  handle,
-  summary,
-  item,
-});
+const read = (summary: string, item: ItemPath, handle: Handler): Endpoint => projectEndpoint('resources/read', handle, { summary, item });
 
 /** What a diff answers in, by `Accept`; the first is the default. */
 const DIFF_TYPES = ['application/json', 'application/ld+json', 'application/json-patch+json', 'application/rdf-patch', 'application/sparql-update'];
