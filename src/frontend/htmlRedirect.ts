@@ -8,7 +8,7 @@ import type { FrontendOptions } from './frontendOptions.js';
 const ITEM_PATHS: Record<string, number> = { resources: 4, schemas: 3, storages: 3, files: 3 };
 
 /** Delta's test: the `Accept` header names `text/html` itself, with no lowered quality (a `*\/*` alone is no browser). */
-export const wantsHtml = (accept: string | undefined): boolean =>
+const wantsHtml = (accept: string | undefined): boolean =>
   (accept ?? '').split(',').some((range) => {
     const [type, ...params] = range.split(';').map((p) => p.trim().toLowerCase());
     const q = params.find((p) => p.startsWith('q='));
@@ -16,7 +16,7 @@ export const wantsHtml = (accept: string | undefined): boolean =>
   });
 
 /** Where the frontend shows an item: Delta's `{base}/{org}/{project}/resources/{id}`, with its `rev` or `tag`. */
-export const frontendAddress = (base: string, org: string, project: string, id: string, query: URLSearchParams): string => {
+const frontendAddress = (base: string, org: string, project: string, id: string, query: URLSearchParams): string => {
   const at = new URL(`${base}/${encodeURIComponent(org)}/${encodeURIComponent(project)}/resources/${encodeURIComponent(id)}`);
   for (const name of ['rev', 'tag']) {
     const value = query.get(name);

@@ -21,7 +21,7 @@ export interface ProvisioningOptions {
 }
 
 /** Who provisioning writes as (`_createdBy`), as Delta's service account `realms/internal/users/delta`. */
-export const provisioningCaller: Caller = { subject: 'realms/internal/users/registry', identities: [] };
+const provisioningCaller: Caller = { subject: 'realms/internal/users/registry', identities: [] };
 
 const ACL_SETTING = 'acls.provisioning.path';
 
