@@ -20,6 +20,12 @@ export interface SparqlServer {
    * the changes it covers, and the writer writes the rest again from there (StoreProjectionRunner).
    */
   fastWrites?: 'virtuoso';
+  /**
+   * The server's own text index of listings' texts (`SPARQL_TEXT_INDEX`): `virtuoso`, its free-text
+   * index set up over `urn:registry:text:t` (docker/virtuoso/text-index.sql), filled by the store's
+   * writer after each batch, finds `q`'s candidates in place of word triples (textGraph.ts).
+   */
+  textIndex?: 'virtuoso';
 }
 
 export interface SparqlHttpOptions {
