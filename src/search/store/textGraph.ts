@@ -15,6 +15,7 @@ import { VALUE_BARRIER } from '../searchDocument.js';
  * Standard SPARQL 1.1 only: any server serves it. On a store with a text index of `text:t` (Virtuoso's
  * free-text index, `SPARQL_TEXT_INDEX=virtuoso`), `text:w` is not written (a resource of ~25
  * properties: 2 triples and a marker at most instead of ~35): the index finds the candidates, and
+ * (`text:t` is read by every `q`: the phrase's check and its frequency; `text:n` by BM25.)
  * - `text:long` marks an item holding a word longer than the index keeps (`INDEXED_WORD`: Virtuoso
  *   takes a longer one for a noise word, measured), which a prefix may begin: always a candidate.
  */
