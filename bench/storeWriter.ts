@@ -81,6 +81,8 @@ const main = async (): Promise<void> => {
     SPARQL_ENDPOINT: virtuoso.server.query,
     SPARQL_UPDATE_ENDPOINT: virtuoso.server.update!,
     SPARQL_GSP_ENDPOINT: virtuoso.server.gsp!,
+    ...(virtuoso.server.fastWrites ? { SPARQL_FAST_WRITES: virtuoso.server.fastWrites } : {}),
+    ...(virtuoso.server.textIndex ? { SPARQL_TEXT_INDEX: virtuoso.server.textIndex } : {}),
   };
   const replica = async () => {
     const dir = mkdtempSync(join(tmpdir(), 'registry-storew-'));

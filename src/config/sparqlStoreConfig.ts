@@ -15,7 +15,9 @@ const url = (name: string, raw: string): string => {
  * The external SPARQL 1.1 server of a scaled-out deployment: `SPARQL_ENDPOINT` (queries) turns it
  * on; `SPARQL_UPDATE_ENDPOINT` defaults to it; `SPARQL_GSP_ENDPOINT` (the Graph Store Protocol,
  * e.g. Virtuoso's `/sparql-graph-crud`, Fuseki's `/{dataset}/data`) is then required;
- * `SPARQL_USER` / `SPARQL_PASSWORD` are sent as HTTP Basic credentials. File keys: `store.sparql.*`.
+ * `SPARQL_USER` / `SPARQL_PASSWORD` are sent as HTTP Basic credentials; `SPARQL_FAST_WRITES=virtuoso`
+ * writes by Virtuoso's unlogged path (SparqlServer's `fastWrites`), `SPARQL_TEXT_INDEX=virtuoso` finds
+ * listings' text by Virtuoso's free-text index (`textIndex`). File keys: `store.sparql.*`.
  */
 export const sparqlStoreConfig = (setting: (envName: string, fileKey: string) => string | undefined): SparqlServer | undefined => {
   const query = setting('SPARQL_ENDPOINT', 'store.sparql.endpoint');
@@ -23,11 +25,18 @@ export const sparqlStoreConfig = (setting: (envName: string, fileKey: string) =>
   const gsp = setting('SPARQL_GSP_ENDPOINT', 'store.sparql.gsp-endpoint');
   const user = setting('SPARQL_USER', 'store.sparql.user');
   const password = setting('SPARQL_PASSWORD', 'store.sparql.password');
+  const fast = setting('SPARQL_FAST_WRITES', 'store.sparql.fast-writes');
+  if (fast && fast !== 'virtuoso' && fast !== 'off') throw new ConfigError('SPARQL_FAST_WRITES', `expected 'virtuoso' or 'off', got '${fast}'`);
+  const textIndex = setting('SPARQL_TEXT_INDEX', 'store.sparql.text-index');
+  if (textIndex && textIndex !== 'virtuoso' && textIndex !== 'off')
+    throw new ConfigError('SPARQL_TEXT_INDEX', `expected 'virtuoso' or 'off', got '${textIndex}'`);
   if (!query) {
     for (const [name, value] of [
       ['SPARQL_UPDATE_ENDPOINT', update],
       ['SPARQL_GSP_ENDPOINT', gsp],
       ['SPARQL_USER', user],
+      ['SPARQL_FAST_WRITES', fast],
+      ['SPARQL_TEXT_INDEX', textIndex],
     ] as const)
       if (value) throw new ConfigError(name, 'is set but SPARQL_ENDPOINT is not: the external store is configured by SPARQL_ENDPOINT');
     return undefined;
@@ -39,5 +48,7 @@ export const sparqlStoreConfig = (setting: (envName: string, fileKey: string) =>
     update: url('SPARQL_UPDATE_ENDPOINT', update || query),
     gsp: url('SPARQL_GSP_ENDPOINT', gsp),
     ...(user ? { user, password: password ?? '' } : {}),
+    ...(fast === 'virtuoso' ? { fastWrites: fast } : {}),
+    ...(textIndex === 'virtuoso' ? { textIndex } : {}),
   };
 };

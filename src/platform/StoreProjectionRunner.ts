@@ -171,6 +171,20 @@ export class StoreProjectionRunner implements Follower {
 
   /** One batch under the lease; true when there may be more to write at once. */
   private async project(): Promise<boolean> {
+    // The store's own record first: a store that crashed came back at its last checkpoint (with fast
+    // writes, SparqlServer's `fastWrites`, everything after it is lost), its record with it, and
+    // what it lost is written again from there. One small query a batch.
+    const recorded = (await this.stored.get()) ?? 0;
+    if (recorded < this.known) {
+      this.options.log.warn(
+        `store projection: the store records event ${recorded}, behind the ${this.known} written (it came back from a crash): writing again from there`,
+        {
+          recorded,
+          written: this.known,
+        },
+      );
+      this.known = recorded;
+    }
     // From the feed's window, or again from the log when the store fell behind it (a writer slower than the writes).
     const { changes: batch, through } = await this.feed.read(this.known, this.options.batch);
     let position = batch.length ? this.known : through;

@@ -61,8 +61,12 @@ export const wireStoreWriter = (deps: StoreWriterDeps) => {
     lease,
     recorded,
     async (changes, proceed) => {
-      if (!(await batches.write(changes, proceed))) return false;
-      if (searchOnStore && !(await searchOnStore.writeBatch(changes, proceed))) return false;
+      // The batch's graphs, heads and catalogue entries, and its full text, touch different graphs:
+      // written side by side (the store works on one while the other's request is built and sent;
+      // the writer waited on each in turn). Both are settled before anything is retried or split.
+      const [core, text] = await Promise.allSettled([batches.write(changes, proceed), searchOnStore ? searchOnStore.writeBatch(changes, proceed) : true]);
+      for (const settled of [core, text]) if (settled.status === 'rejected') throw settled.reason;
+      if (!(core as PromiseFulfilledResult<boolean>).value || !(text as PromiseFulfilledResult<boolean>).value) return false;
       for (const writer of writers) if (!(await writer.write(changes, proceed))) return false;
       return true;
     },

@@ -140,12 +140,17 @@ export class ChangeFeed {
     };
   }
 
-  /** Releases what every reader has applied (called by readers as they advance). */
+  /**
+   * Releases what every reader has applied (called by readers as they advance). The floor follows:
+   * a reader sent back below it (the shared store came back from a crash behind what its writer
+   * wrote) reads those changes again from the log rather than passing them.
+   */
   release(): void {
     let lowest = Infinity;
     for (const position of this.readers) lowest = Math.min(lowest, position());
-    while (this.head < this.changes.length && this.changes[this.head]!.logged.seq <= lowest) this.head++;
-    for (const seq of this.pinned.keys()) if (seq <= lowest) this.pinned.delete(seq);
+    while (this.head < this.changes.length && this.changes[this.head]!.logged.seq <= lowest)
+      this.floor = Math.max(this.floor, this.changes[this.head++]!.logged.seq);
+    for (const seq of this.pinned.keys()) if (seq <= lowest) (this.pinned.delete(seq), (this.floor = Math.max(this.floor, seq)));
     this.compact();
   }
 

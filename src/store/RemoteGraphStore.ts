@@ -64,7 +64,7 @@ export class RemoteGraphStore implements GraphStore {
 
   async putGraph(graph: string, ntriples: string): Promise<void> {
     if (!ntriples.trim()) return;
-    await this.client.update(revisionInsert(graph, ntriples));
+    await this.client.update(revisionInsert(graph, ntriples), true);
     this.written += lines(ntriples);
   }
 
@@ -74,7 +74,7 @@ export class RemoteGraphStore implements GraphStore {
     for (const g of graphs) if (g.ntriples.trim() && !wanted.has(g.graph)) wanted.set(g.graph, g);
     if (!wanted.size) return;
     for (const query of heldGraphsQueries([...wanted.keys()])) for (const row of await this.select(query)) wanted.delete(row.g!.value);
-    for (const update of revisionInserts([...wanted.values()])) await this.client.update(update);
+    for (const update of revisionInserts([...wanted.values()])) await this.client.update(update.text, update.whole);
     for (const g of wanted.values()) this.written += lines(g.ntriples);
   }
 

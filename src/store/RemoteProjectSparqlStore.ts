@@ -73,7 +73,7 @@ export class RemoteProjectSparqlStore implements ProjectSparqlStore, SharedViewG
   }
 
   async revision(_project: ProjectRef, graph: string, ntriples: string): Promise<void> {
-    if (this.options.writesRevisions && ntriples.trim()) await this.client.update(revisionInsert(graph, ntriples));
+    if (this.options.writesRevisions && ntriples.trim()) await this.client.update(revisionInsert(graph, ntriples), true);
   }
 
   async current(project: ProjectRef, item: string, graph: string | undefined): Promise<void> {

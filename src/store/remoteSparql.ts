@@ -103,16 +103,20 @@ const hasBlankNodes = (ntriples: string): boolean => ntriples.includes('_:') && 
  * which changes nothing), those with blank nodes as `INSERT` templates (Virtuoso refuses blank nodes
  * in `INSERT DATA`), their labels scoped per graph so that no two revisions share a blank node, and
  * written only while none of their graphs holds anything, so a retry after a lost answer makes no
- * second copy. Each request is one operation: it is applied whole or not at all.
+ * second copy. Each request is one operation: it is applied whole or not at all; a template's must be
+ * (`whole`: a part of it written would be taken for all of it).
  */
-export const revisionInserts = (graphs: readonly RevisionText[]): string[] => {
+export const revisionInserts = (graphs: readonly RevisionText[]): { text: string; whole: boolean }[] => {
   const plain: RevisionText[] = [];
   const blank: RevisionText[] = [];
   for (const g of graphs) if (g.ntriples.trim()) (hasBlankNodes(g.ntriples) ? blank : plain).push(g);
   const block = (g: RevisionText, ntriples: string) => `GRAPH ${iri(g.graph)} {\n${ntriples}}`;
   // A graph without blank nodes may be written in parts (each part again is harmless), so each request holds DATA_TRIPLES at most.
   const parts = plain.flatMap((g) => linesOf(g.ntriples, DATA_TRIPLES).map((ntriples) => ({ graph: g.graph, ntriples })));
-  const updates = chunks(parts, (g) => dataShare(g.ntriples), 1).map((run) => `INSERT DATA {\n${run.map((g) => block(g, g.ntriples)).join('\n')}\n}`);
+  const updates = chunks(parts, (g) => dataShare(g.ntriples), 1).map((run) => ({
+    text: `INSERT DATA {\n${run.map((g) => block(g, g.ntriples)).join('\n')}\n}`,
+    whole: false,
+  }));
   for (const run of chunks(blank, (g) => lineCount(g.ntriples), TEMPLATE_TRIPLES)) {
     const blocks = run.map((g, n) =>
       block(
@@ -123,9 +127,10 @@ export const revisionInserts = (graphs: readonly RevisionText[]): string[] => {
           .join(''),
       ),
     );
-    updates.push(
-      `INSERT {\n${blocks.join('\n')}\n} WHERE { { SELECT (COUNT(*) AS ?held) WHERE { VALUES ?g { ${run.map((g) => iri(g.graph)).join(' ')} } GRAPH ?g { ?s ?p ?o } } } FILTER(?held = 0) }`,
-    );
+    updates.push({
+      text: `INSERT {\n${blocks.join('\n')}\n} WHERE { { SELECT (COUNT(*) AS ?held) WHERE { VALUES ?g { ${run.map((g) => iri(g.graph)).join(' ')} } GRAPH ?g { ?s ?p ?o } } } FILTER(?held = 0) }`,
+      whole: true,
+    });
   }
   return updates;
 };

@@ -80,10 +80,10 @@ const subjects: Subject[] = [
       close: async () => index?.close(),
     };
   })(),
-  (() => {
+  ...[false, true].map((indexed) => {
     let used = false;
     return {
-      name: 'external store (Virtuoso, word triples)',
+      name: indexed ? 'external store (Virtuoso, its free-text index)' : 'external store (Virtuoso, word triples)',
       open: async (items: Item[]) => {
         const virtuoso = await useVirtuoso();
         used = true;
@@ -91,17 +91,19 @@ const subjects: Subject[] = [
         const client = new SparqlHttpClient(virtuoso.server, { timeoutMillis: 20_000 });
         for (const item of items)
           await client.update(
-            `INSERT DATA { GRAPH <${textGraphOf(item.kind, item.project)}> {\n${textTriples(itemNode(item.kind, item.project, item.id), bodyOf(item))}} }`,
+            `INSERT DATA { GRAPH <${textGraphOf(item.kind, item.project)}> {\n${textTriples(itemNode(item.kind, item.project, item.id), bodyOf(item), indexed)}} }`,
           );
         await client.update(`INSERT DATA { GRAPH <${CATALOGUE}> {\n${items.map((i) => catalogueTriples(catalogueItem(i))).join('')}} }`);
-        return new StoreTextMatcher(client);
+        // As the store's writer does after a batch (storeSearch.ts).
+        if (indexed) await client.query('SELECT (<sql:VT_INC_INDEX_DB_DBA_RDF_OBJ>() AS ?done) WHERE {}', 'application/sparql-results+json');
+        return new StoreTextMatcher(client, indexed);
       },
       close: async () => {
         if (used) await releaseVirtuoso();
         used = false;
       },
     };
-  })(),
+  }),
 ];
 
 const ITEMS: Item[] = [
@@ -125,6 +127,13 @@ const ITEMS: Item[] = [
   })),
   { kind: 'resources', project: 'o/a', id: 'urn:heron', payload: { name: 'the heron of the id' } },
   { kind: 'resources', project: 'o/a', id: 'urn:egret', payload: { name: 'no word of the others' } },
+  // Words longer than a store's text index may keep (Virtuoso's: 40 letters), alone in their project.
+  {
+    kind: 'schemas',
+    project: 'o/z',
+    id: 'urn:long',
+    payload: { name: `${'abcdefghij'.repeat(6)} tail`, note: 'pneumonoultramicroscopicsilicovolcanoconiosis' },
+  },
 ];
 
 /** Every implementation of listings' text matcher passes this suite. */
@@ -156,6 +165,14 @@ for (const subject of subjects)
       expect(await match('oxford', 'resources', [])).to.deep.equal([]);
       expect(await matcher.match([], 'resources', ['o/a'])).to.deep.equal([]);
       expect(await match('nothing')).to.deep.equal([]);
+    });
+
+    it('finds words longer than a text index keeps, by a prefix or whole', async () => {
+      const long = [node('urn:long', 'o/z', 'schemas')];
+      expect(nodes(await match('abcdefghijabcd', 'schemas', ['o/z']))).to.deep.equal(long);
+      expect(nodes(await match('pneumonoultramicroscopicsilicovolcanoconiosis', 'schemas', ['o/z']))).to.deep.equal(long);
+      expect(nodes(await match(`${'abcdefghij'.repeat(6)} ta`, 'schemas', ['o/z']))).to.deep.equal(long);
+      expect(await match('abcdefghijabcd tail', 'schemas', ['o/z'])).to.deep.equal([]);
     });
 
     it('takes the words as a phrase within one value', async () => {

@@ -79,7 +79,11 @@ MaxQueryExecutionTime = 20
   child.once('error', () => undefined);
   children.push(child);
   const base = `http://127.0.0.1:${httpPort}`;
-  const server: SparqlServer = { query: `${base}/sparql`, update: `${base}/sparql`, gsp: `${base}/sparql-graph-crud` };
+  // Written as the compose file writes it, by Virtuoso's unlogged path (`VIRTUOSO_FAST_WRITES=off`: the logged one).
+  const fast = process.env['VIRTUOSO_FAST_WRITES'] === 'off' ? {} : { fastWrites: 'virtuoso' as const };
+  // Listings' text found by Virtuoso's free-text index, as the compose file sets it up (`VIRTUOSO_TEXT_INDEX=off`: word triples).
+  const textIndex = process.env['VIRTUOSO_TEXT_INDEX'] === 'off' ? {} : { textIndex: 'virtuoso' as const };
+  const server: SparqlServer = { query: `${base}/sparql`, update: `${base}/sparql`, gsp: `${base}/sparql-graph-crud`, ...fast, ...textIndex };
   for (let i = 0; ; i++) {
     if (child.exitCode !== null || i > 600) throw new Error(`virtuoso-t did not start (is virtuoso-opensource installed?), see ${dir}/virtuoso.log`);
     const answered = await fetch(`${server.query}?query=${encodeURIComponent('ASK {}')}`).then(
@@ -90,6 +94,14 @@ MaxQueryExecutionTime = 20
     await new Promise((r) => setTimeout(r, 100));
   }
   await run('isql-vt', [`127.0.0.1:${sqlPort}`, 'dba', 'dba', 'exec=grant SPARQL_UPDATE to "SPARQL";']);
+  // The compose file's set-up of the free-text index, statement by statement.
+  const textIndexSql = readFileSync(new URL('../../../docker/virtuoso/text-index.sql', import.meta.url), 'utf8');
+  for (const statement of textIndexSql
+    .replace(/^--.*$/gm, '')
+    .split(';')
+    .map((s) => s.trim())
+    .filter(Boolean))
+    await run('isql-vt', [`127.0.0.1:${sqlPort}`, 'dba', 'dba', `exec=${statement};`]);
   return { virtuoso: { server, dir, pid: child.pid! }, child };
 };
 
@@ -189,4 +201,6 @@ export const storeEnv = (server: SparqlServer): Record<string, string> => ({
   SPARQL_ENDPOINT: server.query,
   ...(server.update ? { SPARQL_UPDATE_ENDPOINT: server.update } : {}),
   ...(server.gsp ? { SPARQL_GSP_ENDPOINT: server.gsp } : {}),
+  ...(server.fastWrites ? { SPARQL_FAST_WRITES: server.fastWrites } : {}),
+  ...(server.textIndex ? { SPARQL_TEXT_INDEX: server.textIndex } : {}),
 });

@@ -45,5 +45,13 @@ describe('external store configuration (SPARQL_ENDPOINT...)', () => {
     expect(failure({ SPARQL_ENDPOINT: 'ftp://v/sparql', SPARQL_GSP_ENDPOINT: 'http://v/gsp' })).to.match(/SPARQL_ENDPOINT/);
     expect(failure({ SPARQL_GSP_ENDPOINT: 'http://v/gsp' })).to.match(/SPARQL_GSP_ENDPOINT/);
     expect(failure({ SPARQL_ENDPOINT: 'http://v/sparql', SPARQL_GSP_ENDPOINT: 'http://v/gsp', SPARQL_PASSWORD: 'p' })).to.match(/SPARQL_USER/);
+    expect(failure({ SPARQL_ENDPOINT: 'http://v/sparql', SPARQL_GSP_ENDPOINT: 'http://v/gsp', SPARQL_FAST_WRITES: 'fuseki' })).to.match(/SPARQL_FAST_WRITES/);
+    expect(failure({ SPARQL_FAST_WRITES: 'virtuoso' })).to.match(/SPARQL_FAST_WRITES/);
+  });
+
+  it("writes by Virtuoso's unlogged path when SPARQL_FAST_WRITES=virtuoso", () => {
+    const env = { SPARQL_ENDPOINT: 'http://v/sparql', SPARQL_GSP_ENDPOINT: 'http://v/gsp' };
+    expect(loadConfig({ ...env, SPARQL_FAST_WRITES: 'virtuoso' }).sparqlStore?.fastWrites).to.equal('virtuoso');
+    expect(loadConfig({ ...env, SPARQL_FAST_WRITES: 'off' }).sparqlStore?.fastWrites).to.equal(undefined);
   });
 });

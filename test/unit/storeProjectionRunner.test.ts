@@ -113,6 +113,41 @@ describe('the projection into a store every replica shares', () => {
     await holder.stop();
   });
 
+  it('writes again what a store that came back from a crash lost: its record went back, the holder reads those changes again from the log', async () => {
+    let recorded = 0;
+    const store: StorePosition = { get: async () => recorded, set: async (position) => void (recorded = position) };
+    const replayed: [number, number][] = [];
+    // The log: every change up to 10, handed again on request (the feed released them).
+    const replay = {
+      changes: async (after: number, until: number, limit: number) => {
+        replayed.push([after, until]);
+        const changes = [];
+        for (let seq = after + 1; seq <= until && changes.length < limit; seq++) changes.push(change(seq));
+        return { changes, through: changes.length ? changes[changes.length - 1]!.logged.seq : until };
+      },
+    };
+    const feed = new ChangeFeed(Infinity, replay);
+    const written: number[] = [];
+    const holder = new StoreProjectionRunner(feed, lease(true), store, async (cs) => (written.push(...cs.map((c) => c.logged.seq)), true), {
+      log: quiet,
+      renewMillis: 5,
+      pollMillis: 5,
+      batch: 10,
+    });
+    await holder.start(0);
+    for (const seq of [1, 2, 3]) (feed.push(change(seq)), feed.advance(seq));
+    await holder.reach(3);
+    expect(written).to.deep.equal([1, 2, 3]);
+    // The store crashed and came back at its checkpoint: it records 1, and lost what came after.
+    recorded = 1;
+    feed.push(change(4));
+    feed.advance(4);
+    while (recorded < 4) await new Promise((r) => setTimeout(r, 5));
+    expect(written).to.deep.equal([1, 2, 3, 2, 3, 4]);
+    expect(replayed[0]).to.deep.equal([1, 3]);
+    await holder.stop();
+  });
+
   it('splits a batch the store refuses until the one change it refuses is found, quarantines that change alone (status, log line) and goes on; an unreachable store is waited for', async () => {
     let recorded = 0;
     const store: StorePosition = { get: async () => recorded, set: async (position) => void (recorded = position) };

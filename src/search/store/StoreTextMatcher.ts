@@ -7,7 +7,7 @@ import { parseItemNode } from '../../store/graphNames.js';
 import { str } from '../../store/sparql.js';
 import { searchSelect } from './searchSelect.js';
 import type { SparqlHttpClient } from '../../store/SparqlHttpClient.js';
-import { LENGTH, phraseText, TEXT, textGraphOf, WORD } from './textGraph.js';
+import { INDEXED_WORD, LENGTH, LONG, phraseText, TEXT, textGraphOf, WORD } from './textGraph.js';
 import type { Expression, Pattern } from './translateSearch.js';
 import { double, filter, integer, named, op, text, triple, values, variable } from './translateSearch.js';
 
@@ -87,7 +87,11 @@ export class StoreTextMatcher implements TextMatcher {
   /** The average length last measured per kind and projects: a first page is ordered by it, checked against the fresh one. */
   private readonly averages = new Map<string, number>();
 
-  constructor(private readonly client: SparqlHttpClient) {}
+  constructor(
+    private readonly client: SparqlHttpClient,
+    /** The store indexes the texts (Virtuoso's free-text index, textGraph.ts): candidates are found by it, not by word triples. */
+    private readonly indexed = false,
+  ) {}
 
   async match(words: readonly string[], kind: string, projects: readonly ProjectRef[]): Promise<readonly TextMatch[]> {
     if (!words.length || !projects.length) return [];
@@ -245,8 +249,22 @@ export class StoreTextMatcher implements TextMatcher {
     // for 10 projects of 1,000 items where CONTAINS over their texts took 19 ms (bench/qListing.ts's
     // items, loaded machine).
     const whole = [...new Set(words.slice(0, -1))].sort((a, b) => b.length - a.length).slice(0, CANDIDATE_WORDS);
-    const candidates = whole.map((w) => triple(ITEM, named(WORD), text(w)));
-    const inGraph: Pattern[] = [...candidates, triple(ITEM, named(TEXT), T), triple(ITEM, named(LENGTH), N)];
+    const candidates = this.indexed ? [] : whole.map((w) => triple(ITEM, named(WORD), text(w)));
+    const indexed = this.indexed ? freeText(words) : undefined;
+    // With the store's index: the items it finds by the phrase's words, and those holding a word it does not keep (a prefix may begin it).
+    const texts: Pattern[] =
+      indexed === undefined
+        ? [triple(ITEM, named(TEXT), T)]
+        : [
+            {
+              type: 'union',
+              patterns: [
+                group([triple(ITEM, named(TEXT), T), triple(T, named(FREE_TEXT), text(indexed))]),
+                group([triple(ITEM, named(LONG), variable('long')), triple(ITEM, named(TEXT), T)]),
+              ],
+            } as Pattern,
+          ];
+    const inGraph: Pattern[] = [...candidates, ...texts, triple(ITEM, named(LENGTH), N)];
     // How often the phrase occurs: what removing it takes off the text's length, in phrase lengths.
     const frequency = op('/', op('-', op('strlen', T), op('strlen', op('replace', T, phrase, text('')))), op('strlen', phrase));
     return [graphs, { type: 'graph', name: G, patterns: inGraph } as unknown as Pattern, filter(contains(T, words)), bind(F, frequency)];
@@ -258,6 +276,29 @@ export class StoreTextMatcher implements TextMatcher {
 }
 
 const contains = (t: sparqljs.VariableTerm, words: readonly string[]) => op('contains', t, text(phraseText(words)));
+
+/** Virtuoso's free-text predicate (its SPARQL reads the IRI as the built-in function). */
+const FREE_TEXT = 'bif:contains';
+
+/**
+ * Words Virtuoso's free-text index is known to split and find as the analyzer does: Latin letters
+ * and digits (accents included), no longer than it keeps. Others are left to the phrase's check.
+ */
+const INDEXABLE = /^[0-9a-z\u00c0-\u024f]+$/;
+const indexable = (word: string) => word.length <= INDEXED_WORD && INDEXABLE.test(word);
+
+/**
+ * The free-text expression finding a superset of the items whose text holds the phrase (its check
+ * on the text stays): every whole word, and the last word as a prefix (Virtuoso wants 4 letters
+ * before a wildcard, FT370); undefined when no word can be asked (a lone short prefix: every text
+ * is read, as without the index).
+ */
+export const freeText = (words: readonly string[]): string | undefined => {
+  const last = words[words.length - 1];
+  const terms = [...new Set(words.slice(0, -1))].filter(indexable).map((w) => `"${w}"`);
+  if (last !== undefined && last.length >= 4 && indexable(last)) terms.push(`"${last}*"`);
+  return terms.length ? terms.join(' AND ') : undefined;
+};
 
 /**
  * Rows strictly after a cursor position: (exact, score, item) in the listing's order. Scores are

@@ -23,6 +23,8 @@ export class StoreTextProjection {
   constructor(
     payloadKinds: readonly string[],
     private readonly stateDocuments: Readonly<Record<string, StateDocument>> = {},
+    /** The store indexes the texts itself (textGraph.ts): no word triples. */
+    private readonly indexed = false,
   ) {
     this.payloadKinds = new Set(payloadKinds);
   }
@@ -71,6 +73,11 @@ export class StoreTextProjection {
       body = payloadText(current.id, event.source);
     }
     const node = itemNode(kind, state.project, state.id);
-    return { graph: textGraphOf(kind, state.project), node, triples: body === undefined ? undefined : textTriples(node, body), fresh: previous === undefined };
+    return {
+      graph: textGraphOf(kind, state.project),
+      node,
+      triples: body === undefined ? undefined : textTriples(node, body, this.indexed),
+      fresh: previous === undefined,
+    };
   }
 }

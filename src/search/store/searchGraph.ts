@@ -20,6 +20,14 @@ import { epochMillis, typeOf } from '../dsl/fields.js';
  *   the text index, one triple per distinct word (a word-triple model in standard SPARQL, so any
  *   SPARQL 1.1 server serves; no vendor's free-text index).
  * `{p}` is the path percent-encoded as one IRI segment.
+ *
+ * What each is read by (translateSearch.ts, StoreSearchEngine.ts), none written for nothing:
+ * `search:id` every query (a document's `_id`, `ids`, the tie-break order); `search:source` a hit's
+ * `_source` and an aggregate view's member read whole; `search:v` `term`/`terms` on `.keyword` and
+ * on numbers and booleans, `range`, `exists`, `prefix` on `.keyword`, sorts and aggregations;
+ * `search:d` date terms, ranges, sorts and `min`/`max`; `search:w` `match`, `term` and `prefix` on
+ * a text field and the idf weights of scoring (~94 of a 25-property resource's ~134 triples: the
+ * next to replace by the store's text index, as listings' words were, textGraph.ts).
  */
 export const SEARCH_PREFIX = 'urn:registry:search';
 export const searchGraphOf = (project: ProjectRef): string => `${SEARCH_PREFIX}/${project}`;

@@ -9,6 +9,13 @@ import { StoreTextMatcher } from './StoreTextMatcher.js';
 import { StoreTextProjection } from './StoreTextProjection.js';
 import { itemTriplesUpdates, lastOfEach } from './itemTriples.js';
 import type { ItemTriples } from './itemTriples.js';
+import { TEXT_PREFIX } from './textGraph.js';
+
+/**
+ * Indexes the texts written since the last call (Virtuoso's procedure, which its SPARQL user may
+ * run once granted: docker/virtuoso/text-index.sql).
+ */
+const FILL_TEXT_INDEX = 'SELECT (<sql:VT_INC_INDEX_DB_DBA_RDF_OBJ>() AS ?done) WHERE {}';
 
 /** What listings' text index covers: the kinds whose words are their payload's, and those whose words are read off their state. */
 export interface TextKinds {
@@ -26,11 +33,12 @@ export const storeSearch = (server: SparqlServer, documentOf: DocumentOf, log: E
   // A search's queries are bounded by the search's time budget and not retried past it.
   const reads = new SparqlHttpClient(server, { timeoutMillis, attempts: 1 });
   const projection = new StoreSearchProjection(documentOf, log);
-  const textProjection = new StoreTextProjection(text.payloadKinds, text.stateDocuments);
+  const indexed = server.textIndex === 'virtuoso';
+  const textProjection = new StoreTextProjection(text.payloadKinds, text.stateDocuments, indexed);
   return {
     engine: new StoreSearchEngine(reads),
     textProjection,
-    matcher: new StoreTextMatcher(reads),
+    matcher: new StoreTextMatcher(reads, indexed),
     /**
      * The full text of a batch of changes (the store's lease holder), while `proceed()` holds: each
      * item's document and words as the batch leaves them, in a few requests of set-wise operations
@@ -44,6 +52,9 @@ export const storeSearch = (server: SparqlServer, documentOf: DocumentOf, log: E
         if (!proceed()) return false;
         await writes.update(update);
       }
+      // Virtuoso's free-text index takes new texts in batches (its scheduler's, every few minutes):
+      // filled now, before the position that promises them to readers is recorded.
+      if (indexed && items.some((item) => item.graph.startsWith(TEXT_PREFIX))) await writes.query(FILL_TEXT_INDEX, 'application/sparql-results+json');
       return true;
     },
   };
