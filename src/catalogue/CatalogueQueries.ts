@@ -15,6 +15,7 @@ import type { Link } from '../domain/resources/links.js';
 import type { RankedQuery, TextMatch } from './textRanking.js';
 import { eachSelectedMatch } from './textRanking.js';
 import { selectedMatchesQuery } from './selectedMatchesQuery.js';
+import { VALUES_ROWS } from '../store/remoteSparql.js';
 
 const incoming = new Statement('incoming');
 const incomingCount = new Statement('incoming-count');
@@ -51,9 +52,6 @@ export interface SelectedMatch {
   project: ProjectRef;
   types: readonly string[];
 }
-
-/** Item nodes per query when the matches of a `q` listing are filtered by SPARQL (a request of a few hundred KB). */
-const NODES_PER_QUERY = 2_000;
 
 /**
  * Listings, aggregations and link queries, one port for both layouts: from the in-memory indexes
@@ -100,7 +98,7 @@ export class CatalogueQueries {
    * The matches of a `q` listing's words it selects (with the item at `idNode`, when selected
    * without the words), unordered: a sort other than by score and the aggregations take them all.
    * In memory from the index; on the store, their nodes are filtered by the catalogue's conditions
-   * in SPARQL, a few thousand a query, and nothing of them is kept after the request.
+   * in SPARQL, a `VALUES` block's worth a query, and nothing of them is kept after the request.
    */
   async selectedMatches(query: Pick<RankedQuery, 'filter' | 'exact' | 'idNode'>, matches: readonly TextMatch[]): Promise<SelectedMatch[]> {
     const rows: SelectedMatch[] = [];
@@ -118,8 +116,8 @@ export class CatalogueQueries {
     if (query.idNode !== undefined && !scores.has(query.idNode)) scores.set(query.idNode, 0);
     const nodes = [...scores.keys()];
     const types = new Map<string, string[]>();
-    for (let at = 0; at < nodes.length; at += NODES_PER_QUERY)
-      for (const row of await this.store.select(selectedMatchesQuery(query.filter, nodes.slice(at, at + NODES_PER_QUERY)))) {
+    for (let at = 0; at < nodes.length; at += VALUES_ROWS)
+      for (const row of await this.store.select(selectedMatchesQuery(query.filter, nodes.slice(at, at + VALUES_ROWS)))) {
         const node = row['item']!.value;
         let list = types.get(node);
         if (!list) types.set(node, (list = []));
