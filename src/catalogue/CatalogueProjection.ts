@@ -6,6 +6,7 @@ import { CATALOGUE, itemNode, revisionGraph } from '../store/graphNames.js';
 import type { CatalogueItem } from './catalogue.js';
 import { catalogueQuads, catalogueTriples, removeCatalogueUpdate, replaceCatalogueUpdates } from './catalogue.js';
 import type { CatalogueMemory } from './CatalogueQueries.js';
+import type { ListingCache } from './ListingCache.js';
 import type { TermDictionary } from './TermDictionary.js';
 import type { TermsFile } from './TermsFile.js';
 import type { EventLog } from '../events/EventLog.js';
@@ -49,6 +50,8 @@ export class CatalogueProjection implements Projection {
     private readonly writesGraph = true,
     /** None: the terms are learned in memory only (tests of the indexes). */
     private readonly persisted?: TermsPersistence,
+    /** Listings of the shared store kept by this replica: told what changed where, so that none outlives a write. */
+    private readonly listings?: ListingCache,
   ) {}
 
   async apply(change: Change): Promise<void> {
@@ -56,6 +59,8 @@ export class CatalogueProjection implements Projection {
     learnTerms(this.terms, change);
     this.saveTermsSoon();
     if (!definition.listed) return;
+    const changed = next ?? previous;
+    if (this.listings && changed !== undefined) this.listings.changed(definition.kind, definition.listed(changed).project, change.logged.seq);
     if (next === undefined) {
       if (previous === undefined) return;
       const { project, id } = definition.listed(previous);

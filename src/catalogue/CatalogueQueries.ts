@@ -16,6 +16,7 @@ import type { RankedQuery, TextMatch } from './textRanking.js';
 import { eachSelectedMatch } from './textRanking.js';
 import { selectedMatchesQuery } from './selectedMatchesQuery.js';
 import { VALUES_ROWS } from '../store/remoteSparql.js';
+import type { ListingCache } from './ListingCache.js';
 
 const incoming = new Statement('incoming');
 const incomingCount = new Statement('incoming-count');
@@ -37,11 +38,18 @@ export interface CatalogueMemory {
   sorts: PayloadSortIndexes;
 }
 
-/** How many items a replica holds in memory per catalogue index: each grows with the items (none without memory). */
-export const heldEntries = (memory: CatalogueMemory | undefined): { name: string; entries: number }[] => [
+/** How many entries a replica holds in memory per catalogue read model: the indexes grow with the items (none without memory), the cache is bounded. */
+export const heldEntries = (memory: CatalogueMemory | undefined, cache: ListingCache | undefined): { name: string; entries: number }[] => [
   { name: 'catalogue', entries: memory?.index.size ?? 0 },
   { name: 'payloadSorts', entries: memory?.sorts.size ?? 0 },
+  { name: 'listingCache', entries: cache?.size ?? 0 },
 ];
+
+/** Listings read from a shared store kept while their scope has not changed, and the store's position they are asked at. */
+export interface StoreListingCache {
+  listings: ListingCache;
+  storePosition: () => number;
+}
 
 /** A match of a `q` listing's words that the listing selects, with what its aggregations count. */
 export interface SelectedMatch {
@@ -65,6 +73,8 @@ export class CatalogueQueries {
     private readonly memory: CatalogueMemory | undefined,
     /** Every project (a handful per organization): a `q` listing's scope where no index tells which hold items. */
     private readonly knownProjects: () => Iterable<ProjectRef>,
+    /** Without memory: the pages and totals kept while their scope has not changed. */
+    private readonly cache?: StoreListingCache,
   ) {}
 
   /** A page and the total: from the in-memory indexes for the default order and single payload sorts, else SPARQL. */
@@ -79,7 +89,14 @@ export class CatalogueQueries {
       const served = await memory.sorts.listing(f, sort[0]!, page);
       if (served) return served;
     }
+    const cache = f.items === undefined ? this.cache : undefined;
+    const key = cache && JSON.stringify([f, sort, page]);
+    const kept = key === undefined ? undefined : cache!.listings.get(key, f);
+    if (kept) return kept;
+    // The store's position before asking: what it answers is at least that recent.
+    const at = cache?.storePosition();
     const [total, rows] = await Promise.all([this.count(f), this.page(f, sort, page)]);
+    if (key !== undefined) cache!.listings.set(key, at!, { total, rows });
     return { total, rows };
   }
 

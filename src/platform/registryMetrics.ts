@@ -31,5 +31,5 @@ export const registryMetrics = (
     heldChanges: () => parts().projections.feed.length,
     quarantined: () => parts().projections.projector.quarantined,
     projections: () => parts().projections.statuses(),
-    readModels: () => heldEntries(parts().projections.catalogueMemory),
+    readModels: () => heldEntries(parts().projections.catalogueMemory, parts().projections.listingCache),
   });
