@@ -38,6 +38,9 @@ export interface CatalogueMemory {
   sorts: PayloadSortIndexes;
 }
 
+/** Queries a `q` listing's matches are selected by at once on the store. */
+const SELECTIONS_AT_ONCE = 4;
+
 /** How many entries a replica holds in memory per catalogue read model: the indexes grow with the items (none without memory), the cache is bounded. */
 export const heldEntries = (memory: CatalogueMemory | undefined, cache: ListingCache | undefined): { name: string; entries: number }[] => [
   { name: 'catalogue', entries: memory?.index.size ?? 0 },
@@ -133,14 +136,20 @@ export class CatalogueQueries {
     if (query.idNode !== undefined && !scores.has(query.idNode)) scores.set(query.idNode, 0);
     const nodes = [...scores.keys()];
     const types = new Map<string, string[]>();
-    for (let at = 0; at < nodes.length; at += VALUES_ROWS)
-      for (const row of await this.store.select(selectedMatchesQuery(query.filter, nodes.slice(at, at + VALUES_ROWS)))) {
-        const node = row['item']!.value;
-        let list = types.get(node);
-        if (!list) types.set(node, (list = []));
-        const type = row['type']?.value;
-        if (type !== undefined) list.push(type);
-      }
+    const chunks: string[][] = [];
+    for (let at = 0; at < nodes.length; at += VALUES_ROWS) chunks.push(nodes.slice(at, at + VALUES_ROWS));
+    // A few queries at once: the store answers them on its own threads.
+    const select = async () => {
+      for (let chunk = chunks.shift(); chunk; chunk = chunks.shift())
+        for (const row of await this.store.select(selectedMatchesQuery(query.filter, chunk))) {
+          const node = row['item']!.value;
+          let list = types.get(node);
+          if (!list) types.set(node, (list = []));
+          const type = row['type']?.value;
+          if (type !== undefined) list.push(type);
+        }
+    };
+    await Promise.all(Array.from({ length: Math.min(SELECTIONS_AT_ONCE, chunks.length) }, select));
     for (const [node, list] of types) {
       const parsed = parseItemNode(node);
       if (parsed) rows.push({ node, score: scores.get(node)!, exact: exact.has(node), project: parsed.project, types: list });
