@@ -24,6 +24,16 @@ import { percentile } from './harness.js';
  * asks). Items as bench/qListing.ts makes them (10 projects, a word of an eighth of them), each
  * with a `rank` in its revision graph. `node dist/bench/storeListing.js [count]` (default 10,000;
  * BENCH_RUNS, default 100). Run under `flock /tmp/heavy.lock`.
+ *
+ * 28 November (load 2.3-3.1, BENCH_RUNS=50), p50 / p99 ms, index -> store. At 10,000: default order
+ * 1 project 0.1 / 0.2 -> 9.5 / 17.9, 10 projects 0.2 / 2.1 -> 44.1 / 52.8, after a cursor 0.1 / 1.6
+ * -> 11.6 / 18.7, by type 0.2 / 4.5 -> 6.2 / 15.9, sort=-rank 0.1 / 66.0 -> 6.9 / 21.2, q ranked (the
+ * store's matcher either way) 10.8 / 29.8 -> 8.9 / 28.4, q aggregated 52.0 / 61.0 -> 69.9 / 87.0.
+ * At 50,000: 0.1 / 0.2 -> 29.5 / 39.6; 0.2 / 4.7 -> 212.7 / 278.9; 0.1 / 0.2 -> 38.2 / 48.0;
+ * 0.2 / 0.4 -> 12.1 / 33.1; 0.3 / 521.2 -> 19.4 / 29.4; 24.4 / 66.7 -> 20.3 / 49.1; 39.1 / 81.5 ->
+ * 110.4 / 160.3. A page in the default order sorts its whole scope in the store: ~4 µs an item, so
+ * linear in the scope (1 project: 1,000 -> 5,000 items, 9.5 -> 29.5 ms). Measured variants of the
+ * page query (without DISTINCT, without the kind or the second `nxv:id` triple) changed nothing.
  */
 const count = Number(process.argv[2] ?? 10_000);
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 100);
