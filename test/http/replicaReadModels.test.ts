@@ -93,6 +93,9 @@ describe('replicas hold no read model that grows with the items', function () {
         expect(listed.body._total).to.equal(ITEMS);
         const q = await api.get('/v1/resources/x/p?q=heron&size=1');
         expect(q.body._total).to.equal(ITEMS / 10);
+        // Sorted otherwise than by score: the matches of a word of most items listed in that order.
+        const common = await api.get('/v1/resources/x/p?q=common&sort=-rank&size=2');
+        expect([common.status, common.body._total], common.text).to.deep.equal([200, ITEMS - ITEMS / 10]);
         const aggregated = await api.get('/v1/resources/x/p?q=heron&aggregations=true');
         expect(aggregated.status, aggregated.text).to.equal(200);
         const held = await heldEntries(api);
