@@ -123,6 +123,11 @@ export class CatalogueIndex {
   private members = 0;
   private readonly resolved = new WeakMap<readonly { node: string }[], { members: number; slots: Int32Array }>();
 
+  /** Items held. */
+  get size(): number {
+    return this.entries.size;
+  }
+
   static serves(sort: SortKey[]): boolean {
     return (
       sort.length === 2 &&

@@ -5,8 +5,8 @@ import type { GraphStore } from '../store/GraphStore.js';
 import { CATALOGUE, itemNode, revisionGraph } from '../store/graphNames.js';
 import type { CatalogueItem } from './catalogue.js';
 import { catalogueQuads, catalogueTriples, removeCatalogueUpdate, replaceCatalogueUpdates } from './catalogue.js';
-import type { CatalogueIndex } from './CatalogueIndex.js';
-import type { PayloadSortIndexes } from './PayloadSortIndexes.js';
+import type { CatalogueMemory } from './CatalogueQueries.js';
+import type { ListingCache } from './ListingCache.js';
 import type { TermDictionary } from './TermDictionary.js';
 import type { TermsFile } from './TermsFile.js';
 import type { EventLog } from '../events/EventLog.js';
@@ -31,8 +31,9 @@ export interface TermsPersistence {
  *
  * In a store shared by every replica (the external one) the graph is durable content like the
  * revision graphs: only the lease holder writes it (`writeAll`, in its batches, in log order, at the
- * position it records), and every replica keeps its own in-memory indexes. A replica that writes
- * its catalogue graph itself would write it N times per change and reload it whole at each start.
+ * position it records), and replicas keep no in-memory indexes (`memory` undefined): their listings
+ * are SPARQL over it, so nothing in a replica grows with the items. A replica that writes its
+ * catalogue graph itself would write it N times per change and reload it whole at each start.
  *
  * The term dictionary (`sort=<field name>`) is learned here, at the catalogue's own position, and
  * persisted with that position (not with the states' snapshot, which is taken at another one).
@@ -40,8 +41,8 @@ export interface TermsPersistence {
 export class CatalogueProjection implements Projection {
   constructor(
     private readonly store: GraphStore,
-    private readonly index: CatalogueIndex,
-    private readonly sorts: PayloadSortIndexes,
+    /** The in-memory indexes; none where the store is shared (listings are SPARQL there). */
+    private readonly memory: CatalogueMemory | undefined,
     private readonly terms: TermDictionary,
     /** Address prefix of subjects in the catalogue (`{base_url}/v1/`). */
     private readonly subjectBase: string,
@@ -49,6 +50,8 @@ export class CatalogueProjection implements Projection {
     private readonly writesGraph = true,
     /** None: the terms are learned in memory only (tests of the indexes). */
     private readonly persisted?: TermsPersistence,
+    /** Listings of the shared store kept by this replica: told what changed where, so that none outlives a write. */
+    private readonly listings?: ListingCache,
   ) {}
 
   async apply(change: Change): Promise<void> {
@@ -56,6 +59,8 @@ export class CatalogueProjection implements Projection {
     learnTerms(this.terms, change);
     this.saveTermsSoon();
     if (!definition.listed) return;
+    const changed = next ?? previous;
+    if (this.listings && changed !== undefined) this.listings.changed(definition.kind, definition.listed(changed).project, change.logged.seq);
     if (next === undefined) {
       if (previous === undefined) return;
       const { project, id } = definition.listed(previous);
@@ -68,24 +73,27 @@ export class CatalogueProjection implements Projection {
 
   /** Records an item's current state; `triples` are those of its new head revision, when it has one. */
   async set(item: CatalogueItem, replace: boolean, triples?: string): Promise<void> {
-    if (triples !== undefined) this.sorts.revision(item.head, triples);
+    const memory = this.memory;
+    if (triples !== undefined) memory?.sorts.revision(item.head, triples);
     if (this.writesGraph) {
       if (replace) await this.store.update(removeCatalogueUpdate(item.kind, item.project, item.id));
       await this.store.load(catalogueQuads(item));
     }
-    this.index.set(item);
-    this.sorts.current(item);
+    memory?.index.set(item);
+    memory?.sorts.current(item);
   }
 
   async drop(kind: string, project: ProjectRef, id: string): Promise<void> {
     if (this.writesGraph) await this.store.update(removeCatalogueUpdate(kind, project, id));
-    this.index.remove(kind, project, id);
-    this.sorts.dropped(kind, project, id);
+    this.memory?.index.remove(kind, project, id);
+    this.memory?.sorts.dropped(kind, project, id);
   }
 
   /** Restart: the catalogue is derived from the states, never persisted itself; the terms are restored at `position` or beyond. */
   async restore(states: ReadonlyMap<KindDefinition, ReadonlyMap<string, unknown>>, position: number): Promise<void> {
     await this.restoreTerms([...states.keys()], position);
+    // Nothing to load where neither the indexes nor the graph are this replica's to hold.
+    if (!this.memory && !this.writesGraph) return;
     const items: CatalogueItem[] = [];
     for (const [definition, map] of states)
       if (definition.listed) for (const state of map.values()) items.push(this.item(definition.kind, definition.listed(state)));
@@ -94,8 +102,8 @@ export class CatalogueProjection implements Projection {
 
   /** Bulk form for restarts. */
   async load(items: CatalogueItem[]): Promise<void> {
-    this.index.load(items);
-    this.sorts.clear();
+    this.memory?.index.load(items);
+    this.memory?.sorts.clear();
     if (!this.writesGraph) return;
     // Loaded as bytes: encoding concatenated strings for WASM took a fifth of a restart.
     let batch: string[] = [];

@@ -9,9 +9,14 @@ import { aggregationQuery, countQuery, pageQuery } from './ListingQuery.js';
 import { n, Statement, str } from '../store/sparql.js';
 import { spelledIri } from '../rdf/terms.js';
 import { CatalogueIndex } from './CatalogueIndex.js';
-import type { CatalogueItem } from './catalogue.js';
 import { PayloadSortIndexes } from './PayloadSortIndexes.js';
 import { MISSING_DATATYPE } from './SortValue.js';
+import type { Link } from '../domain/resources/links.js';
+import type { RankedQuery, TextMatch } from './textRanking.js';
+import { eachSelectedMatch } from './textRanking.js';
+import { selectedMatchesQuery } from './selectedMatchesQuery.js';
+import { VALUES_ROWS } from '../store/remoteSparql.js';
+import type { ListingCache } from './ListingCache.js';
 
 const incoming = new Statement('incoming');
 const incomingCount = new Statement('incoming-count');
@@ -23,42 +28,133 @@ const ref = (row: Row, name = 'item'): ItemRef | undefined => {
   return parsed && { project: parsed.project, id: parsed.id };
 };
 
-/** Listings, aggregations and link queries: SPARQL over the catalogue and the revision graphs. */
+/**
+ * What a replica keeps of the catalogue in its own memory: the embedded layout's indexes (a row
+ * per item: the embedded Oxigraph joins and sorts at 1-3 µs a row, so these make its listings
+ * fast). The external layout keeps none, so that nothing in a replica grows with the items.
+ */
+export interface CatalogueMemory {
+  index: CatalogueIndex;
+  sorts: PayloadSortIndexes;
+}
+
+/** Queries a `q` listing's matches are selected by at once on the store. */
+const SELECTIONS_AT_ONCE = 4;
+
+/** How many entries a replica holds in memory per catalogue read model: the indexes grow with the items (none without memory), the cache is bounded. */
+export const heldEntries = (memory: CatalogueMemory | undefined, cache: ListingCache | undefined): { name: string; entries: number }[] => [
+  { name: 'catalogue', entries: memory?.index.size ?? 0 },
+  { name: 'payloadSorts', entries: memory?.sorts.size ?? 0 },
+  { name: 'listingCache', entries: cache?.size ?? 0 },
+];
+
+/** Listings read from a shared store kept while their scope has not changed, and the store's position they are asked at. */
+export interface StoreListingCache {
+  listings: ListingCache;
+  storePosition: () => number;
+}
+
+/** A match of a `q` listing's words that the listing selects, with what its aggregations count. */
+export interface SelectedMatch {
+  node: string;
+  score: number;
+  /** The item's `@id` is what was searched for. */
+  exact: boolean;
+  project: ProjectRef;
+  types: readonly string[];
+}
+
+/**
+ * Listings, aggregations and link queries, one port for both layouts: from the in-memory indexes
+ * where this replica keeps them (`memory`, the embedded layout), else by SPARQL over the catalogue
+ * and the revision graphs of the store, which every replica shares.
+ */
 export class CatalogueQueries {
   constructor(
     private readonly store: GraphStore,
-    private readonly index: CatalogueIndex,
-    private readonly sorts: PayloadSortIndexes,
+    /** The in-memory indexes; undefined on the external store, where every answer is SPARQL. */
+    private readonly memory: CatalogueMemory | undefined,
+    /** Every project (a handful per organization): a `q` listing's scope where no index tells which hold items. */
+    private readonly knownProjects: () => Iterable<ProjectRef>,
+    /** Without memory: the pages and totals kept while their scope has not changed. */
+    private readonly cache?: StoreListingCache,
   ) {}
 
   /** A page and the total: from the in-memory indexes for the default order and single payload sorts, else SPARQL. */
   async listing(f: ListingFilter, sort: SortKey[], page: { offset: number; limit: number; after?: Binding[] }): Promise<{ total: number; rows: ListedItem[] }> {
+    const memory = this.memory;
     // A set of matched items is filtered by SPARQL only: the in-memory indexes know nothing of it.
-    if (f.items === undefined && CatalogueIndex.serves(sort)) {
-      const { total, rows } = this.index.page(f, page);
+    if (memory && f.items === undefined && CatalogueIndex.serves(sort)) {
+      const { total, rows } = memory.index.page(f, page);
       return { total, rows: rows.map((r) => ({ project: r.item.project, id: r.item.id, cursor: r.cursor })) };
     }
-    if (f.items === undefined && PayloadSortIndexes.serves(sort)) {
-      const served = await this.sorts.listing(f, sort[0]!, page);
+    if (memory && f.items === undefined && PayloadSortIndexes.serves(sort)) {
+      const served = await memory.sorts.listing(f, sort[0]!, page);
       if (served) return served;
     }
+    const cache = f.items === undefined ? this.cache : undefined;
+    const key = cache && JSON.stringify([f, sort, page]);
+    const kept = key === undefined ? undefined : cache!.listings.get(key, f);
+    if (kept) return kept;
+    // The store's position before asking: what it answers is at least that recent.
+    const at = cache?.storePosition();
     const [total, rows] = await Promise.all([this.count(f), this.page(f, sort, page)]);
+    if (key !== undefined) cache!.listings.set(key, at!, { total, rows });
     return { total, rows };
   }
 
-  /** The items of `nodes` the listing selects: their places in `nodes`, and whether each is at one of the `exact` nodes (see CatalogueIndex). */
-  eachSelected(f: ListingFilter, nodes: readonly { node: string }[], exact: Iterable<string>, visit: (at: number, exact: boolean) => void): void {
-    this.index.eachSelected(f, nodes, exact, visit);
-  }
-
-  /** The projects in the listing's scope that hold items of its kind. */
+  /**
+   * The projects in the listing's scope that hold items of its kind; without the indexes, every
+   * project of the scope (one holding none has no text to search, and weighs nothing in BM25).
+   */
   projects(f: ListingFilter): string[] {
-    return this.index.projects(f);
+    if (this.memory) return this.memory.index.projects(f);
+    if (f.projects) return f.projects;
+    const prefix = f.org === undefined ? undefined : `${f.org}/`;
+    return [...this.knownProjects()].filter((p) => prefix === undefined || p.startsWith(prefix));
   }
 
-  /** Whether the listing selects an item, by node, with the item's catalogue row. */
-  selector(f: ListingFilter): (node: string) => CatalogueItem | undefined {
-    return this.index.selector(f);
+  /**
+   * The matches of a `q` listing's words it selects (with the item at `idNode`, when selected
+   * without the words), unordered: a sort other than by score and the aggregations take them all.
+   * In memory from the index; on the store, their nodes are filtered by the catalogue's conditions
+   * in SPARQL, a `VALUES` block's worth a query, and nothing of them is kept after the request.
+   */
+  async selectedMatches(query: Pick<RankedQuery, 'filter' | 'exact' | 'idNode'>, matches: readonly TextMatch[]): Promise<SelectedMatch[]> {
+    const rows: SelectedMatch[] = [];
+    const memory = this.memory;
+    if (memory) {
+      const selected = memory.index.selector(query.filter);
+      eachSelectedMatch(memory.index, query, matches, (node, score, exact) => {
+        const item = selected(node)!;
+        rows.push({ node, score, exact, project: item.project, types: item.types });
+      });
+      return rows;
+    }
+    const exact = new Set(query.exact);
+    const scores = new Map(matches.map((m) => [m.node, m.score]));
+    if (query.idNode !== undefined && !scores.has(query.idNode)) scores.set(query.idNode, 0);
+    const nodes = [...scores.keys()];
+    const types = new Map<string, string[]>();
+    const chunks: string[][] = [];
+    for (let at = 0; at < nodes.length; at += VALUES_ROWS) chunks.push(nodes.slice(at, at + VALUES_ROWS));
+    // A few queries at once: the store answers them on its own threads.
+    const select = async () => {
+      for (let chunk = chunks.shift(); chunk; chunk = chunks.shift())
+        for (const row of await this.store.select(selectedMatchesQuery(query.filter, chunk))) {
+          const node = row['item']!.value;
+          let list = types.get(node);
+          if (!list) types.set(node, (list = []));
+          const type = row['type']?.value;
+          if (type !== undefined) list.push(type);
+        }
+    };
+    await Promise.all(Array.from({ length: Math.min(SELECTIONS_AT_ONCE, chunks.length) }, select));
+    for (const [node, list] of types) {
+      const parsed = parseItemNode(node);
+      if (parsed) rows.push({ node, score: scores.get(node)!, exact: exact.has(node), project: parsed.project, types: list });
+    }
+    return rows;
   }
 
   async page(f: ListingFilter, sort: SortKey[], page: { offset: number; limit: number; after?: Binding[] }): Promise<ListedItem[]> {
@@ -107,11 +203,12 @@ export class CatalogueQueries {
     };
   }
 
-  async outgoing(kind: string, project: ProjectRef, id: string): Promise<OutgoingRow[]> {
+  /** The item's links, from the store; `links`, the item's own (its state's), name each target as written. */
+  async outgoing(kind: string, project: ProjectRef, id: string, links?: readonly Link[]): Promise<OutgoingRow[]> {
     const node = itemNode(kind, project, id);
     const rows = await this.store.select(outgoing.bound({ item: n(node) }));
     // The store holds a target as spelled (`spelledIri`): the item's own links name it as written.
-    const written = new Map((this.index.item(node)?.links ?? []).map((link) => [spelledIri(link.target), link.target]));
+    const written = new Map((links ?? this.memory?.index.item(node)?.links ?? []).map((link) => [spelledIri(link.target), link.target]));
     return rows.map((row) => {
       const target = row['target']!.value;
       return { target: written.get(target) ?? target, paths: JSON.parse(row['paths']!.value) as string[] };

@@ -6,13 +6,13 @@ import type { ProjectState } from '../domain/projects/Project.js';
 import { DEFAULT_MAPPINGS, effectiveMappings, expandMapping, isIri } from '../domain/projects/apiMappings.js';
 import { schemaBase } from '../domain/schemas/schemaRef.js';
 import type { Binding } from '../store/GraphStore.js';
-import type { Bucket, CatalogueQueries, ItemRef } from './CatalogueQueries.js';
+import type { Bucket, CatalogueQueries, ItemRef, SelectedMatch } from './CatalogueQueries.js';
 import type { CatalogueConditions, ListingFilter, SortKey } from './ListingQuery.js';
 import { resolveId } from '../domain/projects/apiMappings.js';
 import { itemNode, parseItemNode } from '../store/graphNames.js';
 import { words } from '../kernel/analyzer.js';
-import type { RankedQuery, ScoredItem, TextMatcher } from './textRanking.js';
-import { cursorPosition, eachSelectedMatch, scoreCursor } from './textRanking.js';
+import type { RankedQuery, TextMatcher } from './textRanking.js';
+import { cursorPosition, scoreCursor } from './textRanking.js';
 
 /** A listing as requested, before ids, CURIEs and terms are resolved against the scope. */
 export interface ListingRequest extends CatalogueConditions {
@@ -143,21 +143,18 @@ export class Listings {
     const rows = await this.matches(req, filter);
     const maxScore = rows.reduce((max, r) => Math.max(max, r.score), 0);
     if (!rows.length) return { total: 0, items: [], scores: [], maxScore };
-    const scores = new Map(rows.map((r) => [`${r.item.project} ${r.item.id}`, r.score]));
+    const scores = new Map(rows.map((r) => [r.node, r.score]));
     const { q: _q, ...rest } = req;
     const listed = await this.listSorted(rest, { ...filter, items: rows.map((r) => r.node) });
-    return { ...listed, scores: listed.items.map((i) => scores.get(`${i.project} ${i.id}`) ?? 0), maxScore };
+    return { ...listed, scores: listed.items.map((i) => scores.get(itemNode(req.kind, i.project, i.id)) ?? 0), maxScore };
   }
 
-  /** Every item the `q` listing selects, unordered: a sort other than by score and the aggregations take them all, in process. */
-  private async matches(req: ListingRequest, filter: ListingFilter): Promise<ScoredItem[]> {
+  /** Every item the `q` listing selects, unordered: a sort other than by score and the aggregations take them all. */
+  private async matches(req: ListingRequest, filter: ListingFilter): Promise<SelectedMatch[]> {
     const terms = this.terms(req, filter);
     if (!terms) return [];
     const matches = terms.words.length ? await this.text.match(terms.words, req.kind, this.queries.projects(filter)) : [];
-    const rows: ScoredItem[] = [];
-    const selected = this.queries.selector(filter);
-    eachSelectedMatch(this.queries, { ...terms, filter }, matches, (node, score, exact) => rows.push({ node, item: selected(node)!, score, exact }));
-    return rows;
+    return this.queries.selectedMatches({ ...terms, filter }, matches);
   }
 
   /** The words of `q` and the nodes of its exact matches; nothing when the listing can select nothing. */
@@ -231,13 +228,13 @@ export class Listings {
 }
 
 /** The `projects` and `types` buckets of the items of a `q` listing, in the order the SPARQL aggregation gives. */
-const tallies = (rows: ScoredItem[]): Aggregations => {
-  const count = (keys: (r: ScoredItem) => string[]): Bucket[] => {
+const tallies = (rows: SelectedMatch[]): Aggregations => {
+  const count = (keys: (r: SelectedMatch) => readonly string[]): Bucket[] => {
     const counts = new Map<string, number>();
     for (const r of rows) for (const key of keys(r)) counts.set(key, (counts.get(key) ?? 0) + 1);
     return [...counts].map(([key, n]) => ({ key, count: n })).sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   };
-  return { total: rows.length, projects: count((r) => [r.item.project]), types: count((r) => r.item.types) };
+  return { total: rows.length, projects: count((r) => [r.project]), types: count((r) => r.types) };
 };
 
 /**

@@ -39,6 +39,11 @@ export class PayloadSortIndex {
     readonly predicate: string,
   ) {}
 
+  /** Items held. */
+  get size(): number {
+    return this.nodes.size;
+  }
+
   /** The head revision graph the item's values were read from. */
   head(node: string): string | undefined {
     return this.nodes.get(node)?.head;

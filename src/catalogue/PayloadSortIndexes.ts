@@ -31,6 +31,13 @@ export class PayloadSortIndexes {
     private readonly capacity = 16,
   ) {}
 
+  /** Items held, over every index kept. */
+  get size(): number {
+    let n = 0;
+    for (const index of this.cache.values()) n += index.size;
+    return n;
+  }
+
   static serves(sort: SortKey[]): boolean {
     return sort.length === 1 && 'predicate' in sort[0]!.field;
   }

@@ -62,7 +62,11 @@ export class ResourceQueries {
     const ref = item.project;
     const state = this.resources.locate(item);
     // A target is known when it is an item of this project; its metadata comes from its state.
-    const rows = (await this.catalogue.outgoing(this.kind.name, ref, state.id)).map((r) => ({ id: r.target, paths: r.paths, ...this.known(ref, r.target) }));
+    const rows = (await this.catalogue.outgoing(this.kind.name, ref, state.id, state.links)).map((r) => ({
+      id: r.target,
+      paths: r.paths,
+      ...this.known(ref, r.target),
+    }));
     const kept = external ? rows : rows.filter((r) => r.state);
     return { total: kept.length, items: kept.slice(from, from + size) };
   }

@@ -103,10 +103,6 @@ export interface RankedRow {
   exact: boolean;
 }
 
-export interface ScoredItem extends RankedRow {
-  item: CatalogueItem;
-}
-
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
 /** The `after` cursor of a row: exact flag, score, item node. */

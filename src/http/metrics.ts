@@ -15,6 +15,8 @@ export interface MetricSources {
   quarantined(): number;
   /** Each projection runner: its position in the log, failures in a row, changes it quarantined. */
   projections(): readonly { name: string; position: number; failures: number; quarantined: number }[];
+  /** Entries this replica holds in memory per read model (the catalogue's indexes): 0 on the external store. */
+  readModels?(): readonly { name: string; entries: number }[];
 }
 
 /**
@@ -86,6 +88,18 @@ export class Metrics {
     perProjection('registry_projection_failures', 'Failed attempts in a row of each projection (0: healthy; it retries with back-off).', (p) => p.failures);
     perProjection('registry_projection_quarantined', 'Events each projection gave up on after every attempt failed.', (p) => p.quarantined);
     gauge('registry_quarantined_events', 'Events whose projection failed and were skipped.', () => sources.quarantined());
+    const readModels = sources.readModels;
+    if (readModels)
+      new Gauge({
+        name: 'registry_read_model_entries',
+        help: 'Entries this replica holds in memory per read model (each grows with the items; 0 on the external store, whose listings are SPARQL).',
+        labelNames: ['model'],
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          for (const m of readModels()) this.set({ model: m.name }, m.entries);
+        },
+      });
   }
 
   /** Times every request by the route it matched (`unmatched` otherwise), so label values stay few. */

@@ -24,15 +24,10 @@ export const SEARCH: Reads = ['states', 'catalogue', 'text', 'store'];
 export const SPARQL: Reads = ['states', 'catalogue', 'sparql', 'store'];
 
 /**
- * A listing: full text with `q`; with `sort` (another order than the default) or `aggregations`,
- * the catalogue graph in the external store. The default order is this replica's in-memory index.
+ * A listing: full text with `q`; on the external store every listing is SPARQL over its catalogue
+ * graph (replicas keep no index of it), so each waits for the store (nothing more when embedded).
  */
-export const LISTING: Reads = (req) => [
-  'states',
-  'catalogue',
-  ...(req.query['q'] !== undefined ? (['text', 'store'] as const) : []),
-  ...(req.query['sort'] !== undefined || req.query['aggregations'] !== undefined ? (['store'] as const) : []),
-];
+export const LISTING: Reads = (req) => ['states', 'catalogue', ...(req.query['q'] !== undefined ? (['text'] as const) : []), 'store'];
 
 /** The read models a request to a route waits for. */
 export const readsOf = (reads: Reads, req: Request): readonly ReadModel[] => (typeof reads === 'function' ? reads(req) : reads);

@@ -142,8 +142,11 @@ export const coreServices = async (p: CoreParts) => {
   const resources = itemService(resourceParts, schemaParts, shacl);
   const schemas = itemService(schemaParts, resourceParts, new SchemaPayloads(imports, jsonld, executor));
   const { textIndex, searchOnStore } = projections;
-  const catalogue = new CatalogueQueries(graphStore, projections.catalogueIndex, projections.payloadSorts);
-  const textMatcher = textIndex ? new EmbeddedTextMatcher(textIndex, catalogue) : (searchOnStore?.matcher ?? noTextIndex);
+  // readmodels: in-memory indexes on the embedded layout only; on the external store, SPARQL.
+  const { catalogueMemory, listingCache, storeRunner } = projections;
+  const storeListings = listingCache && storeRunner && { listings: listingCache, storePosition: () => storeRunner.position };
+  const catalogue = new CatalogueQueries(graphStore, catalogueMemory, () => kinds.projects.keys(), storeListings);
+  const textMatcher = textIndex && catalogueMemory ? new EmbeddedTextMatcher(textIndex, catalogueMemory.index) : (searchOnStore?.matcher ?? noTextIndex);
   const listings = new Listings(catalogue, listingScopes(orgs, projects, addresses, projections.terms), textMatcher);
   const queries = new ResourceQueries(kinds.resources, listings, catalogue, resources);
   const schemaQueries = new ResourceQueries(kinds.schemas, listings, catalogue, schemas, schemaParts.kind);

@@ -11,6 +11,7 @@ import type { Log } from '../kernel/Log.js';
 import type { RenderLookups } from '../kernel/RenderLookups.js';
 import { CatalogueIndex } from '../catalogue/CatalogueIndex.js';
 import { CatalogueProjection } from '../catalogue/CatalogueProjection.js';
+import { ListingCache } from '../catalogue/ListingCache.js';
 import { PayloadSortIndexes } from '../catalogue/PayloadSortIndexes.js';
 import { TermDictionary } from '../catalogue/TermDictionary.js';
 import { TermsFile } from '../catalogue/TermsFile.js';
@@ -64,17 +65,28 @@ export interface ProjectionParts {
 export const startProjections = async (p: ProjectionParts) => {
   const { config, log, logs, states, addresses } = p;
   const { graphStore, datasets: sparqlDatasets, recorded: storeRecorded } = p.store;
-  const catalogueIndex = new CatalogueIndex();
-  const payloadSorts = new PayloadSortIndexes(graphStore, catalogueIndex);
+  // readmodels: the catalogue's in-memory indexes are the embedded layout's only; on a shared store
+  // every listing is SPARQL over its catalogue graph, and a replica holds nothing per item.
+  const catalogueIndex = storeRecorded === undefined ? new CatalogueIndex() : undefined;
+  const catalogueMemory = catalogueIndex && { index: catalogueIndex, sorts: new PayloadSortIndexes(graphStore, catalogueIndex) };
+  const listingCache = catalogueMemory ? undefined : new ListingCache();
   // A store shared by every replica is written by one of them, the lease holder (below): the fold only derives.
   const revisions = new RevisionProjection(graphStore, p.jsonld, storeRecorded === undefined);
   // Field names and the properties payloads mean by them, per project (`sort=name`): learned by the catalogue.
   const terms = new TermDictionary();
-  const catalogueProjection = new CatalogueProjection(graphStore, catalogueIndex, payloadSorts, terms, addresses.subjects, storeRecorded === undefined, {
-    file: new TermsFile(join(config.dataDir, 'projection', 'terms.json')),
-    log,
-    logger: logs,
-  });
+  const catalogueProjection = new CatalogueProjection(
+    graphStore,
+    catalogueMemory,
+    terms,
+    addresses.subjects,
+    storeRecorded === undefined,
+    {
+      file: new TermsFile(join(config.dataDir, 'projection', 'terms.json')),
+      log,
+      logger: logs,
+    },
+    listingCache,
+  );
   const streams = new EventStreams(log, states, p.lookups, (seq) => projector.catchUp(seq), {
     keepAliveMillis: config.sseKeepAliveMillis ?? 20_000,
     perCaller: config.sseStreamsPerCaller ?? defaultStreamsPerCaller(httpLimits(config).maxConnectionsPerClient),
@@ -176,8 +188,8 @@ export const startProjections = async (p: ProjectionParts) => {
     projector,
     feed,
     streams,
-    catalogueIndex,
-    payloadSorts,
+    catalogueMemory,
+    listingCache,
     terms,
     textIndex,
     searchOnStore,

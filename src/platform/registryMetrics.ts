@@ -1,4 +1,5 @@
 import type { Config } from '../config/Config.js';
+import { heldEntries } from '../catalogue/CatalogueQueries.js';
 import type { EventLog } from '../events/EventLog.js';
 import { Metrics } from '../http/metrics.js';
 import type { Executor } from '../workers/Executor.js';
@@ -30,4 +31,5 @@ export const registryMetrics = (
     heldChanges: () => parts().projections.feed.length,
     quarantined: () => parts().projections.projector.quarantined,
     projections: () => parts().projections.statuses(),
+    readModels: () => heldEntries(parts().projections.catalogueMemory, parts().projections.listingCache),
   });

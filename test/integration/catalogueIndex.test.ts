@@ -19,7 +19,7 @@ const random = (seed: number) => () => (seed = (seed * 1103515245 + 12345) % 214
 describe('catalogue index and SPARQL agree', () => {
   const store = new OxigraphGraphStore();
   const index = new CatalogueIndex();
-  const queries = new CatalogueQueries(store, index, new PayloadSortIndexes(store, index));
+  const queries = new CatalogueQueries(store, { index, sorts: new PayloadSortIndexes(store, index) }, () => []);
   const rnd = random(42);
   const items: CatalogueItem[] = Array.from({ length: 600 }, (_, i) => ({
     kind: i % 7 === 0 ? 'schemas' : 'resources',

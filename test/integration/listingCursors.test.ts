@@ -135,7 +135,7 @@ describe('SPARQL listing cursors walk the listing order on every store', functio
       before(async () => {
         const store = await subject.open();
         const index = new CatalogueIndex();
-        queries = new CatalogueQueries(store, index, new PayloadSortIndexes(store, index));
+        queries = new CatalogueQueries(store, { index, sorts: new PayloadSortIndexes(store, index) }, () => []);
         await store.load(items.map((i) => catalogueQuads(i)).join(''));
         // Revisions written one by one in an order unrelated to their values (Virtuoso compared
         // string constants by the order it had stored them in).

@@ -98,8 +98,8 @@ describe('payload sort indexes and SPARQL agree', () => {
     catalogue = new CatalogueIndex();
     sorts = new PayloadSortIndexes(store, catalogue, 10);
     revisions = new RevisionProjection(store, new JsonLdProcessor(new Map()));
-    cataloguing = new CatalogueProjection(store, catalogue, sorts, new TermDictionary(), 'http://127.0.0.1/v1/');
-    queries = new CatalogueQueries(store, catalogue, sorts);
+    cataloguing = new CatalogueProjection(store, { index: catalogue, sorts }, new TermDictionary(), 'http://127.0.0.1/v1/');
+    queries = new CatalogueQueries(store, { index: catalogue, sorts }, () => []);
     for (const [i, item] of items.entries()) await revisions.put(item.kind, item.project, item.id, 1, ntriples(item.id, content(i)));
     await cataloguing.load(items);
   };
