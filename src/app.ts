@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { availableParallelism } from 'node:os';
 import type { Config } from './config/Config.js';
 import { timedEventLog } from './events/timedEventLog.js';
-import { isUpload } from './files/isUpload.js';
+import { isUpload } from './modules/files/isUpload.js';
 import type { ConnectionShares } from './http/ConnectionShares.js';
 import { createLogger, pinoLog } from './http/logging.js';
 import type { DeclaredRoute } from './http/route.js';

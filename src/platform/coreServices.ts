@@ -15,7 +15,7 @@ import { ProjectContexts } from '../domain/resources/ProjectContexts.js';
 import { ResourceService } from '../domain/resources/ResourceService.js';
 import { RevisionReader } from '../domain/resources/RevisionReader.js';
 import type { EventLog } from '../events/EventLog.js';
-import { storagesAndFiles } from '../files/wireFiles.js';
+import { storagesAndFiles } from '../modules/files/wireFiles.js';
 import { storageConfig } from '../config/storageConfig.js';
 import { ConfigError } from '../kernel/ConfigError.js';
 import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';

@@ -104,7 +104,7 @@ const FLOORS: string[][] = [
     'modules/bulk',
     'modules/graphAnalytics',
     'modules/schemaJobs',
-    'files',
+    'modules/files',
     'frontend',
     'resolvers',
   ],

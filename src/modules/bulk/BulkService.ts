@@ -1,7 +1,7 @@
 import type { AclCheck } from '../../kernel/AclCheck.js';
 import type { CheckedPermission } from '../../kernel/permissions.js';
-import type { FileState } from '../../domain/files/File.js';
-import type { StorageService } from '../../domain/storages/StorageService.js';
+import type { FileState } from '../files/files/File.js';
+import type { StorageService } from '../files/storages/StorageService.js';
 import { Rejection } from '../../kernel/Rejection.js';
 import type { ProjectService } from '../../domain/projects/ProjectService.js';
 import type { ResourceService } from '../../domain/resources/ResourceService.js';

@@ -1,9 +1,9 @@
-import type { FileState } from '../../domain/files/File.js';
+import type { FileState } from '../files/files/File.js';
 import { atRevision } from '../../domain/versioned.js';
 import type { Addresses } from '../../kernel/Addresses.js';
 import type { JsonObject } from '../../kernel/json.js';
 import type { ProjectRef } from '../../kernel/labels.js';
-import { fileMetadata } from '../../http/render/files.js';
+import { fileMetadata } from '../files/render/files.js';
 
 /**
  * A project's files in an export: one line per file and revision, its metadata as a fetch of that

@@ -1,6 +1,6 @@
 import type { CapabilityModule } from '../Capability.js';
 import type { Platform } from '../Platform.js';
-import { fileDefinition } from '../../domain/files/fileDefinition.js';
+import { fileDefinition } from '../files/files/fileDefinition.js';
 import { bulkRoutes } from './bulkRoutes.js';
 import { BulkService } from './BulkService.js';
 import type { ImportBounds } from './BulkImport.js';

@@ -10,7 +10,7 @@ import type { ProjectRef } from '../../kernel/labels.js';
 import { inGraph, metadataTriples } from '../../http/render/rdfFormats.js';
 import { revisionGraph } from '../../store/graphNames.js';
 import type { ExportedKind, ExportRecord } from './exportRecord.js';
-import type { FileState } from '../../domain/files/File.js';
+import type { FileState } from '../files/files/File.js';
 import { fileRecords } from './fileRecords.js';
 
 /** What an export reads: the items' current states, their events in the log, the RDF of a payload. */

@@ -1,9 +1,9 @@
 import type { AclCheck } from '../../kernel/AclCheck.js';
 import type { Caller } from '../../kernel/Caller.js';
 import type { EventLog } from '../../events/EventLog.js';
-import type { FileState } from '../../domain/files/File.js';
-import { FILE_TYPE } from '../../domain/files/fileDefinition.js';
-import { fileKey } from '../../domain/files/fileKey.js';
+import type { FileState } from '../files/files/File.js';
+import { FILE_TYPE } from '../files/files/fileDefinition.js';
+import { fileKey } from '../files/files/fileKey.js';
 import type { ItemRefs } from '../../domain/projects/itemRefs.js';
 import type { ItemRef } from '../../kernel/ItemRef.js';
 import { rejections } from '../../domain/rejections.js';

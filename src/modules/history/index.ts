@@ -1,6 +1,6 @@
 import type { CapabilityModule } from '../Capability.js';
 import type { Platform } from '../Platform.js';
-import { fileDefinition } from '../../domain/files/fileDefinition.js';
+import { fileDefinition } from '../files/files/fileDefinition.js';
 import { AsOfGraphs } from './AsOfGraphs.js';
 import { HistoryService } from './HistoryService.js';
 import { itemRefs } from '../../domain/projects/itemRefs.js';
