@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { assetPath } from '../../util/assets.js';
-import type { StorageOptions } from './StorageOptions.js';
+import type { StorageOptions } from '../storageOptions.js';
 import type { Caller } from '../../kernel/Caller.js';
 import type { Clock } from '../../kernel/Clock.js';
 import type { Addresses } from '../../kernel/Addresses.js';
@@ -17,7 +17,6 @@ import type { StorageState } from './storages/Storage.js';
 import { StorageService } from './storages/StorageService.js';
 import { storageKey } from './storages/storageKey.js';
 import { storageRejections } from './storages/storageRejections.js';
-import type { JsonLdProcessor } from '../../jsonld/JsonLdProcessor.js';
 import type { Listings } from '../../catalogue/Listings.js';
 import type { CatalogueQueries } from '../../catalogue/CatalogueQueries.js';
 import { KindQueries } from '../../catalogue/KindQueries.js';
@@ -57,7 +56,6 @@ export interface FilesDeps {
   projects: ProjectService;
   lifecycle: Lifecycle;
   clock: Clock;
-  jsonld: JsonLdProcessor;
   /** Where a payload is checked against the storages shape, with a time budget, off the event loop. */
   executor: Executor<ShaclOperations>;
   addresses: Addresses;

@@ -1,9 +1,11 @@
 import type { Request, Response, Router } from 'express';
+import { summarised } from './routeSummaries.js';
 import { pipeline } from 'node:stream/promises';
 import type { FileService } from '../files/FileService.js';
 import type { FileState } from '../files/File.js';
 import type { StorageService } from '../storages/StorageService.js';
 import { rejections } from '../../../domain/rejections.js';
+import { fileRejections } from '../files/fileRejections.js';
 import { Rejection } from '../../../kernel/Rejection.js';
 import type { KindQueries } from '../../../catalogue/KindQueries.js';
 import type { Addresses } from '../../../kernel/Addresses.js';
@@ -36,7 +38,8 @@ const I = `${F}/:id`;
 const METADATA_TYPES = /application\/(ld\+)?json|application\/n-triples/i;
 
 /** Files (Delta's files API): uploads streamed to a storage, downloads with ranges, metadata, tags, deprecation, listings, links. */
-export const fileRoutes = (routes: Routes, router: Router, { files, storages, queries, addresses }: Deps): void => {
+export const fileRoutes = (table: Routes, router: Router, { files, storages, queries, addresses }: Deps): void => {
+  const routes = summarised(table);
   const id = (req: Request) => segment(req, 'id');
   const storageParam = (req: Request) => single(req.query, 'storage');
   // A file or storage that cannot be read (unknown, bad id) names no permission: the handler refuses the request itself.
@@ -103,7 +106,7 @@ export const fileRoutes = (routes: Routes, router: Router, { files, storages, qu
     const range = byteRange(req.get('range'), bytes);
     if (range === 'unsatisfiable') {
       res.setHeader('Content-Range', `bytes */${bytes}`);
-      throw rejections.rangeNotSatisfiable(bytes);
+      throw fileRejections.rangeNotSatisfiable(bytes);
     }
     const stream = await files.content(file, range);
     res.status(range ? 206 : 200);

@@ -4,6 +4,7 @@ import { extname } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FilePart, FilePartSource } from '../files/FileService.js';
 import { rejections } from '../../../domain/rejections.js';
+import { fileRejections } from '../files/fileRejections.js';
 
 /** Types told by extension when a part does not say its own (Delta detects them the same way). */
 const BY_EXTENSION: Record<string, string> = {
@@ -41,12 +42,12 @@ export const filePart = (req: Request): FilePartSource => {
   const source: FilePartSource = () =>
     new Promise<FilePart>((resolve, reject) => {
       const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      if (type !== 'multipart/form-data') return reject(rejections.notMultipart(type || 'none'));
+      if (type !== 'multipart/form-data') return reject(fileRejections.notMultipart(type || 'none'));
       let parser: busboy.Busboy;
       try {
         parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fields: 100, parts: MAX_PARTS } });
       } catch (error) {
-        reject(rejections.malformedMultipart((error as Error).message));
+        reject(fileRejections.malformedMultipart((error as Error).message));
         return;
       }
       let found = false;
@@ -55,7 +56,7 @@ export const filePart = (req: Request): FilePartSource => {
       // stream would wait forever and its temporary file stay; it fails instead, and the store cleans up.
       const cut = () => {
         if (req.complete) return;
-        const error = rejections.malformedMultipart('the request ended before its body was complete');
+        const error = fileRejections.malformedMultipart('the request ended before its body was complete');
         part?.destroy(error);
         if (!found) reject(error);
       };
@@ -71,15 +72,15 @@ export const filePart = (req: Request): FilePartSource => {
       });
       parser.on('error', (error) => {
         part?.destroy(error as Error);
-        reject(rejections.malformedMultipart((error as Error).message));
+        reject(fileRejections.malformedMultipart((error as Error).message));
       });
       // busboy stops reading parts past its limit without an error: the file part would go unseen.
       parser.on('partsLimit', () => {
         if (!found)
-          reject(rejections.malformedMultipart(`the form has more than ${MAX_PARTS} parts; the part named 'file' must be among the first ${MAX_PARTS}`));
+          reject(fileRejections.malformedMultipart(`the form has more than ${MAX_PARTS} parts; the part named 'file' must be among the first ${MAX_PARTS}`));
       });
       parser.on('close', () => {
-        if (!found) reject(rejections.invalidMultipartFieldName());
+        if (!found) reject(fileRejections.invalidMultipartFieldName());
       });
       req.pipe(parser);
     });

@@ -1,4 +1,5 @@
 import type { Request, Response, Router } from 'express';
+import { summarised } from './routeSummaries.js';
 import type { StorageService } from '../storages/StorageService.js';
 import type { FileService } from '../files/FileService.js';
 import type { StorageState } from '../storages/Storage.js';
@@ -31,7 +32,8 @@ const S = `${T}/:id`;
 const { read, write } = kindEndpoints('storages/read', 'storages/write');
 
 /** Storages (spec §4.4): create, update, tag, deprecate, fetch, source, tags, statistics, listings. */
-export const storageRoutes = (routes: Routes, router: Router, { storages, files, queries, addresses }: Deps): void => {
+export const storageRoutes = (table: Routes, router: Router, { storages, files, queries, addresses }: Deps): void => {
+  const routes = summarised(table);
   const id = (req: Request) => segment(req, 'id');
   const written = (res: Response, status: number) => (s: StorageState) => send(res, storageMetadata(s, addresses), status);
   const list = (scope: (req: Request) => Scope) => async (req: Request, res: Response, ctx: Context) => {

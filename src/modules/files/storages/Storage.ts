@@ -6,24 +6,12 @@ import type { JsonObject } from '../../../kernel/json.js';
 import type { Rejection } from '../../../kernel/Rejection.js';
 import { rejections } from '../../../domain/rejections.js';
 import { storageRejections } from './storageRejections.js';
+import type { StorageSettings, StorageType } from '../../storageOptions.js';
 import type { Versioned } from '../../../domain/versioned.js';
 import { firstRevision, missingTargetRev, nextRevision, tagged } from '../../../domain/versioned.js';
 
-export const STORAGE_TYPES = ['DiskStorage', 'RemoteDiskStorage', 'BlobStorage'] as const;
-export type StorageType = (typeof STORAGE_TYPES)[number];
-
-/** What a storage's payload and the configured defaults of its type both set. */
-export interface StorageSettings {
-  readPermission: string;
-  writePermission: string;
-  maxFileSize: number;
-  volume?: string;
-  capacity?: number;
-  endpoint?: string;
-  bucket?: string;
-  region?: string;
-  accessKey?: string;
-}
+export const STORAGE_TYPES = ['DiskStorage', 'RemoteDiskStorage', 'BlobStorage'] as const satisfies readonly StorageType[];
+export type { StorageSettings, StorageType };
 
 /** A storage's fields with every default filled in. `secret` (secretKey or credentials) is encrypted, never rendered. */
 export interface StorageFields extends StorageSettings {

@@ -1,20 +1,12 @@
 import type { JsonObject } from '../../../kernel/json.js';
 import { NXV } from '../../../kernel/vocabulary.js';
 import { rejections } from '../../../domain/rejections.js';
-import type { StorageFields, StorageSettings, StorageType } from './Storage.js';
+import type { StorageFields, StorageType } from './Storage.js';
+import type { StorageDefaults, TypeDefaults } from '../../storageOptions.js';
 import { STORAGE_TYPES } from './Storage.js';
 import { storageRejections } from './storageRejections.js';
 
-/** The configured defaults of one storage type (spec §2.5, keys `plugins.storage.storages.{type}.default-*`). */
-export interface TypeDefaults extends StorageSettings {
-  enabled: boolean;
-  /** Also the largest `maxFileSize` a payload may set (Delta has no separate maximum). */
-  maxFileSize: number;
-  secretKey?: string;
-  credentials?: string;
-}
-
-export type StorageDefaults = Record<StorageType, TypeDefaults>;
+export type { StorageDefaults, TypeDefaults };
 
 /** The fields a payload may hold and where secrets are: those never leave the server in clear. */
 const SECRET_FIELDS = ['secretKey', 'credentials'];

@@ -1,4 +1,32 @@
-import type { StorageDefaults } from './storages/storagePayload.js';
+/**
+ * What configures the files module (`plugins.storage.storages.*`): the configuration reads it
+ * (`config/storageConfig.ts`), the module takes it. Here, on the SDK floor, so that neither imports the other.
+ */
+export type StorageType = 'DiskStorage' | 'RemoteDiskStorage' | 'BlobStorage';
+
+/** What a storage's payload and the configured defaults of its type both set. */
+export interface StorageSettings {
+  readPermission: string;
+  writePermission: string;
+  maxFileSize: number;
+  volume?: string;
+  capacity?: number;
+  endpoint?: string;
+  bucket?: string;
+  region?: string;
+  accessKey?: string;
+}
+
+/** The configured defaults of one storage type (spec §2.5, keys `plugins.storage.storages.{type}.default-*`). */
+export interface TypeDefaults extends StorageSettings {
+  enabled: boolean;
+  /** Also the largest `maxFileSize` a payload may set (Delta has no separate maximum). */
+  maxFileSize: number;
+  secretKey?: string;
+  credentials?: string;
+}
+
+export type StorageDefaults = Record<StorageType, TypeDefaults>;
 
 /** Storages and files: the defaults of each storage type (spec §2.5) and what secrets are sealed with. */
 export interface StorageOptions {
