@@ -3,7 +3,6 @@ import type { IncomingMessage } from 'node:http';
 import { availableParallelism } from 'node:os';
 import type { Config } from './config/Config.js';
 import { timedEventLog } from './events/timedEventLog.js';
-import { isUpload } from './files/isUpload.js';
 import type { ConnectionShares } from './http/ConnectionShares.js';
 import { createLogger, pinoLog } from './http/logging.js';
 import type { DeclaredRoute } from './http/route.js';
@@ -119,15 +118,10 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     kinds,
     resolution: () => resolvers.services.resolution,
     permissions,
-    projectCreated: async (ref, caller) => {
-      for (const m of wired) await m.projectCreated?.(ref, caller);
-    },
-    projectDeleted: async (ref) => {
-      for (const m of wired) await m.projectDeleted?.(ref);
-    },
+    capabilities: () => wired,
   });
   const access = modules.iam.wire({ states, lifecycle: core.lifecycle, clock, addresses, projects: () => core.kinds.projects.keys() }).services;
-  const platform = modulePlatform({
+  const base = modulePlatform({
     core,
     projections,
     store,
@@ -141,9 +135,12 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     jsonld,
     redis: opened.redis,
   });
-  // Resolvers first: the core's schema resolution consults them.
+  // Files first: they hand the modules that read files their ports. Then resolvers: the core's schema resolution consults them.
+  const files = modules.files.wire({ ...base, executor });
+  const platform = { ...base, ...files.services };
   const resolvers = modules.resolvers.wire(platform);
-  const wired = [resolvers, ...modules.others.map((m) => m.wire(platform))];
+  const wired = [files, resolvers, ...modules.others.map((m) => m.wire(platform))];
+  for (const m of wired) await m.ready?.();
 
   // HTTP: the core's routes and each capability's, behind the middleware every request passes.
   const { app, routes, connections } = httpApp({
@@ -166,7 +163,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     statuses: Object.assign({}, ...modules.all.map((m) => m.statuses)) as Record<string, number>,
   });
 
-  const streamed = (req: IncomingMessage) => isUpload(req) || modules.all.some((m) => m.streamedBody?.(req) === true);
+  const streamed = (req: IncomingMessage) => modules.all.some((m) => m.streamedBody?.(req) === true);
   const registry: Registry = {
     app,
     routes,
@@ -174,7 +171,7 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     endStreams: () => projections.streams.closeAll(),
     connections,
     openToAnonymous: access.openToAnonymous,
-    // Streamed bodies (file uploads, a capability's: bulk imports) are bounded by their own limits while streaming.
+    // Streamed bodies (a capability's: file uploads, bulk imports) are bounded by their own limits while streaming.
     bodyLimit: (req) => (streamed(req) ? Number.MAX_SAFE_INTEGER : config.maxPayloadBytes),
     streamedBody: streamed,
     close: async () => {

@@ -5,7 +5,7 @@ import { isIP } from 'node:net';
 import { ConfigError } from '../kernel/ConfigError.js';
 import { trackerConfig } from './trackerConfig.js';
 import type { TrackerOptions } from '../tracker/TrackerOptions.js';
-import type { StorageOptions } from '../files/StorageOptions.js';
+import type { StorageOptions } from '../modules/storageOptions.js';
 import { storageConfig } from './storageConfig.js';
 import { sparqlStoreConfig } from './sparqlStoreConfig.js';
 import { projectPrefixConfig } from './projectPrefixConfig.js';

@@ -1,4 +1,4 @@
-import type { StorageOptions } from '../files/StorageOptions.js';
+import type { StorageOptions } from '../modules/storageOptions.js';
 
 const TEN_GIB = 10 * 1024 * 1024 * 1024;
 

@@ -2,8 +2,6 @@ import { orgRejections } from './orgs/orgRejections.js';
 import { projectRejections } from './projects/projectRejections.js';
 import { requestRejections } from '../kernel/requestRejections.js';
 import { resourceRejections } from './resources/resourceRejections.js';
-import { storageRejections } from './storages/storageRejections.js';
-import { fileRejections } from './files/fileRejections.js';
 import { jsonldRejections } from '../jsonld/jsonldRejections.js';
 
 /** Every rejection the domain raises, one family per kind (each family knows its statuses). */
@@ -13,6 +11,4 @@ export const rejections = {
   ...projectRejections,
   ...resourceRejections,
   ...jsonldRejections,
-  ...storageRejections,
-  ...fileRejections,
 };

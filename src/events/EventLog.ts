@@ -8,8 +8,6 @@ export interface KindNames {
   projects: true;
   resources: true;
   schemas: true;
-  storages: true;
-  files: true;
   acls: true;
   realms: true;
   permissions: true;

@@ -6,8 +6,6 @@ import { resourceStatuses } from '../domain/resources/resourceRejections.js';
 import { jsonldStatuses } from '../jsonld/jsonldRejections.js';
 import { trackerRelayedStatuses, trackerStatuses } from '../tracker/trackerRejections.js';
 import { searchStatuses } from '../search/searchRejections.js';
-import { storageStatuses } from '../domain/storages/storageRejections.js';
-import { fileStatuses } from '../domain/files/fileRejections.js';
 import { sparqlStatuses } from '../sparqlEndpoint/sparqlRejections.js';
 
 /**
@@ -24,8 +22,6 @@ const statuses: Partial<Record<string, number>> = {
   ...authStatuses,
   ...trackerStatuses,
   ...searchStatuses,
-  ...storageStatuses,
-  ...fileStatuses,
   ...sparqlStatuses,
 };
 

@@ -6,8 +6,7 @@ import type { ProjectService } from '../domain/projects/ProjectService.js';
 import type { ResourceState } from '../domain/resources/Resource.js';
 import type { ResourceService, Selector } from '../domain/resources/ResourceService.js';
 import type { EventLog } from '../events/EventLog.js';
-import type { FileService } from '../domain/files/FileService.js';
-import type { StorageService } from '../domain/storages/StorageService.js';
+import type { FilePort, StoragePort } from './filePorts.js';
 import type { Addresses } from '../kernel/Addresses.js';
 import type { Clock } from '../kernel/Clock.js';
 import type { JsonObject } from '../kernel/json.js';
@@ -56,8 +55,9 @@ export interface Platform {
   catalogue: CatalogueQueries;
   items: ItemReader;
   revisions: ItemRevisions;
-  storages: StorageService;
-  files: FileService;
+  /** Handed over by the files module, wired before the modules that read files. */
+  storages: StoragePort;
+  files: FilePort;
   log: Log;
   /** The changes the states' fold hands on: projections a module creates at run time follow it (views). */
   feed: ChangeFeed;

@@ -9,6 +9,10 @@ import { createHistoryModule } from '../modules/history/index.js';
 import { createBulkModule } from '../modules/bulk/index.js';
 import { createGraphAnalyticsModule } from '../modules/graphAnalytics/index.js';
 import { createSchemaJobsModule } from '../modules/schemaJobs/index.js';
+import { createFilesModule } from '../modules/files/index.js';
+import { httpLimits } from '../config/Config.js';
+import { storageConfig } from '../config/storageConfig.js';
+import { ConfigError } from '../kernel/ConfigError.js';
 
 /**
  * Every capability module, registered once: a new capability is one line here. The composition
@@ -17,6 +21,18 @@ import { createSchemaJobsModule } from '../modules/schemaJobs/index.js';
 export const capabilities = (config: Config, extra: readonly CapabilityModule<Platform, unknown>[] = []) => {
   const iam = createIamModule({ bootstrapIdentity: config.bootstrapIdentity ?? 'anonymous', providerTimeoutMillis: config.providerTimeoutMillis ?? 5_000 });
   const resolvers = createResolversModule();
+  // Wired before the modules that read files: it hands them its ports through the platform.
+  const files = createFilesModule({
+    // Defaults resolved here, where the configuration is read: the same as an empty `plugins.storage.storages`.
+    storages:
+      config.storages ??
+      storageConfig(
+        () => undefined,
+        (name, problem) => new ConfigError(name, problem),
+      ),
+    dataDir: config.dataDir,
+    partMaxAgeMillis: httpLimits(config).requestTimeoutMillis,
+  });
   const others: CapabilityModule<Platform, unknown>[] = [
     createArchivesModule({
       ttlSeconds: config.archiveTtlSeconds ?? 18_000,
@@ -32,6 +48,7 @@ export const capabilities = (config: Config, extra: readonly CapabilityModule<Pl
     createSchemaJobsModule(),
     ...extra,
   ];
-  const all: readonly CapabilityModule<never, unknown>[] = [iam, resolvers, ...others];
-  return { iam, resolvers, others, all };
+  // In the order the projector folds their kinds: storages and files right after the core's.
+  const all: readonly CapabilityModule<never, unknown>[] = [files, iam, resolvers, ...others];
+  return { iam, files, resolvers, others, all };
 };

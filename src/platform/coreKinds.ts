@@ -1,18 +1,12 @@
 import type { KindDefinition } from '../domain/KindDefinition.js';
-import { fileDefinition } from '../domain/files/fileDefinition.js';
-import type { FileState } from '../domain/files/File.js';
 import { orgDefinition } from '../domain/orgs/orgDefinition.js';
 import { projectDefinition } from '../domain/projects/projectDefinition.js';
 import { itemDefinition } from '../domain/resources/itemDefinition.js';
 import { RESOURCE_KIND } from '../domain/resources/ItemKind.js';
 import type { ResourceState } from '../domain/resources/Resource.js';
 import { SCHEMA_KIND } from '../domain/schemas/schemaKind.js';
-import { storageDefinition } from '../domain/storages/storageDefinition.js';
-import type { StorageState } from '../domain/storages/Storage.js';
-import { fileMetadata } from '../http/render/files.js';
 import { annotatedSource, resourceBody, resourceMetadata } from '../http/render/resources.js';
 import { annotatedSchema, schemaBody, schemaMetadata } from '../http/render/schemas.js';
-import { storageBody } from '../http/render/storages.js';
 import type { Addresses } from '../kernel/Addresses.js';
 import type { JsonObject } from '../kernel/json.js';
 import { STREAM_KINDS } from '../streams/EventScope.js';
@@ -40,17 +34,12 @@ export const coreKinds = (addresses: Addresses) => {
     projects: projectDefinition,
     resources,
     schemas,
-    storages: storageDefinition,
-    files: fileDefinition,
     /** In the order the projector folds them. */
-    definitions: [orgDefinition, projectDefinition, resources.definition, schemas.definition, storageDefinition, fileDefinition] as KindDefinition[],
+    definitions: [orgDefinition, projectDefinition, resources.definition, schemas.definition] as KindDefinition[],
     /** Search documents: kinds whose document is their payload, and kinds whose document is read off their state. */
     documents: {
       payloads: { [resources.kind.name]: resources.document, [schemas.kind.name]: schemas.document },
-      states: {
-        [storageDefinition.kind]: { document: (state: StorageState) => storageBody(state, addresses) },
-        [fileDefinition.kind]: { document: (state: FileState) => fileMetadata(state, addresses), searchedMetadata: ['_filename', '_mediaType'] },
-      },
+      states: {},
     },
     streams: STREAM_KINDS,
   };

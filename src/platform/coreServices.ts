@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Config } from '../config/Config.js';
-import { httpLimits } from '../config/Config.js';
 import { CatalogueQueries } from '../catalogue/CatalogueQueries.js';
 import { Listings } from '../catalogue/Listings.js';
 import { ResourceQueries } from '../catalogue/ResourceQueries.js';
@@ -15,12 +14,8 @@ import { ProjectContexts } from '../domain/resources/ProjectContexts.js';
 import { ResourceService } from '../domain/resources/ResourceService.js';
 import { RevisionReader } from '../domain/resources/RevisionReader.js';
 import type { EventLog } from '../events/EventLog.js';
-import { storagesAndFiles } from '../files/wireFiles.js';
-import { storageConfig } from '../config/storageConfig.js';
-import { ConfigError } from '../kernel/ConfigError.js';
 import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
 import type { Addresses } from '../kernel/Addresses.js';
-import type { Caller } from '../kernel/Caller.js';
 import type { Clock } from '../kernel/Clock.js';
 import type { ProjectRef } from '../kernel/labels.js';
 import type { Log } from '../kernel/Log.js';
@@ -44,6 +39,7 @@ import type { CoreKinds } from './coreKinds.js';
 import type { CpuOperations } from './cpuOperations.js';
 import type { TripleStore } from './openTripleStore.js';
 import type { Projections } from './projections.js';
+import type { WiredCapability } from '../modules/Capability.js';
 
 type ItemKindParts = CoreKinds['resources'];
 
@@ -63,12 +59,11 @@ export interface CoreParts {
   resolution: () => Resolution;
   /** The permissions defined now (`/v1/permissions`). */
   permissions: () => readonly string[];
-  /** What the capabilities do when a project is created or deleted (late-bound: they are wired after the core). */
-  projectCreated: (ref: ProjectRef, caller: Caller) => Promise<void>;
-  projectDeleted: (ref: ProjectRef) => Promise<void>;
+  /** The capabilities, late-bound (they are wired after the core): what they do when a project is created or deleted. */
+  capabilities: () => readonly Pick<WiredCapability<unknown>, 'projectCreated' | 'projectDeleting' | 'projectDeleted'>[];
 }
 
-/** The core's services: the log's writer, organizations, projects, resources, schemas, storages and files, listings and search. */
+/** The core's services: the log's writer, organizations, projects, resources, schemas, listings and search. */
 export const coreServices = async (p: CoreParts) => {
   const { config, clock, addresses, log, states, jsonld, executor, projections } = p;
   const { graphStore } = p.store;
@@ -88,12 +83,10 @@ export const coreServices = async (p: CoreParts) => {
     projects: states.of(p.kinds.projects),
     resources: states.of(p.kinds.resources.definition),
     schemas: states.of(p.kinds.schemas.definition),
-    storages: states.of(p.kinds.storages),
-    files: states.of(p.kinds.files),
   };
   const orgs = new OrgService(kinds.orgs, lifecycle, clock);
   const capacity = () => graphStore.ensureRoom();
-  // The default storage of a new project is created by the storages.
+  // What a capability keeps per project follows the project: a default storage, a default resolver; files' bytes.
   const projects = new ProjectService(
     kinds.projects,
     orgs,
@@ -101,14 +94,18 @@ export const coreServices = async (p: CoreParts) => {
     clock,
     addresses,
     async (ref, caller) => {
-      await storagesFiles.projectCreated(ref, caller);
-      await p.projectCreated(ref, caller);
+      for (const m of p.capabilities()) await m.projectCreated?.(ref, caller);
     },
     {
       keys: (ref) => projectItemKeys(states, ref),
-      bytes: (ref) => storagesFiles.projectBytes(ref),
+      bytes: (ref) => {
+        const removals = p.capabilities().flatMap((m) => (m.projectDeleting ? [m.projectDeleting(ref)] : []));
+        return async () => void (await Promise.all(removals.map((remove) => remove())));
+      },
       prune: (key, seq) => writer.prune(key, seq),
-      forget: p.projectDeleted,
+      forget: async (ref) => {
+        for (const m of p.capabilities()) await m.projectDeleted?.(ref);
+      },
     },
   );
   const reader = new RevisionReader(log);
@@ -150,30 +147,6 @@ export const coreServices = async (p: CoreParts) => {
   const listings = new Listings(catalogue, listingScopes(orgs, projects, addresses, projections.terms), textMatcher);
   const queries = new ResourceQueries(kinds.resources, listings, catalogue, resources);
   const schemaQueries = new ResourceQueries(kinds.schemas, listings, catalogue, schemas, schemaParts.kind);
-  const storagesFiles = storagesAndFiles({
-    // Defaults resolved here, where the configuration is read: the same as an empty `plugins.storage.storages`.
-    config:
-      config.storages ??
-      storageConfig(
-        () => undefined,
-        (name, problem) => new ConfigError(name, problem),
-      ),
-    dataDir: config.dataDir,
-    storageStates: kinds.storages,
-    fileStates: kinds.files,
-    projects,
-    lifecycle,
-    clock,
-    jsonld,
-    executor,
-    addresses,
-    listings,
-    catalogue,
-    permissions: p.permissions,
-    log: p.logs,
-    partMaxAgeMillis: httpLimits(config).requestTimeoutMillis,
-  });
-  await storagesFiles.sweepLeftovers();
   // One set of turns for every search, the views' included: they take their slices in turn.
   const turns = new CpuTurns();
   const searchTimeout = config.searchTimeoutMillis ?? 2_000;
@@ -215,7 +188,6 @@ export const coreServices = async (p: CoreParts) => {
     schemaQueries,
     catalogue,
     listings,
-    storagesFiles,
     turns,
     search,
     defaultSearch,

@@ -129,7 +129,7 @@ export const httpApp = ({ config, logs, addresses, log, projections, core, kinds
     orgs: core.orgs,
     projects: core.projects,
     addresses,
-    scoped: [core.kinds.resources, core.kinds.schemas, core.kinds.storages, core.kinds.files],
+    scoped: [core.kinds.resources, core.kinds.schemas, ...p.capabilities.flatMap((m) => m.counted ?? [])],
   });
   // Before the resource routes: `/v1/resources/{org}/events` must not read as a project named `events`.
   eventRoutes(routes, router, {
@@ -146,7 +146,6 @@ export const httpApp = ({ config, logs, addresses, log, projections, core, kinds
       checkProject: (ref) => void core.projects.fetch(ref),
       projections: async () => ({ head: await log.lastSeq(), runners: projections.statuses() }),
     });
-  core.storagesFiles.routes(routes, router);
   const { resources, schemas } = kinds;
   multiFetchRoutes(routes, router, {
     multiFetch: new MultiFetch(
@@ -154,7 +153,7 @@ export const httpApp = ({ config, logs, addresses, log, projections, core, kinds
         { kind: resources.kind.name, service: core.resources },
         { kind: schemas.kind.name, service: core.schemas },
       ],
-      [...core.storagesFiles.viewed, ...p.capabilities.flatMap((m) => m.viewed ?? [])],
+      p.capabilities.flatMap((m) => m.viewed ?? []),
       itemRefs(core.projects),
     ),
     renderers: { [resources.kind.name]: resources.renderers, [schemas.kind.name]: schemas.renderers },

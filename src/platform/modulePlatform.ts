@@ -26,7 +26,7 @@ export const modulePlatform = (p: {
   log: EventLog;
   jsonld: JsonLdProcessor;
   redis: RedisEventLog | undefined;
-}): Platform => {
+}): Omit<Platform, 'storages' | 'files'> => {
   const { core, projections, addresses } = p;
   return {
     turns: core.turns,
@@ -57,8 +57,6 @@ export const modulePlatform = (p: {
     acl: p.acl,
     listings: core.listings,
     catalogue: core.catalogue,
-    storages: core.storagesFiles.storages,
-    files: core.storagesFiles.files,
     log: p.logs,
     ...(p.redis ? { redis: p.redis } : {}),
     revisions: {

@@ -1,7 +1,7 @@
 import type { Kind, LogEvent } from '../events/EventLog.js';
 
-/** Core kinds with their own event streams (spec §4: resources, schemas, storages; files as in Delta); capability modules add theirs. */
-export const STREAM_KINDS: readonly Kind[] = ['resources', 'schemas', 'storages', 'files'];
+/** Core kinds with their own event streams (spec §4: resources, schemas; the files module adds storages and files); capability modules add theirs. */
+export const STREAM_KINDS: readonly Kind[] = ['resources', 'schemas'];
 export type StreamKind = Kind;
 
 /**

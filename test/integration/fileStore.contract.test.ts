@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
-import type { FileStore } from '../../src/domain/files/FileStore.js';
-import { DiskFileStore } from '../../src/files/DiskFileStore.js';
-import { S3FileStore } from '../../src/files/S3FileStore.js';
-import { RemoteDiskFileStore } from '../../src/files/RemoteDiskFileStore.js';
+import type { FileStore } from '../../src/modules/files/files/FileStore.js';
+import { DiskFileStore } from '../../src/modules/files/DiskFileStore.js';
+import { S3FileStore } from '../../src/modules/files/S3FileStore.js';
+import { RemoteDiskFileStore } from '../../src/modules/files/RemoteDiskFileStore.js';
 import { startRemoteDisk, startS3 } from '../support/objectStores.js';
 
 class TooLarge extends Error {}

@@ -4,10 +4,10 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { EndpointPolicy, isInternalAddress } from '../../src/files/EndpointPolicy.js';
-import { RemoteDiskFileStore } from '../../src/files/RemoteDiskFileStore.js';
-import { VolumeCapacityLedger } from '../../src/files/VolumeCapacityLedger.js';
-import { verifiedBytes } from '../../src/domain/files/verifiedBytes.js';
+import { EndpointPolicy, isInternalAddress } from '../../src/modules/files/EndpointPolicy.js';
+import { RemoteDiskFileStore } from '../../src/modules/files/RemoteDiskFileStore.js';
+import { VolumeCapacityLedger } from '../../src/modules/files/VolumeCapacityLedger.js';
+import { verifiedBytes } from '../../src/modules/files/files/verifiedBytes.js';
 import { startRecorder } from '../support/objectStores.js';
 
 const refusal = (p: Promise<unknown>) =>

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { StorageOptions } from '../../src/files/StorageOptions.js';
+import type { StorageOptions } from '../../src/modules/storageOptions.js';
 import { storageConfig } from '../../src/config/storageConfig.js';
 
 /** Storage configuration for a test: a fresh temporary default volume, plus the keys given (dotted names). */

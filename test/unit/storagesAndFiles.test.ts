@@ -1,14 +1,14 @@
 import { expect } from 'chai';
 import { Rejection } from '../../src/kernel/Rejection.js';
-import { evaluateStorage, nextStorage } from '../../src/domain/storages/Storage.js';
-import type { StorageEvent, StorageFields, StorageState } from '../../src/domain/storages/Storage.js';
-import { storageFields, withoutSecrets } from '../../src/domain/storages/storagePayload.js';
-import type { StorageDefaults } from '../../src/domain/storages/storagePayload.js';
-import { evaluateFile, filePath, nextFile } from '../../src/domain/files/File.js';
-import type { FileEvent, FileState, FileValue } from '../../src/domain/files/File.js';
+import { evaluateStorage, nextStorage } from '../../src/modules/files/storages/Storage.js';
+import type { StorageEvent, StorageFields, StorageState } from '../../src/modules/files/storages/Storage.js';
+import { storageFields, withoutSecrets } from '../../src/modules/files/storages/storagePayload.js';
+import type { StorageDefaults } from '../../src/modules/files/storages/storagePayload.js';
+import { evaluateFile, filePath, nextFile } from '../../src/modules/files/files/File.js';
+import type { FileEvent, FileState, FileValue } from '../../src/modules/files/files/File.js';
 import { contentDisposition } from '../../src/http/contentDisposition.js';
-import { byteRange } from '../../src/http/byteRange.js';
-import { AesSecretBox } from '../../src/files/AesSecretBox.js';
+import { byteRange } from '../../src/modules/files/routes/byteRange.js';
+import { AesSecretBox } from '../../src/modules/files/AesSecretBox.js';
 
 const t = { id: 'urn:s', project: 'o/p', instant: '2024-01-01T00:00:00.000Z', subject: 'anonymous' };
 const fields: StorageFields = {

@@ -11,9 +11,7 @@ import type { ProjectService } from '../../domain/projects/ProjectService.js';
 import type { ProjectState } from '../../domain/projects/Project.js';
 import { resolveId } from '../../domain/projects/apiMappings.js';
 import type { Selector } from '../../domain/resources/ResourceService.js';
-import type { FileService } from '../../domain/files/FileService.js';
-import type { FileState } from '../../domain/files/File.js';
-import type { StorageService } from '../../domain/storages/StorageService.js';
+import type { FileItem, FilePort, StoragePort } from '../filePorts.js';
 import type { ItemReader } from '../Platform.js';
 import type { ArchiveEntry, ArchiveRecord } from './Archive.js';
 import { archiveEntries, fitsTar } from './Archive.js';
@@ -26,8 +24,8 @@ export interface ArchiveDeps {
   store: ArchiveStore;
   projects: ProjectService;
   items: ItemReader;
-  files: FileService;
-  storages: StorageService;
+  files: FilePort;
+  storages: StoragePort;
   acl: AclCheck;
   clock: Clock;
   /** The event loop's turns shared with searches: an archive's entries are checked and rendered in slices of them. */
@@ -41,7 +39,7 @@ export interface ArchiveDeps {
 /** An entry checked for download: where it is, what it is, where it goes in the archive. */
 type Checked =
   | { type: 'Resource'; kind: 'resources' | 'schemas'; project: ProjectRef; id: string; path: string; entry: Extract<ArchiveEntry, { type: 'Resource' }> }
-  | { type: 'File'; file: FileState; path: string };
+  | { type: 'File'; file: FileItem; path: string };
 
 const selectorOf = (e: { rev?: number; tag?: string }): Selector => ({
   ...(e.rev !== undefined ? { rev: e.rev } : {}),
@@ -147,7 +145,7 @@ export class ArchiveService {
     })();
   }
 
-  private fileMember(file: FileState, path: string, mtime: Date): ArchiveMember {
+  private fileMember(file: FileItem, path: string, mtime: Date): ArchiveMember {
     return { path, size: file.value.attributes.bytes, mtime, bytes: () => this.deps.files.content(file) };
   }
 
@@ -189,9 +187,9 @@ export class ArchiveService {
       if (resolveId(segment, this.deps.projects.fetch(project)) === undefined) throw rejections.invalidResourceId(segment);
       throw archiveRejections.entryNotFound(describe(segment, selector), project);
     }
-    const storage = this.deps.storages.fetch(project, current.value.storage.id);
-    await this.deps.acl.authorize(caller, storage.value.fields.readPermission as CheckedPermission, `/${project}`);
-    let file: FileState;
+    const readPermission = this.deps.storages.readPermission(project, current.value.storage.id);
+    await this.deps.acl.authorize(caller, readPermission as CheckedPermission, `/${project}`);
+    let file: FileItem;
     try {
       file = this.deps.files.fetch(project, segment, selector);
     } catch (error) {
@@ -203,7 +201,7 @@ export class ArchiveService {
   }
 
   /** The file's current state; none when it, or its project, does not exist (or the id is no id). */
-  private currentFile(project: ProjectRef, segment: string): FileState | undefined {
+  private currentFile(project: ProjectRef, segment: string): FileItem | undefined {
     try {
       return this.deps.files.find(project, segment);
     } catch (error) {

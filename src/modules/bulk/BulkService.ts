@@ -1,7 +1,6 @@
 import type { AclCheck } from '../../kernel/AclCheck.js';
 import type { CheckedPermission } from '../../kernel/permissions.js';
-import type { FileState } from '../../domain/files/File.js';
-import type { StorageService } from '../../domain/storages/StorageService.js';
+import type { FileItem, StoragePort } from '../filePorts.js';
 import { Rejection } from '../../kernel/Rejection.js';
 import type { ProjectService } from '../../domain/projects/ProjectService.js';
 import type { ResourceService } from '../../domain/resources/ResourceService.js';
@@ -31,7 +30,7 @@ export interface BulkDeps {
   services: Record<ExportedKind, ResourceService>;
   projects: ProjectService;
   acl: AclCheck;
-  storages: Pick<StorageService, 'fetch'>;
+  storages: StoragePort;
   sources: ExportSources;
   /** A line's size limit: a single create's body limit. */
   maxLineBytes: number;
@@ -102,10 +101,10 @@ export class BulkService {
   }
 
   /** Whether the caller may read a file of the project: its storage's read permission, asked once a storage. */
-  private fileReader(ref: ProjectRef, caller: Caller): (file: FileState) => Promise<boolean> {
+  private fileReader(ref: ProjectRef, caller: Caller): (file: FileItem) => Promise<boolean> {
     const asked = new Map<string, Promise<boolean>>();
     return (file) => {
-      const permission = this.deps.storages.fetch(ref, file.value.storage.id).value.fields.readPermission as CheckedPermission;
+      const permission = this.deps.storages.readPermission(ref, file.value.storage.id) as CheckedPermission;
       let allowed = asked.get(permission);
       if (!allowed) {
         allowed = allowedTo(this.deps.acl, caller, permission, `/${ref}`);

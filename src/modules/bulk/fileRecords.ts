@@ -1,9 +1,7 @@
-import type { FileState } from '../../domain/files/File.js';
+import type { FileItem, FilePort } from '../filePorts.js';
 import { atRevision } from '../../domain/versioned.js';
-import type { Addresses } from '../../kernel/Addresses.js';
 import type { JsonObject } from '../../kernel/json.js';
 import type { ProjectRef } from '../../kernel/labels.js';
-import { fileMetadata } from '../../http/render/files.js';
 
 /**
  * A project's files in an export: one line per file and revision, its metadata as a fetch of that
@@ -12,18 +10,12 @@ import { fileMetadata } from '../../http/render/files.js';
  * `readable` says whether the caller may fetch a file (its storage's read permission): the others
  * are left out, as their fetch would refuse them.
  */
-export async function* fileRecords(
-  project: ProjectRef,
-  files: ReadonlyMap<string, FileState>,
-  readable: (file: FileState) => Promise<boolean>,
-  at: Addresses,
-): AsyncGenerator<string> {
-  const prefix = `files/${project}/`;
-  for (const [key, file] of files) {
-    if (!key.startsWith(prefix) || !(await readable(file))) continue;
+export async function* fileRecords(project: ProjectRef, files: FilePort, readable: (file: FileItem) => Promise<boolean>): AsyncGenerator<string> {
+  for (const file of files.ofProject(project)) {
+    if (!(await readable(file))) continue;
     for (const revision of file.history) {
       const state = atRevision(file, revision.rev)!;
-      const { '@context': _context, ...metadata } = fileMetadata(state, at);
+      const { '@context': _context, ...metadata } = files.metadata(state);
       const line: JsonObject = {
         _kind: 'files',
         ...metadata,

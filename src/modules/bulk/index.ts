@@ -1,6 +1,5 @@
 import type { CapabilityModule } from '../Capability.js';
 import type { Platform } from '../Platform.js';
-import { fileDefinition } from '../../domain/files/fileDefinition.js';
 import { bulkRoutes } from './bulkRoutes.js';
 import { BulkService } from './BulkService.js';
 import type { ImportBounds } from './BulkImport.js';
@@ -30,7 +29,7 @@ export const createBulkModule = (settings: BulkSettings): CapabilityModule<Platf
       storages: p.storages,
       sources: {
         states,
-        files: p.states.of(fileDefinition),
+        files: p.files,
         read: (after, limit) => log.read(after, limit),
         get: (seq) => log.get(seq),
         toNQuads,

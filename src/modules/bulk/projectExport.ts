@@ -10,14 +10,14 @@ import type { ProjectRef } from '../../kernel/labels.js';
 import { inGraph, metadataTriples } from '../../http/render/rdfFormats.js';
 import { revisionGraph } from '../../store/graphNames.js';
 import type { ExportedKind, ExportRecord } from './exportRecord.js';
-import type { FileState } from '../../domain/files/File.js';
+import type { FileItem, FilePort } from '../filePorts.js';
 import { fileRecords } from './fileRecords.js';
 
 /** What an export reads: the items' current states, their events in the log, the RDF of a payload. */
 export interface ExportSources {
   states: Record<ExportedKind, ReadonlyMap<string, ResourceState>>;
-  /** Files' states, every revision's metadata kept in each (by log key). */
-  files: ReadonlyMap<string, FileState>;
+  /** Files, every revision's metadata kept in each. */
+  files: FilePort;
   /** Events with `seq > after`, in order (a run of them at once). */
   read(after: number, limit: number): Promise<LogEvent[]>;
   get(seq: number): Promise<LogEvent | undefined>;
@@ -103,10 +103,10 @@ const recordOf = (kind: ExportedKind, event: ResourceEvent, state: ResourceState
  * order (so replaying the lines in order rebuilds the same revisions), files last. The source is on
  * the revisions that set it; the others repeat the metadata only.
  */
-export async function* exportRecords(project: ProjectRef, sources: ExportSources, readable: (file: FileState) => Promise<boolean>): AsyncGenerator<string> {
+export async function* exportRecords(project: ProjectRef, sources: ExportSources, readable: (file: FileItem) => Promise<boolean>): AsyncGenerator<string> {
   for (const kind of ORDER)
     for await (const { event, state } of history(project, kind, sources)) yield `${JSON.stringify(recordOf(kind, event, state, sources.addresses))}\n`;
-  yield* fileRecords(project, sources.files, readable, sources.addresses);
+  yield* fileRecords(project, sources.files, readable);
 }
 
 /** Every revision graph of the project's items as N-Quads: the payload's triples and the revision's metadata, in the revision's named graph. */

@@ -1,9 +1,7 @@
 import type { AclCheck } from '../../kernel/AclCheck.js';
 import type { Caller } from '../../kernel/Caller.js';
 import type { EventLog } from '../../events/EventLog.js';
-import type { FileState } from '../../domain/files/File.js';
-import { FILE_TYPE } from '../../domain/files/fileDefinition.js';
-import { fileKey } from '../../domain/files/fileKey.js';
+import type { FilePort } from '../filePorts.js';
 import type { ItemRefs } from '../../domain/projects/itemRefs.js';
 import type { ItemRef } from '../../kernel/ItemRef.js';
 import { rejections } from '../../domain/rejections.js';
@@ -31,7 +29,7 @@ export interface HistoryDeps {
   /** Resolves what a `_self` names (`/v1/diff`), once the caller may read its project. */
   refs: ItemRefs;
   items: Pick<ItemReader, 'find'>;
-  files: ReadonlyMap<string, FileState>;
+  files: Pick<FilePort, 'get' | 'type'>;
   events: Pick<EventLog, 'get'>;
   revisions: Record<ItemKindName, RevisionSource>;
   /** A revision's expanded payload as N-Triples, as its revision graph holds it. */
@@ -79,8 +77,8 @@ export class HistoryService {
       const lifecycle = events.flatMap((e) => (e ? [resourceEventOf(e.event) as LifecycleEvent] : []));
       return { total: item.state.seqs.length, entries: lifecycleHistory(id, project, lifecycle) };
     }
-    const file = this.deps.files.get(fileKey(project, id));
-    if (file) return { total: file.history.length, entries: recordHistory(id, project, [FILE_TYPE], file.history.slice(from, from + size)) };
+    const file = this.deps.files.get(project, id);
+    if (file) return { total: file.history.length, entries: recordHistory(id, project, [this.deps.files.type], file.history.slice(from, from + size)) };
     throw rejections.notFound(id, project);
   }
 

@@ -1,6 +1,5 @@
 import type { CapabilityModule } from '../Capability.js';
 import type { Platform } from '../Platform.js';
-import { fileDefinition } from '../../domain/files/fileDefinition.js';
 import { AsOfGraphs } from './AsOfGraphs.js';
 import { HistoryService } from './HistoryService.js';
 import { itemRefs } from '../../domain/projects/itemRefs.js';
@@ -22,7 +21,7 @@ export const createHistoryModule = (): CapabilityModule<Platform, { history: His
     const history = new HistoryService({
       refs: itemRefs(p.projects),
       items: p.items,
-      files: p.states.of(fileDefinition),
+      files: p.files,
       events: p.revisions.log,
       revisions: p.revisions.services,
       triples: p.revisions.toNQuads,

@@ -1,0 +1,247 @@
+import type { Readable } from 'node:stream';
+import type { Caller } from '../../../kernel/Caller.js';
+import type { ProjectRef } from '../../../kernel/labels.js';
+import { Rejection } from '../../../kernel/Rejection.js';
+import type { ItemTarget } from '../../../domain/itemCommands.js';
+import { resolveId } from '../../../domain/projects/apiMappings.js';
+import type { Selector } from '../../../domain/resources/ResourceService.js';
+import type { StorageFields, StorageState } from '../storages/Storage.js';
+import type { StorageService } from '../storages/StorageService.js';
+import { storageRejections } from '../storages/storageRejections.js';
+import type { VersionedDeps } from '../../../domain/VersionedItems.js';
+import { VersionedItems } from '../../../domain/VersionedItems.js';
+import type { FileCommand, FileState, FileValue } from './File.js';
+import { filePath } from './File.js';
+import { fileDefinition } from './fileDefinition.js';
+import { fileKey } from './fileKey.js';
+import { fileRejections } from './fileRejections.js';
+import type { ByteRange, FileStore } from './FileStore.js';
+import type { CapacityGrant, CapacityLedger } from './CapacityLedger.js';
+import { verifiedBytes } from './verifiedBytes.js';
+
+/** The uploaded part of a multipart body: its bytes, still streaming, and what the client said of them. */
+export interface FilePart {
+  stream: Readable;
+  filename: string;
+  mediaType: string;
+}
+
+/**
+ * The file part of a request, read only once the write is known to be acceptable; `declaredBytes`
+ * (the request's Content-Length, when it has one) bounds the file's size before any byte is read.
+ */
+export type FilePartSource = (() => Promise<FilePart>) & { declaredBytes?: number };
+
+/** The store behind a storage. */
+export type FileStores = (id: string, fields: StorageFields, secret: string | undefined) => FileStore;
+
+/** A create or update before its bytes are known. */
+type WriteHeader = (ItemTarget & { type: 'Create' }) | (ItemTarget & { type: 'Update'; rev: number });
+
+export interface StorageStatistics {
+  files: number;
+  spaceUsed: number;
+  lastProcessedEventDateTime?: string;
+}
+
+export interface FileDeps extends VersionedDeps<FileValue> {
+  storages: StorageService;
+  stores: FileStores;
+  /** Where disk storages with a capacity reserve room for an upload before its bytes stream. */
+  ledger: CapacityLedger;
+}
+
+/**
+ * Files (Delta's files API): bytes streamed to a storage with their digest computed on the way,
+ * then the metadata written as an event. A write refused before the bytes arrive reads none; one
+ * that fails after leaves no bytes and no event.
+ */
+export class FileService {
+  private readonly items: VersionedItems<FileValue, FileCommand>;
+
+  constructor(private readonly deps: FileDeps) {
+    this.items = new VersionedItems(fileDefinition, deps);
+  }
+
+  async create(ref: ProjectRef, idSegment: string | undefined, storageSegment: string | undefined, part: FilePartSource, caller: Caller): Promise<FileState> {
+    const project = this.deps.projects.active(ref);
+    const id = idSegment === undefined ? `${project.base}${this.deps.clock.uuid()}` : this.items.resolve(project, idSegment);
+    const state = this.deps.states.get(fileKey(ref, id));
+    return this.write(state, { type: 'Create', ...this.items.target(ref, id, caller) }, storageSegment, part);
+  }
+
+  async update(ref: ProjectRef, idSegment: string, rev: number, storageSegment: string | undefined, part: FilePartSource, caller: Caller): Promise<FileState> {
+    const state = this.items.located(ref, idSegment, true);
+    return this.write(state, { type: 'Update', rev, ...this.items.target(ref, state.id, caller) }, storageSegment, part);
+  }
+
+  tag(ref: ProjectRef, idSegment: string, rev: number, tag: string, targetRev: number, caller: Caller): Promise<FileState> {
+    return this.items.tag(ref, idSegment, rev, tag, targetRev, caller);
+  }
+
+  deleteTag(ref: ProjectRef, idSegment: string, rev: number, tag: string, caller: Caller): Promise<FileState> {
+    return this.items.change(ref, idSegment, caller, (target) => ({ type: 'DeleteTag', ...target, rev, tag }));
+  }
+
+  deprecate(ref: ProjectRef, idSegment: string, rev: number, caller: Caller): Promise<FileState> {
+    return this.items.deprecate(ref, idSegment, rev, caller);
+  }
+
+  undeprecate(ref: ProjectRef, idSegment: string, rev: number, caller: Caller): Promise<FileState> {
+    return this.items.change(ref, idSegment, caller, (target) => ({ type: 'Undeprecate', ...target, rev }));
+  }
+
+  /** The revision a selector names (the current one by default). */
+  fetch(ref: ProjectRef, idSegment: string, selector: Selector = {}): FileState {
+    return this.items.fetch(ref, idSegment, selector);
+  }
+
+  /** The current state of a file, when there is one (what the route guard reads the storage's permission from). */
+  find(ref: ProjectRef, idSegment: string): FileState | undefined {
+    const project = this.deps.projects.fetch(ref);
+    const id = resolveId(idSegment, project);
+    return id === undefined ? undefined : this.deps.states.get(fileKey(ref, id));
+  }
+
+  /**
+   * The bytes of a file revision (a range of them when asked), streamed from its storage as it was
+   * at the revision the file was written with (a later change of endpoint does not re-point old
+   * files), checked against the recorded size and digest as they stream.
+   */
+  async content(file: FileState, range?: ByteRange): Promise<Readable> {
+    const { path, bytes, digest } = file.value.attributes;
+    const storage = this.deps.storages.fetch(file.project, file.value.storage.id, { rev: file.value.storage.rev });
+    let stream: Readable;
+    try {
+      stream = await this.store(storage).read(path, range);
+    } catch (error) {
+      if (error instanceof Rejection) throw error;
+      throw fileRejections.fileUnreadable(file.id, (error as Error).message);
+    }
+    const expected = range ? { bytes: range.end - range.start + 1 } : { bytes, digest };
+    return verifiedBytes(stream, expected, (details) => fileRejections.fileUnreadable(file.id, details));
+  }
+
+  /** Every revision that wrote bytes counts as one physical file (as Delta counts). */
+  statistics(ref: ProjectRef, storageSegment: string): StorageStatistics {
+    const storage = this.deps.storages.fetch(ref, storageSegment);
+    const { seen: _seen, ...statistics } = this.usage(ref, storage.id);
+    return statistics;
+  }
+
+  private usage(ref: ProjectRef, storageId: string): StorageStatistics & { seen: Set<string> } {
+    const seen = new Set<string>();
+    let spaceUsed = 0;
+    let last: string | undefined;
+    for (const file of this.deps.states.values()) {
+      if (file.project !== ref) continue;
+      for (const revision of file.history) {
+        if (revision.value.storage.id !== storageId || seen.has(revision.value.attributes.uuid)) continue;
+        seen.add(revision.value.attributes.uuid);
+        spaceUsed += revision.value.attributes.bytes;
+        if (last === undefined || revision.updatedAt > last) last = revision.updatedAt;
+      }
+    }
+    return { files: seen.size, spaceUsed, seen, ...(last === undefined ? {} : { lastProcessedEventDateTime: last }) };
+  }
+
+  /** Checks the command, reads the part, streams its bytes to the storage, then appends the event. */
+  private async write(state: FileState | undefined, cmd: WriteHeader, storageSegment: string | undefined, partSource: FilePartSource): Promise<FileState> {
+    const storage = this.deps.storages.forFiles(cmd.project, storageSegment);
+    if (storage.deprecated) throw storageRejections.storageIsDeprecated(storage.id);
+    const uuid = this.deps.clock.uuid();
+    const draft = (value: FileValue) => ({ ...cmd, ...value }) as FileCommand;
+    // Refused before any byte is read: an existing id, a stale revision, a deprecated file.
+    const placeholder: FileValue = { attributes: { uuid, path: '', filename: '', mediaType: '', bytes: 0, digest: '' }, storage: this.storageRef(storage) };
+    const precheck = fileDefinition.evaluate(state, draft(placeholder));
+    if (precheck instanceof Rejection) throw precheck;
+    const path = filePath(cmd.project, uuid);
+    const store = this.store(storage);
+    const { limit, tooLarge, grant } = await this.limit(storage, uuid, partSource.declaredBytes);
+    let saved: { bytes: number; digest: string } | undefined;
+    try {
+      const part = await partSource();
+      saved = await store.save(path, part.stream, limit, tooLarge);
+      const value: FileValue = {
+        attributes: {
+          uuid,
+          path,
+          location: store.location(path),
+          filename: part.filename,
+          mediaType: part.mediaType,
+          bytes: saved.bytes,
+          digest: saved.digest,
+        },
+        storage: this.storageRef(storage),
+      };
+      const written = await this.items.run(state, draft(value));
+      await grant?.commit(saved.bytes);
+      return written;
+    } catch (error) {
+      if (saved) await store.remove(path).catch(() => undefined);
+      await grant?.release();
+      throw error;
+    }
+  }
+
+  /**
+   * The storage's `maxFileSize`, or, on a storage with a capacity, the room reserved for this upload
+   * before its bytes stream (refused at once when none is left).
+   */
+  private async limit(
+    storage: StorageState,
+    uuid: string,
+    declared: number | undefined,
+  ): Promise<{ limit: number; tooLarge: () => Rejection; grant?: CapacityGrant }> {
+    const { maxFileSize, capacity, volume } = storage.value.fields;
+    if (capacity === undefined || volume === undefined) return { limit: maxFileSize, tooLarge: () => fileRejections.fileTooLarge(maxFileSize) };
+    const wanted = Math.min(maxFileSize, declared ?? maxFileSize);
+    const grant = await this.deps.ledger.reserve({
+      storageKey: `${storage.project}/${storage.id}`,
+      volume,
+      uuid,
+      wanted,
+      capacity,
+      usage: () => {
+        const { spaceUsed, seen } = this.usage(storage.project, storage.id);
+        return { used: spaceUsed, counted: (u) => seen.has(u) };
+      },
+    });
+    const left = grant.bytes;
+    if (left === 0) throw fileRejections.capacityExceeded(0);
+    if (left < wanted) return { limit: left, tooLarge: () => fileRejections.capacityExceeded(left), grant };
+    return {
+      limit: wanted,
+      tooLarge: () => (wanted < maxFileSize ? fileRejections.capacityExceeded(wanted) : fileRejections.fileTooLarge(maxFileSize)),
+      grant,
+    };
+  }
+
+  /**
+   * The removal of every byte a project's files wrote (each revision's), resolved while their
+   * storages are still known; run once the project's deletion is durable.
+   */
+  projectBytes(ref: ProjectRef): () => Promise<void> {
+    const removals: (() => Promise<void>)[] = [];
+    const seen = new Set<string>();
+    for (const file of this.deps.states.values()) {
+      if (file.project !== ref) continue;
+      for (const revision of file.history) {
+        const { storage, attributes } = revision.value;
+        if (seen.has(attributes.uuid)) continue;
+        seen.add(attributes.uuid);
+        const store = this.store(this.deps.storages.fetch(ref, storage.id));
+        removals.push(() => store.remove(attributes.path));
+      }
+    }
+    return async () => void (await Promise.allSettled(removals.map((remove) => remove())));
+  }
+
+  private store(storage: StorageState): FileStore {
+    return this.deps.stores(storage.id, storage.value.fields, this.deps.storages.secretOf(storage));
+  }
+
+  private storageRef(storage: StorageState) {
+    return { id: storage.id, type: storage.value.fields.type, rev: storage.rev };
+  }
+}
