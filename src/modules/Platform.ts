@@ -31,7 +31,7 @@ import type { ProjectSparqlStore } from '../store/ProjectSparqlStore.js';
 /** Resources and schemas as a module reads them: by `@id` in a project, rendered as their routes render them. */
 export interface ItemReader {
   /** The item with that `@id` in the project (of `kind`, else a schema first, then a resource), current state. */
-  find(project: ProjectRef, id: string, kind?: 'resources' | 'schemas'): { kind: 'resources' | 'schemas'; state: ResourceState } | undefined;
+  find(project: ProjectRef, id: string, kind?: 'resources' | 'schemas'): Promise<{ kind: 'resources' | 'schemas'; state: ResourceState } | undefined>;
   /** Its JSON-LD body at the selected revision (`GET /v1/resources/...`). */
   body(kind: 'resources' | 'schemas', project: ProjectRef, id: string, selector: Selector): Promise<JsonObject>;
   /** Its payload as sent, annotated with its metadata when asked (`.../source?annotate=true`). */

@@ -68,6 +68,12 @@ export const modulePlatform = (p: {
       toNQuads: (expanded) => p.jsonld.toNQuads(expanded),
     },
     revisions: { resources: core.resources, schemas: core.schemas, events: p.log, triples: (expanded) => p.jsonld.toNQuads(expanded) },
-    items: itemReader({ resourceStates: core.kinds.resources, schemaStates: core.kinds.schemas, resources: core.resources, schemas: core.schemas, addresses }),
+    items: itemReader({
+      resourceStates: core.shared.resources,
+      schemaStates: core.shared.schemas,
+      resources: core.resources,
+      schemas: core.schemas,
+      addresses,
+    }),
   };
 };

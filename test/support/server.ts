@@ -9,6 +9,7 @@ import type { Registry, RegistryHooks } from '../../src/app.js';
 import type { Config } from '../../src/config/Config.js';
 import { client } from './client.js';
 import { httpLimits } from '../../src/config/Config.js';
+import { REDIS_URL, uniquePrefix } from './redis.js';
 import { serve as listen } from '../../src/http/serve.js';
 
 export interface TestServer {
@@ -31,6 +32,8 @@ export const startServer = async (overrides: Partial<Config> = {}, dataDir?: str
     snapshotEvents: 1_000_000,
     snapshotMillis: 3_600_000,
     logLevel: 'silent',
+    // `TEST_LOG=redis` runs a suite on the Redis layout (its log, and the states kept beside it).
+    ...(process.env['TEST_LOG'] === 'redis' ? { redisUrl: REDIS_URL, redisPrefix: uniquePrefix('http') } : {}),
     ...overrides,
   };
   // The base URL must name the port, which is known only once listening: listen first on an ephemeral port.

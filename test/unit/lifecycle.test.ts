@@ -44,7 +44,7 @@ const setup = (logRev: number, racers: number, learned?: number) => {
       known = learned ?? log;
     },
   } as unknown as EventWriter;
-  const lifecycle = new Lifecycle(writer, () => (known ? { rev: known } : undefined));
+  const lifecycle = new Lifecycle(writer, async () => (known ? { rev: known } : undefined));
   return { lifecycle, appended, latests: () => latest };
 };
 
@@ -94,7 +94,7 @@ describe('Lifecycle: a write the log refuses', () => {
 
   it('lets another failure of the log through at once', async () => {
     const broken = new Error('log down');
-    const lifecycle = new Lifecycle({ append: () => Promise.reject(broken), latest: async () => undefined } as unknown as EventWriter, () => undefined);
+    const lifecycle = new Lifecycle({ append: () => Promise.reject(broken), latest: async () => undefined } as unknown as EventWriter, async () => undefined);
     expect(await outcome(lifecycle.run(definition, undefined, {}, { key: 'k' }))).to.equal(broken);
   });
 });
@@ -127,7 +127,7 @@ describe('Lifecycle: a batch of commands', () => {
       evaluate: (state: State | undefined, cmd: { refuse?: boolean }) =>
         cmd.refuse ? new Rejection('Refused', 'no') : ({ type: 'Updated', rev: (state?.rev ?? 0) + 1 } as unknown as Event),
     } as unknown as CommandDefinition<State, { refuse?: boolean }, Event>;
-    const lifecycle = new Lifecycle(writer, (draft) => ({ rev: logRevs.get(draft.key) ?? 0 }));
+    const lifecycle = new Lifecycle(writer, async (draft) => ({ rev: logRevs.get(draft.key) ?? 0 }));
     const outcomes = await lifecycle.runBatch(refusing, [
       { state: undefined, cmd: {}, placement: { key: 'a' } },
       { state: undefined, cmd: { refuse: true }, placement: { key: 'r' } },

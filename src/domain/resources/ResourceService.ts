@@ -22,8 +22,10 @@ import { Rejection } from '../../kernel/Rejection.js';
 import type { Committed, PreparedWrite, ReplayedRevision } from './bulkWrites.js';
 import { CONTENT_EVENTS, replayedCommand } from './bulkWrites.js';
 
+/** The latest states of one kind (resources, or schemas), wherever they are kept: in process, or shared by the log. */
 export interface ResourceStates {
-  get(key: string): ResourceState | undefined;
+  get(key: string): Promise<ResourceState | undefined>;
+  getMany(keys: readonly string[]): Promise<(ResourceState | undefined)[]>;
 }
 
 /** Fetch selectors: at most one of `rev` and `tag`. */
@@ -40,7 +42,7 @@ export interface WriteGuards {
   /** Rejects an expanded payload the triple store could not keep as a revision graph. */
   storable(expanded: JsonObject[]): Promise<void>;
   /** Whether an item of another kind (or a reserved one) has this id in the project: ids are unique across kinds. */
-  takenElsewhere(project: ProjectRef, id: string): boolean;
+  takenElsewhere(project: ProjectRef, id: string): Promise<boolean>;
 }
 
 /**
@@ -75,7 +77,7 @@ export class ResourceService {
     const expansion = await this.expand(project, source, pathId, caller);
     const schema = await this.schemas.resolve(ref, this.schemaIri(project, schemaSegment), caller);
     const pins = await schema.validate(expansion.id, expansion.expanded);
-    if (this.guards.takenElsewhere(ref, expansion.id)) throw rejections.alreadyExists(expansion.id, ref);
+    if (await this.guards.takenElsewhere(ref, expansion.id)) throw rejections.alreadyExists(expansion.id, ref);
     return this.run(
       undefined,
       {
@@ -100,12 +102,12 @@ export class ResourceService {
     const project = this.projects.active(ref);
     const source = checkSource(payload);
     const expansion = await this.expand(project, source, undefined, caller);
-    const existing = upsert ? this.states.get(this.kind.key(ref, expansion.id)) : undefined;
+    const existing = upsert ? await this.states.get(this.kind.key(ref, expansion.id)) : undefined;
     const schema = existing
       ? await this.schemaForUpdate(project, schemaSegment, existing, caller)
       : await this.schemas.resolve(ref, this.schemaIri(project, schemaSegment), caller);
     const pins = await schema.validate(expansion.id, expansion.expanded);
-    if (this.guards.takenElsewhere(ref, expansion.id)) throw rejections.alreadyExists(expansion.id, ref);
+    if (await this.guards.takenElsewhere(ref, expansion.id)) throw rejections.alreadyExists(expansion.id, ref);
     const target = this.target(ref, expansion.id, caller, project);
     const content = this.content(source, expansion, schema.iri, schema.project, pins);
     const tagged = tag === undefined ? {} : { tag };
@@ -129,7 +131,7 @@ export class ResourceService {
     const source = checkSource(revision.source);
     const expansion = await this.expand(project, source, id, caller);
     const pins = await schema.validate(id, expansion.expanded);
-    if (this.guards.takenElsewhere(ref, id)) throw rejections.alreadyExists(id, ref);
+    if (await this.guards.takenElsewhere(ref, id)) throw rejections.alreadyExists(id, ref);
     const content = this.content(source, expansion, schema.iri, schema.project, pins);
     return { key: this.kind.key(ref, id), id, expansion, decide: (state) => replayedCommand(revision, state, target, content, schema.project) };
   }
@@ -145,8 +147,9 @@ export class ResourceService {
       if (error instanceof Rejection) return writes.map(() => error);
       throw error;
     }
-    const decided = writes.map((write) => {
-      const state = this.states.get(write.key);
+    const states = await this.states.getMany(writes.map((write) => write.key));
+    const decided = writes.map((write, at) => {
+      const state = states[at];
       return { state, cmd: write.decide(state), write };
     });
     const runnable = decided.filter((d): d is typeof d & { cmd: ResourceCommand } => !(d.cmd instanceof Rejection));
@@ -159,13 +162,16 @@ export class ResourceService {
       })),
     );
     const byWrite = new Map(runnable.map((d, i) => [d.write, outcomes[i]]));
-    return decided.map(({ cmd, write }) => {
+    const after = await this.states.getMany(decided.map(({ write }) => write.key));
+    return decided.map(({ cmd, write }, at) => {
       if (cmd instanceof Rejection) return cmd;
       const outcome = byWrite.get(write);
       if (outcome instanceof Rejection) return outcome;
       const compacted = write.expansion && this.jsonld.takeCompacted(write.expansion.expanded);
       if (compacted && outcome !== undefined && !this.compacted.get(outcome.seq)) this.compacted.set(outcome.seq, compacted);
-      return { state: this.current(cmd.project, cmd.id), created: cmd.type === 'Create' };
+      const state = after[at];
+      if (!state) return rejections.notFound(cmd.id, cmd.project);
+      return { state, created: cmd.type === 'Create' };
     });
   }
 
@@ -173,7 +179,7 @@ export class ResourceService {
     const project = this.projects.active(ref);
     const source = checkSource(payload);
     const id = this.id(project, idSegment);
-    const state = this.current(ref, id);
+    const state = await this.current(ref, id);
     const expansion = await this.expand(project, source, id, caller);
     const schema = await this.schemaForUpdate(project, schemaSegment, state, caller);
     const pins = await schema.validate(id, expansion.expanded);
@@ -194,7 +200,7 @@ export class ResourceService {
   async refresh(ref: ProjectRef, schemaSegment: string, idSegment: string, caller: Caller) {
     const project = this.projects.active(ref);
     const id = this.id(project, idSegment);
-    const state = this.current(ref, id);
+    const state = await this.current(ref, id);
     if (state.deprecated) throw rejections.isDeprecated(id);
     const { content } = await this.reader.at(state, state.rev);
     const expansion = await this.expand(project, content.source, id, caller);
@@ -208,22 +214,22 @@ export class ResourceService {
   }
 
   async tag(ref: ProjectRef, schemaSegment: string, idSegment: string, rev: number, tag: string, targetRev: number, caller: Caller) {
-    const { state, id } = this.writable(ref, schemaSegment, idSegment);
+    const { state, id } = await this.writable(ref, schemaSegment, idSegment);
     return this.run(state, { type: 'Tag', ...this.target(ref, id, caller), rev, tag, targetRev });
   }
 
   async deleteTag(ref: ProjectRef, schemaSegment: string, idSegment: string, rev: number, tag: string, caller: Caller) {
-    const { state, id } = this.writable(ref, schemaSegment, idSegment);
+    const { state, id } = await this.writable(ref, schemaSegment, idSegment);
     return this.run(state, { type: 'DeleteTag', ...this.target(ref, id, caller), rev, tag });
   }
 
   async deprecate(ref: ProjectRef, schemaSegment: string, idSegment: string, rev: number, caller: Caller) {
-    const { state, id } = this.writable(ref, schemaSegment, idSegment);
+    const { state, id } = await this.writable(ref, schemaSegment, idSegment);
     return this.run(state, { type: 'Deprecate', ...this.target(ref, id, caller), rev });
   }
 
   async undeprecate(ref: ProjectRef, schemaSegment: string, idSegment: string, rev: number, caller: Caller) {
-    const { state, id } = this.writable(ref, schemaSegment, idSegment);
+    const { state, id } = await this.writable(ref, schemaSegment, idSegment);
     return this.run(state, { type: 'Undeprecate', ...this.target(ref, id, caller), rev });
   }
 
@@ -231,7 +237,7 @@ export class ResourceService {
   async updateSchema(ref: ProjectRef, schemaSegment: string, idSegment: string, caller: Caller) {
     const project = this.projects.active(ref);
     const id = this.id(project, idSegment);
-    const state = this.current(ref, id);
+    const state = await this.current(ref, id);
     if (state.deprecated) throw rejections.isDeprecated(id);
     const schema = await this.schemas.resolve(ref, this.schemaIri(project, schemaSegment), caller);
     const { content } = await this.reader.at(state, state.rev);
@@ -242,7 +248,7 @@ export class ResourceService {
   /** The report of validating the current payload against the schema of the path (`_`: the resource's own, latest); changes nothing. */
   async validate(ref: ProjectRef, schemaSegment: string, idSegment: string): Promise<ValidationReport> {
     const project = this.projects.fetch(ref);
-    const state = this.current(ref, this.id(project, idSegment));
+    const state = await this.current(ref, this.id(project, idSegment));
     const iri = schemaSegment === '_' ? this.schemas.baseOf(state.schema) : this.schemaIri(project, schemaSegment);
     const schema = await this.schemas.resolve(ref, iri);
     const { content } = await this.reader.at(state, state.rev);
@@ -251,14 +257,14 @@ export class ResourceService {
 
   /** Permanent deletion: the resource's events are pruned from the log once the deletion marker is durable. */
   async delete(ref: ProjectRef, schemaSegment: string, idSegment: string, caller: Caller): Promise<void> {
-    const { state, id } = this.located(ref, schemaSegment, idSegment, false);
+    const { state, id } = await this.located(ref, schemaSegment, idSegment, false);
     const seq = await this.append(state, { type: 'Delete', ...this.target(ref, id, caller) });
     if (seq !== undefined) await this.writer.prune(this.kind.key(ref, id), seq);
   }
 
   /** The revision selected by `rev` or `tag` (the current one by default). */
   async fetch(ref: ProjectRef, schemaSegment: string, idSegment: string, selector: Selector): Promise<Revision> {
-    const { state, rev } = this.selected(ref, schemaSegment, idSegment, selector);
+    const { state, rev } = await this.selected(ref, schemaSegment, idSegment, selector);
     return this.reader.at(state, rev);
   }
 
@@ -269,15 +275,15 @@ export class ResourceService {
     idSegment: string,
     selector: Selector,
   ): Promise<{ state: ResourceState; compacted: JsonObject }> {
-    const { state: current, rev } = this.selected(ref, schemaSegment, idSegment, selector);
+    const { state: current, rev } = await this.selected(ref, schemaSegment, idSegment, selector);
     const state = await this.reader.stateAt(current, rev);
     const cached = this.compacted.get(state.contentSeq);
     if (cached) return { state, compacted: cached };
     return { state, compacted: await this.compact({ state, content: await this.reader.content(state.contentSeq) }) };
   }
 
-  private selected(ref: ProjectRef, schemaSegment: string, idSegment: string, selector: Selector) {
-    const { state } = this.located(ref, schemaSegment, idSegment, true);
+  private async selected(ref: ProjectRef, schemaSegment: string, idSegment: string, selector: Selector) {
+    const { state } = await this.located(ref, schemaSegment, idSegment, true);
     if (selector.tag === undefined) return { state, rev: selector.rev ?? state.rev };
     const tagged = state.tags[selector.tag];
     if (tagged === undefined) throw rejections.tagNotFound(selector.tag);
@@ -303,8 +309,8 @@ export class ResourceService {
   }
 
   /** The current state of the item a path names (no content is read), for link queries. */
-  locate(ref: ProjectRef, schemaSegment: string, idSegment: string): ResourceState {
-    return this.located(ref, schemaSegment, idSegment, true).state;
+  async locate(ref: ProjectRef, schemaSegment: string, idSegment: string): Promise<ResourceState> {
+    return (await this.located(ref, schemaSegment, idSegment, true)).state;
   }
 
   private async expand(project: ProjectState, source: JsonObject, pathId: string | undefined, caller: Caller): Promise<Expansion> {
@@ -348,23 +354,23 @@ export class ResourceService {
     return id;
   }
 
-  private current(ref: ProjectRef, id: string): ResourceState {
-    const state = this.states.get(this.kind.key(ref, id));
+  private async current(ref: ProjectRef, id: string): Promise<ResourceState> {
+    const state = await this.states.get(this.kind.key(ref, id));
     if (!state) throw rejections.notFound(id, ref);
     return state;
   }
 
   /** The resource named by the path; a schema segment other than `_` must be the resource's schema. */
-  private located(ref: ProjectRef, schemaSegment: string, idSegment: string, read: boolean) {
+  private async located(ref: ProjectRef, schemaSegment: string, idSegment: string, read: boolean) {
     const project = read ? this.projects.fetch(ref) : this.projects.active(ref);
     const id = this.id(project, idSegment);
-    const state = this.current(ref, id);
+    const state = await this.current(ref, id);
     if (schemaSegment !== '_' && this.schemas.baseOf(this.schemaIri(project, schemaSegment)) !== this.schemas.baseOf(state.schema))
       throw rejections.notFound(id, ref);
     return { state, id };
   }
 
-  private writable(ref: ProjectRef, schemaSegment: string, idSegment: string) {
+  private async writable(ref: ProjectRef, schemaSegment: string, idSegment: string) {
     return this.located(ref, schemaSegment, idSegment, false);
   }
 

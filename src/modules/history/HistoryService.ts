@@ -70,7 +70,7 @@ export class HistoryService {
   async history(project: ProjectRef, idSegment: string, from: number, size: number): Promise<{ total: number; entries: HistoryEntry[] }> {
     const id = resolveId(idSegment, this.deps.projects.fetch(project));
     if (id === undefined) throw rejections.invalidResourceId(idSegment);
-    const item = this.deps.items.find(project, id);
+    const item = await this.deps.items.find(project, id);
     if (item) {
       const seqs = item.state.seqs.slice(from, from + size);
       const events = await Promise.all(seqs.map((seq) => this.deps.events.get(seq)));
@@ -107,7 +107,7 @@ export class HistoryService {
     selector: Selector,
   ): Promise<{ id: string; rev: number; triples: BlamedTriple[] }> {
     const target = await this.deps.revisions[kind].fetch(project, schemaSegment, idSegment, selector);
-    const current = this.deps.items.find(project, target.state.id, kind)?.state ?? target.state;
+    const current = (await this.deps.items.find(project, target.state.id, kind))?.state ?? target.state;
     const contents: ContentEvent[] = [];
     for (const seq of current.seqs) {
       const logged = await this.deps.events.get(seq);
