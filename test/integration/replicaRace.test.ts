@@ -95,7 +95,9 @@ describe('replicas answer as one (two processes on one Redis)', function () {
     const firstDir = [mkdtempSync(join(tmpdir(), 'replica-first-'))];
     const freshDirs = [mkdtempSync(join(tmpdir(), 'replica-c-')), mkdtempSync(join(tmpdir(), 'replica-d-'))];
     try {
-      const [first] = await startReplicas(populated, firstDir);
+      // One public address, as behind a balancer: answers name it, not the replica.
+      const shared = { BASE_URL: 'http://registry.example' };
+      const [first] = await startReplicas(populated, firstDir, shared);
       const send = (method: string, path: string, body?: unknown) =>
         fetch(`${first!.url}${path}`, {
           method,
@@ -116,12 +118,19 @@ describe('replicas answer as one (two processes on one Redis)', function () {
         `/v1/resources/f/p/_/${id}/source`,
         ...(n % 3 === 0 ? [`/v1/resources/f/p/_/${id}?tag=t`] : []),
       ]);
-      const answers = async (base: string) =>
-        Promise.all(paths.map(async (path) => `${path} ${(await fetch(`${base}${path}`)).status} ${await (await fetch(`${base}${path}`)).text()}`));
+      const answers = async (base: string) => {
+        // One request at a time: a client's connections are bounded.
+        const seen: string[] = [];
+        for (const path of paths) {
+          const reply = await fetch(`${base}${path}`);
+          seen.push(`${path} ${reply.status} ${await reply.text()}`);
+        }
+        return seen;
+      };
       const expected = await answers(first!.url);
       first!.child.kill('SIGTERM');
       await first!.exited;
-      const [c, d] = await startReplicas(populated, freshDirs);
+      const [c, d] = await startReplicas(populated, freshDirs, shared);
       const [onC, onD] = await Promise.all([answers(c!.url), answers(d!.url)]);
       expect(onC).to.deep.equal(expected);
       expect(onD).to.deep.equal(expected);
