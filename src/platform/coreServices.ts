@@ -86,8 +86,8 @@ export const coreServices = async (p: CoreParts) => {
       const definition = states.definitionOf(draft.kind);
       if (!definition) return undefined;
       const key = definition.stateKey({ ...draft, seq: 0 });
-      // The kinds whose state is kept under their log key are read where the states are shared.
-      return key === draft.key ? itemStates.get(draft.kind, key) : states.of(definition).get(key);
+      // Where the services read the kind's states: resources and schemas through the port (shared on Redis).
+      return draft.kind === 'resources' || draft.kind === 'schemas' ? itemStates.get(draft.kind, key) : states.of(definition).get(key);
     },
     // A log that keeps the states (Redis) is handed the state each event leads to.
     projections.statesShared ? (draft, previous, seq) => states.definitionOf(draft.kind)?.next(previous, { ...draft, seq }) : undefined,

@@ -5,6 +5,7 @@ import type { EventWriter } from '../../src/domain/EventWriter.js';
 import type { CommandDefinition, DomainEvent } from '../../src/domain/KindDefinition.js';
 import { Lifecycle } from '../../src/domain/Lifecycle.js';
 import { Rejection } from '../../src/kernel/Rejection.js';
+import { fillTemplate } from '../../src/kernel/stateTemplate.js';
 
 interface State {
   rev: number;
@@ -139,5 +140,22 @@ describe('Lifecycle: a batch of commands', () => {
     expect(outcomes[1]).to.be.instanceOf(Rejection);
     expect((outcomes[2] as LogEvent).rev).to.equal(2);
     expect(singles).to.deep.equal(['b']);
+  });
+});
+
+describe('Lifecycle: the state handed to a log that keeps states', () => {
+  it('hands each append the state its event leads to, the position left for the log to fill; none without a fold or for a deletion', async () => {
+    const appended: EventDraft[] = [];
+    const writer = {
+      append: async (draft: EventDraft) => (appended.push(draft), { ...draft, seq: appended.length }) as LogEvent,
+    } as unknown as EventWriter;
+    const next = (draft: EventDraft, previous: unknown, seq: number) => ({ rev: draft.rev, seen: (previous as State | undefined)?.rev ?? 0, at: seq });
+    await new Lifecycle(writer, async () => undefined, next).run(definition, { rev: 4 }, {}, { key: 'k' });
+    expect(fillTemplate(appended[0]!.state!, 31)).to.equal('{"rev":5,"seen":4,"at":31}');
+    await new Lifecycle(writer, async () => undefined).run(definition, { rev: 4 }, {}, { key: 'k' });
+    expect(appended[1]).not.to.have.property('state');
+    const deleting = { ...definition, revAfter: () => 0 } as unknown as CommandDefinition<State, unknown, Event>;
+    await new Lifecycle(writer, async () => undefined, next).run(deleting, { rev: 4 }, {}, { key: 'k' });
+    expect(appended[2]).not.to.have.property('state');
   });
 });
