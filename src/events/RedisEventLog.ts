@@ -197,8 +197,8 @@ export class RedisEventLog implements EventLog {
   }
 
   /** The items' latest states this log keeps beside its events, read through a cache of at most `capacity` states. */
-  itemStates(fold: FoldHistory, capacity: number): RedisItemStates {
-    return new RedisItemStates(this.redis, this.keys, this, fold, capacity);
+  itemStates(fold: FoldHistory, capacity: number, away?: ConstructorParameters<typeof RedisItemStates>[5]): RedisItemStates {
+    return new RedisItemStates(this.redis, this.keys, this, fold, capacity, away);
   }
 
   /** The command connection, for stores kept beside the log. */

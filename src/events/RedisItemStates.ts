@@ -41,6 +41,12 @@ export class RedisItemStates implements ItemStates {
     private readonly fold: FoldHistory,
     /** The most states held in memory at once. */
     readonly capacity: number,
+    /**
+     * Where states are read while Redis cannot be reached (this process's own fold of the log, as
+     * far as it got), so reads go on answering as they did before the states were shared; absent:
+     * the read fails as the log does.
+     */
+    private readonly away?: (kind: Kind, keys: readonly string[]) => (unknown | undefined)[],
   ) {
     this.cache = new Lru(capacity);
   }
@@ -62,7 +68,15 @@ export class RedisItemStates implements ItemStates {
     const readings = wanted.map((key) => ({ key, stale: false }));
     for (const r of readings) this.reading.add(r);
     try {
-      const answers = await this.read(wanted);
+      let answers: (Cached | undefined | null)[];
+      try {
+        answers = await this.read(wanted);
+      } catch (error) {
+        if (!(error instanceof EventLogUnavailable) || !this.away) throw error;
+        // Not cached: what Redis would answer once back may be newer.
+        this.away(kind, wanted).forEach((state, at) => (found[missing[at]!] = state as S | undefined));
+        return found;
+      }
       const folded = await Promise.all(answers.map(async (answer, at) => answer ?? (answer === null ? await this.folded(kind, wanted[at]!) : undefined)));
       folded.forEach((cached, at) => {
         found[missing[at]!] = cached?.state as S | undefined;

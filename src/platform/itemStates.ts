@@ -14,10 +14,16 @@ export const openItemStates = (
   states: States,
   capacity: number,
 ): { itemStates: ItemStates; observe?: (logged: LogEvent) => void } => {
-  if (!redis) return { itemStates: new EmbeddedItemStates(states) };
-  const shared = redis.itemStates((kind, events) => {
-    const definition = states.definitionOf(kind);
-    return definition && events.reduce<unknown>((state, event) => definition.next(state, event), undefined);
-  }, capacity);
+  const own = new EmbeddedItemStates(states);
+  if (!redis) return { itemStates: own };
+  const shared = redis.itemStates(
+    (kind, events) => {
+      const definition = states.definitionOf(kind);
+      return definition && events.reduce<unknown>((state, event) => definition.next(state, event), undefined);
+    },
+    capacity,
+    // While Redis is away, reads answer from this replica's own fold, as they did before the states were shared.
+    (kind, keys) => own.now(kind, keys),
+  );
   return { itemStates: shared, observe: (logged) => shared.observe(logged) };
 };

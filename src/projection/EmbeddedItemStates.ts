@@ -7,11 +7,16 @@ export class EmbeddedItemStates implements ItemStates {
   constructor(private readonly states: States) {}
 
   async get<S>(kind: Kind, key: string): Promise<S | undefined> {
-    return this.now<S>(kind, key);
+    return this.one<S>(kind, key);
   }
 
   async getMany<S>(kind: Kind, keys: readonly string[]): Promise<(S | undefined)[]> {
-    return keys.map((key) => this.now<S>(kind, key));
+    return this.now<S>(kind, keys);
+  }
+
+  /** The states as this process's fold holds them now. */
+  now<S>(kind: Kind, keys: readonly string[]): (S | undefined)[] {
+    return keys.map((key) => this.one<S>(kind, key));
   }
 
   held(): number {
@@ -20,7 +25,7 @@ export class EmbeddedItemStates implements ItemStates {
     return count;
   }
 
-  private now<S>(kind: Kind, key: string): S | undefined {
+  private one<S>(kind: Kind, key: string): S | undefined {
     const definition = this.states.definitionOf(kind);
     return definition && (this.states.of(definition).get(key) as S | undefined);
   }

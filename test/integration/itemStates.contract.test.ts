@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventDraft, EventLog, Kind, LogEvent } from '../../src/events/EventLog.js';
-import { RevisionConflict } from '../../src/events/EventLog.js';
+import { EventLogUnavailable, RevisionConflict } from '../../src/events/EventLog.js';
 import type { ItemStates } from '../../src/events/ItemStates.js';
 import { JournalEventLog } from '../../src/events/JournalEventLog.js';
 import { RedisEventLog } from '../../src/events/RedisEventLog.js';
@@ -230,6 +230,17 @@ describe('item states on Redis: kept beside the events', () => {
       await log.close();
       await dropPrefix(`${prefix}-kept`);
     }
+  });
+
+  it("answers from the replica's own fold while Redis cannot be reached, and caches none of it", async () => {
+    const log = await RedisEventLog.open(REDIS_URL, `${prefix}-away`);
+    const own = new Map([['resources/o/p/a', { key: 'resources/o/p/a', rev: 1, total: 9, seqs: [1] }]]);
+    const states = log.itemStates(fold, 10, (_kind, keys) => keys.map((key) => own.get(key)));
+    await log.close();
+    expect(await states.getMany('resources', ['resources/o/p/a', 'resources/o/p/b'])).to.deep.equal([own.get('resources/o/p/a'), undefined]);
+    expect(states.held()).to.equal(0);
+    const without = log.itemStates(fold, 10);
+    expect(await without.get('resources', 'resources/o/p/a').catch((error: unknown) => error)).to.be.instanceOf(EventLogUnavailable);
   });
 
   it('folds the history of a key whose state the log does not hold (a log copied from a journal)', async () => {
