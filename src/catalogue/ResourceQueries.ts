@@ -1,4 +1,5 @@
 import type { ProjectRef } from '../kernel/labels.js';
+import type { ItemRef } from '../kernel/ItemRef.js';
 import type { Aggregations, ListingRequest, Listings } from './Listings.js';
 import type { Binding } from '../store/GraphStore.js';
 import type { CatalogueQueries } from './CatalogueQueries.js';
@@ -50,16 +51,18 @@ export class ResourceQueries {
   }
 
   /** Resources of the project whose current revision links to this one. */
-  async incoming(ref: ProjectRef, schemaSegment: string, idSegment: string, from: number, size: number): Promise<Page<LinkEntry>> {
-    const state = await this.resources.locate(ref, schemaSegment, idSegment);
+  async incoming(item: ItemRef, from: number, size: number): Promise<Page<LinkEntry>> {
+    const ref = item.project;
+    const state = await this.resources.locate(item);
     const { total, rows } = await this.catalogue.incoming(this.kind.name, ref, state.id, from, size);
     const known = await this.known(rows.map((r) => [r.project, r.id]));
     return { total, items: rows.map((r, at) => ({ id: r.id, paths: r.paths, ...known[at]! })) };
   }
 
   /** What this resource's current revision links to; external IRIs only when asked for. */
-  async outgoing(ref: ProjectRef, schemaSegment: string, idSegment: string, from: number, size: number, external: boolean): Promise<Page<LinkEntry>> {
-    const state = await this.resources.locate(ref, schemaSegment, idSegment);
+  async outgoing(item: ItemRef, from: number, size: number, external: boolean): Promise<Page<LinkEntry>> {
+    const ref = item.project;
+    const state = await this.resources.locate(item);
     // A target is known when it is an item of this project; its metadata comes from its state.
     const targets = await this.catalogue.outgoing(this.kind.name, ref, state.id);
     const known = await this.known(targets.map((r) => [ref, r.target]));

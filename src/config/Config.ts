@@ -2,10 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { isIP } from 'node:net';
-import { ConfigError } from './ConfigError.js';
+import { ConfigError } from '../kernel/ConfigError.js';
 import { trackerConfig } from './trackerConfig.js';
-import type { TrackerConfig } from './trackerConfig.js';
-import type { StorageConfig } from './storageConfig.js';
+import type { TrackerOptions } from '../tracker/TrackerOptions.js';
+import type { StorageOptions } from '../files/StorageOptions.js';
 import { storageConfig } from './storageConfig.js';
 import { sparqlStoreConfig } from './sparqlStoreConfig.js';
 import { projectPrefixConfig } from './projectPrefixConfig.js';
@@ -13,6 +13,8 @@ import { provisioningConfig } from './provisioningConfig.js';
 import type { ProvisioningConfig } from './provisioningConfig.js';
 import type { ProjectPrefixConfig } from './projectPrefixConfig.js';
 import type { SparqlServer } from '../store/SparqlHttpClient.js';
+import type { HttpLimits } from '../http/serve.js';
+import type { FrontendOptions } from '../frontend/frontendOptions.js';
 
 /**
  * The change feed's window when not configured: a change holds two states and its revision's
@@ -114,7 +116,7 @@ export interface Config {
   logLevel?: string;
   snapshotMillis: number;
   /** The issue-tracker integration (`plugins.jira.*` of the configuration file); absent: not configured. */
-  tracker?: TrackerConfig;
+  tracker?: TrackerOptions;
   /** The text index (listings' `q`, the search API); `false` leaves it out (default on). */
   textIndex?: boolean;
   /** `plugins.search.fields`: the JSON file `GET /v1/search/config` answers with. */
@@ -124,7 +126,7 @@ export interface Config {
   /** A search API query's time budget (ms): it runs on the event loop, so it is stopped beyond. */
   searchTimeoutMillis?: number;
   /** Storages and files (`plugins.storage.storages.*` in the config file); defaults of the spec when absent. */
-  storages?: StorageConfig;
+  storages?: StorageOptions;
   /** The triple store on an external SPARQL 1.1 server (`SPARQL_ENDPOINT`...); absent: the embedded store. */
   sparqlStore?: SparqlServer;
   /** Templates of new projects' default `base` and `vocab` (Delta 1.12's `projects.prefix`). */
@@ -132,33 +134,7 @@ export interface Config {
   /** Realms and ACLs written at start-up (Delta 1.11's `realms.provisioning`, `acls.provisioning`). */
   provisioning?: ProvisioningConfig;
   /** The web frontend (Delta's `app.fusion`): where `Accept: text/html` fetches are redirected, and the built-in one's sign-in. */
-  frontend?: FrontendConfig;
-}
-
-/** Delta's `fusion.base` and `fusion.enable-redirects`, plus the realm the built-in frontend signs in through. */
-export interface FrontendConfig {
-  /** Fetches of items with `Accept: text/html` answer 303 to `{base}/{org}/{project}/resources/{id}`. */
-  enableRedirects: boolean;
-  /** The frontend's base address (absent: the built-in one, `{baseUrl}/web`). */
-  base?: string;
-  /** The label of the realm the built-in frontend signs in through (none: anonymous only). */
-  realm?: string;
-  /** The OAuth client id the built-in frontend presents to that realm's provider. */
-  clientId: string;
-}
-
-/** What the HTTP server allows one client: slow or greedy clients are cut off, and told so. */
-export interface HttpLimits {
-  /** The whole request (headers and body) must arrive within this time; then 408. */
-  requestTimeoutMillis: number;
-  /** The headers must arrive within this time. */
-  headersTimeoutMillis: number;
-  /** Idle keep-alive connections are closed after this time. */
-  keepAliveTimeoutMillis: number;
-  /** Open connections beyond this are answered 503 and closed at once (the longest-idle keep-alive connection is closed first, if any). */
-  maxConnections: number;
-  /** Open connections one client address, and one caller, may hold (503 beyond): well under `maxConnections`, so no one client holds them all. */
-  maxConnectionsPerClient: number;
+  frontend?: FrontendOptions;
 }
 
 /** A tenth of the cap (at least one): a client holding its whole share leaves nine tenths to the others. */
@@ -304,7 +280,7 @@ const booleanSetting = (name: string, raw: string | undefined): boolean => {
   throw new ConfigError(name, `expected true or false, got '${raw}'`);
 };
 
-const frontendSetting = (setting: (envName: string, fileKey: string) => string | undefined): FrontendConfig => {
+const frontendSetting = (setting: (envName: string, fileKey: string) => string | undefined): FrontendOptions => {
   const base = setting('FUSION_BASE', 'fusion.base')?.replace(/\/+$/, '');
   if (base !== undefined && !/^https?:\/\/[^\s]+$/.test(base)) throw new ConfigError('FUSION_BASE', `expected an http(s) URL, got '${base}'`);
   const realm = setting('FRONTEND_REALM', 'fusion.realm');

@@ -1,6 +1,6 @@
 import { isIri } from '../domain/projects/apiMappings.js';
 import { renderPrefix } from '../kernel/prefixTemplate.js';
-import { ConfigError } from './ConfigError.js';
+import { ConfigError } from '../kernel/ConfigError.js';
 
 /** Templates of new projects' default `base` and `vocab` (absent: `{BASE_URL}/v1/resources/{org}/{project}/_/`, `{BASE_URL}/v1/vocabs/{org}/{project}/`). */
 export interface ProjectPrefixConfig {

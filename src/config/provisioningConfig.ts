@@ -1,5 +1,5 @@
 import type { RealmFields } from '../kernel/RealmFields.js';
-import { ConfigError } from './ConfigError.js';
+import { ConfigError } from '../kernel/ConfigError.js';
 
 /** Delta 1.11's start-up provisioning (`realms.provisioning`, `acls.provisioning`). */
 export interface ProvisioningConfig {

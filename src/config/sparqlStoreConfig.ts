@@ -1,5 +1,5 @@
 import type { SparqlServer } from '../store/SparqlHttpClient.js';
-import { ConfigError } from './ConfigError.js';
+import { ConfigError } from '../kernel/ConfigError.js';
 
 const url = (name: string, raw: string): string => {
   try {

@@ -1,20 +1,8 @@
 import { createPrivateKey } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { protocolProblem } from '../util/loopback.js';
-import { ConfigError } from './ConfigError.js';
-
-/** The issue-tracker integration (spec §4.8): where the tracker is and how this service signs as its OAuth 1.0a consumer. */
-export interface TrackerConfig {
-  /** The tracker's base address, without a trailing slash. */
-  base: string;
-  consumerKey: string;
-  /** The consumer's RSA private key (RSA-SHA1 signatures). */
-  privateKey: KeyObject;
-  /** Bound of every request to the tracker, in ms; beyond it the call is 502. */
-  timeoutMillis: number;
-  /** 32 bytes for the AES-GCM encryption of the stored user tokens; derived from `privateKey` when absent. */
-  tokenKey?: Buffer;
-}
+import { ConfigError } from '../kernel/ConfigError.js';
+import type { TrackerOptions } from '../tracker/TrackerOptions.js';
 
 const KEYS = ['enabled', 'base', 'consumer-key', 'private-key', 'timeout', 'token-key'] as const;
 type Key = (typeof KEYS)[number];
@@ -66,7 +54,7 @@ const timeoutSetting = (raw: string | undefined): number => {
  * tracker's address, the consumer key and its private key are all given (its routes then answer that
  * it is not configured); a value that is given but unusable stops the start-up.
  */
-export const trackerConfig = (file: (key: string) => string | undefined): TrackerConfig | undefined => {
+export const trackerConfig = (file: (key: string) => string | undefined): TrackerOptions | undefined => {
   const value = (key: Key) => file(`plugins.jira.${key}`);
   const enabled = value('enabled');
   if (enabled !== undefined && enabled !== 'true' && enabled !== 'false')

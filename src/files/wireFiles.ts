@@ -3,8 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { assetPath } from '../util/assets.js';
-import type { StorageConfig } from '../config/storageConfig.js';
-import { storageConfig } from '../config/storageConfig.js';
+import type { StorageOptions } from './StorageOptions.js';
 import type { Caller } from '../kernel/Caller.js';
 import type { Clock } from '../kernel/Clock.js';
 import type { Addresses } from '../kernel/Addresses.js';
@@ -40,7 +39,7 @@ import { sweepPartFiles } from './sweepPartFiles.js';
 import type { Log } from '../kernel/Log.js';
 
 /** The configured password, else a random one kept (owner-only) in the data directory so restarts can open old secrets. */
-const secretPassword = (config: StorageConfig, dataDir: string): string => {
+const secretPassword = (config: StorageOptions, dataDir: string): string => {
   if (config.password !== undefined) return config.password;
   const path = join(dataDir, 'storage-secrets.key');
   if (existsSync(path)) return readFileSync(path, 'utf8').trim();
@@ -51,7 +50,7 @@ const secretPassword = (config: StorageConfig, dataDir: string): string => {
 };
 
 export interface FilesDeps {
-  config: StorageConfig | undefined;
+  config: StorageOptions;
   dataDir: string;
   storageStates: Map<string, StorageState>;
   fileStates: Map<string, FileState>;
@@ -72,12 +71,7 @@ export interface FilesDeps {
 
 /** Storages and files put together: their services, stores, queries and routes. */
 export const storagesAndFiles = (deps: FilesDeps) => {
-  const config =
-    deps.config ??
-    storageConfig(
-      () => undefined,
-      (name, problem) => new Error(`${name}: ${problem}`),
-    );
+  const config = deps.config;
   const endpoints = new EndpointPolicy(config.allowedEndpoints, {
     BlobStorage: config.defaults.BlobStorage.endpoint,
     RemoteDiskStorage: config.defaults.RemoteDiskStorage.endpoint,

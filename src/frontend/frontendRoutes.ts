@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Router } from 'express';
 import { assetPath } from '../util/assets.js';
-import type { FrontendConfig } from '../config/Config.js';
+import type { FrontendOptions } from './frontendOptions.js';
 import { rejections } from '../domain/rejections.js';
 import type { Routes } from '../http/route.js';
 import { NOTHING } from '../http/reads.js';
@@ -9,7 +9,7 @@ import { NOTHING } from '../http/reads.js';
 interface Deps {
   /** The service's public base (`BASE_URL`): the API the page calls, and the frontend's own address below it. */
   base: string;
-  frontend: FrontendConfig | undefined;
+  frontend: FrontendOptions | undefined;
   /** The discovery address of an active realm, by label. */
   openIdConfig: (realm: string) => string | undefined;
 }

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { FrontendConfig } from '../config/Config.js';
+import type { FrontendOptions } from './frontendOptions.js';
 
 /**
  * The item fetches a browser may be sent from (spec 4.1, 4.3; Delta also does storages and files):
@@ -8,7 +8,7 @@ import type { FrontendConfig } from '../config/Config.js';
 const ITEM_PATHS: Record<string, number> = { resources: 4, schemas: 3, storages: 3, files: 3 };
 
 /** Delta's test: the `Accept` header names `text/html` itself, with no lowered quality (a `*\/*` alone is no browser). */
-export const wantsHtml = (accept: string | undefined): boolean =>
+const wantsHtml = (accept: string | undefined): boolean =>
   (accept ?? '').split(',').some((range) => {
     const [type, ...params] = range.split(';').map((p) => p.trim().toLowerCase());
     const q = params.find((p) => p.startsWith('q='));
@@ -16,7 +16,7 @@ export const wantsHtml = (accept: string | undefined): boolean =>
   });
 
 /** Where the frontend shows an item: Delta's `{base}/{org}/{project}/resources/{id}`, with its `rev` or `tag`. */
-export const frontendAddress = (base: string, org: string, project: string, id: string, query: URLSearchParams): string => {
+const frontendAddress = (base: string, org: string, project: string, id: string, query: URLSearchParams): string => {
   const at = new URL(`${base}/${encodeURIComponent(org)}/${encodeURIComponent(project)}/resources/${encodeURIComponent(id)}`);
   for (const name of ['rev', 'tag']) {
     const value = query.get(name);
@@ -30,7 +30,7 @@ export const frontendAddress = (base: string, org: string, project: string, id: 
  * before authorization as in Delta (the page reads it with the caller's own token). Anything else,
  * and everything when the setting is off, goes on to the API untouched.
  */
-export const htmlRedirect = (config: FrontendConfig | undefined, serviceBase: string) => (req: Request, res: Response, next: NextFunction) => {
+export const htmlRedirect = (config: FrontendOptions | undefined, serviceBase: string) => (req: Request, res: Response, next: NextFunction) => {
   if (!config?.enableRedirects || (req.method !== 'GET' && req.method !== 'HEAD') || !wantsHtml(req.headers.accept)) return next();
   const url = new URL(req.originalUrl, 'http://placeholder');
   const segments = url.pathname.split('/').slice(1);

@@ -52,13 +52,6 @@ export const selector = (query: Query): { rev?: number; tag?: string } => {
   return { ...(rev === undefined ? {} : { rev }), ...(tag === undefined ? {} : { tag }) };
 };
 
-/** `indexing=async|sync`: both are accepted; every write is projected before it is acknowledged. */
-export const indexing = (query: Query): void => {
-  const value = single(query, 'indexing');
-  if (value !== undefined && value !== 'async' && value !== 'sync')
-    throw rejections.malformedQueryParam(`Query parameter 'indexing' must be 'async' or 'sync', got '${value}'.`);
-};
-
 export const tagName = (query: Query): string | undefined => {
   const tag = single(query, 'tag');
   const problem = tag === undefined ? undefined : tagProblem(tag);

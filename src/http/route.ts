@@ -14,12 +14,28 @@ import type { CallerConcurrency } from './CallerConcurrency.js';
 import { noteReads } from './consistentReads.js';
 import { readsOf } from './reads.js';
 import type { Reads } from './reads.js';
+import { parseIndexing } from './requestEdge.js';
+import type { ItemPath, RequestEdge } from './requestEdge.js';
+import type { Indexing } from '../domain/EventWriter.js';
+import type { ItemRef, ItemTarget } from '../kernel/ItemRef.js';
 
-/** What a handler is given besides the request: the caller, and what it may read of a multi-project scope. */
+/**
+ * What a handler is given besides the request: the caller, what it may read of a multi-project
+ * scope, and what the route declared to be parsed at the edge: the item its path names (resolved
+ * against the project's mappings) and the write's `indexing`.
+ */
 export interface Context {
   caller: Caller;
   access: ProjectAccess;
+  item?: ItemTarget;
+  indexing: Indexing;
 }
+
+/** The item of a route that declared an `item` with an `id`. */
+export const itemOf = (ctx: Context): ItemRef => {
+  if (ctx.item?.id === undefined) throw new Error('a handler read an item its route does not declare');
+  return ctx.item as ItemRef;
+};
 
 export type Handler = (req: Request, res: Response, ctx: Context) => Promise<void> | void;
 export type Method = 'get' | 'put' | 'post' | 'patch' | 'delete' | 'head';
@@ -62,7 +78,11 @@ export interface Endpoint {
   reads: Reads;
   body: BodyKind;
   handle: Handler;
-  /** What the route does, for the OpenAPI description (else the shared table of summaries). */
+  /** Which path parameters name an item: resolved at the edge into `ctx.item` (aliases, CURIEs, `_` as no schema). */
+  item?: ItemPath;
+  /** A write taking `?indexing=sync|async`: parsed at the edge into `ctx.indexing`, and the write runs under it. */
+  indexing?: true;
+  /** What the route does, for the OpenAPI description: a capability's routes must say it (the core's may use its table, `ROUTE_SUMMARIES`). */
   summary?: string;
   /**
    * CPU- or memory-heavy work (a search, a SPARQL query): counted against the caller's share of
@@ -103,6 +123,7 @@ export class Routes {
     private readonly bodies: Record<BodyKind, RequestHandler[]>,
     /** The share of costly requests each caller may have in flight; none: unbounded. */
     private readonly costly?: CallerConcurrency,
+    private readonly edge: RequestEdge = {},
   ) {}
 
   add(router: Router, path: string, endpoints: Partial<Record<Method, Endpoint>>): void {
@@ -150,12 +171,24 @@ export class Routes {
         .then(async () => {
           const caller = callerOf(res);
           const access = await this.authorize(endpoint.guard, caller, req);
-          const handle = () => Promise.resolve(endpoint.handle(req, res, { caller, access }));
+          const indexing = endpoint.indexing ? parseIndexing(req.query) : 'sync';
+          const item = endpoint.item && (await this.item(req, endpoint.item));
+          const ctx: Context = { caller, access, indexing, ...(item ? { item } : {}) };
+          const run = () => Promise.resolve(endpoint.handle(req, res, ctx));
+          const handle = () => (this.edge.indexing && endpoint.indexing ? this.edge.indexing(indexing, run) : run());
           const costly = endpoint.costly === true || (endpoint.costly !== undefined && endpoint.costly(req));
           await (costly && this.costly ? this.costly.run(callerKey(caller, req), handle) : handle());
         })
         .catch(next);
     };
+  }
+
+  private async item(req: Request, path: ItemPath): Promise<ItemTarget> {
+    if (!this.edge.items) throw new Error('a route declares an item but the route table resolves none');
+    return this.edge.items(projectOf(req), {
+      ...(path.schema === undefined ? {} : { schema: segment(req, path.schema) }),
+      ...(path.id === undefined ? {} : { id: segment(req, path.id) }),
+    });
   }
 
   private async authorize(guard: Guard, caller: Caller, req: Request): Promise<ProjectAccess> {

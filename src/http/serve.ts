@@ -1,12 +1,25 @@
 import { createServer, maxHeaderSize } from 'node:http';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { HttpLimits } from '../config/Config.js';
 import { rejections } from '../domain/rejections.js';
 import type { Rejection } from '../kernel/Rejection.js';
 import { context } from '../kernel/vocabulary.js';
 import { statusOf } from './statusOf.js';
 import type { ConnectionShares } from './ConnectionShares.js';
+
+/** What the HTTP server allows one client: slow or greedy clients are cut off, and told so. */
+export interface HttpLimits {
+  /** The whole request (headers and body) must arrive within this time; then 408. */
+  requestTimeoutMillis: number;
+  /** The headers must arrive within this time. */
+  headersTimeoutMillis: number;
+  /** Idle keep-alive connections are closed after this time. */
+  keepAliveTimeoutMillis: number;
+  /** Open connections beyond this are answered 503 and closed at once (the longest-idle keep-alive connection is closed first, if any). */
+  maxConnections: number;
+  /** Open connections one client address, and one caller, may hold (503 beyond): well under `maxConnections`, so no one client holds them all. */
+  maxConnectionsPerClient: number;
+}
 
 export interface ServeOptions extends HttpLimits {
   host: string;

@@ -14,9 +14,3 @@ export interface AclCheck {
   /** The projects below `path` on which the caller holds `permission`. */
   access(caller: Caller, permission: Permission, path: AclPath): Promise<ProjectAccess>;
 }
-
-/** Every caller may do everything: the behaviour before access control exists. */
-export const allowAll: AclCheck = {
-  authorize: async () => undefined,
-  access: async () => ({ mode: 'all' }),
-};

@@ -19,13 +19,7 @@ import type { SearchResponse } from '../search/dsl/executeSearch.js';
 import type { SearchDoc } from '../search/dsl/fields.js';
 import type { CpuTurns } from '../workers/CpuTurns.js';
 import type { Redis } from 'ioredis';
-import type { Revision } from '../domain/resources/RevisionReader.js';
-import type { ValidationReport } from '../domain/resources/SchemaResolver.js';
 
-/** One revision of a resource or schema, as its fetch reads it (`RevisionNotFound`, `TagNotFound`, the schema segment checked). */
-export interface RevisionSource {
-  fetch(ref: ProjectRef, schemaSegment: string, idSegment: string, selector: Selector): Promise<Revision>;
-}
 import type { ProjectSparqlStore } from '../store/ProjectSparqlStore.js';
 
 /** Resources and schemas as a module reads them: by `@id` in a project, rendered as their routes render them. */
@@ -38,14 +32,16 @@ export interface ItemReader {
   source(kind: 'resources' | 'schemas', project: ProjectRef, id: string, selector: Selector, annotate: boolean): Promise<JsonObject>;
 }
 
-/** Resources' and schemas' revisions read back from the log, and their triples (history, diffs). */
-export interface Revisions {
-  /** `validate`: the report of checking the current payload against the schema of the path (`_`: its own, latest revision). */
-  resources: RevisionSource & { validate(ref: ProjectRef, schemaSegment: string, idSegment: string): Promise<ValidationReport> };
-  schemas: RevisionSource;
-  events: Pick<EventLog, 'get'>;
-  /** A revision's expanded payload as N-Triples, as its revision graph holds it. */
-  triples(expanded: JsonObject[]): Promise<string>;
+/**
+ * Resources and schemas as the modules that read their revisions see them (history, diffs and
+ * blame; bulk writes and exports; validation jobs): their services, their states (by log key), the
+ * log their revisions are read from, and a revision's triples as its revision graph holds them.
+ */
+export interface ItemRevisions {
+  services: Record<'resources' | 'schemas', ResourceService>;
+  states: Record<'resources' | 'schemas', ReadonlyMap<string, ResourceState>>;
+  log: Pick<EventLog, 'read' | 'get'>;
+  toNQuads(expanded: JsonObject[]): Promise<string>;
 }
 
 /** What the composition root hands every capability module once the core is built. */
@@ -59,7 +55,7 @@ export interface Platform {
   listings: Listings;
   catalogue: CatalogueQueries;
   items: ItemReader;
-  revisions: Revisions;
+  revisions: ItemRevisions;
   storages: StorageService;
   files: FileService;
   log: Log;
@@ -82,13 +78,6 @@ export interface Platform {
   };
   /** How far the projections behind a project's default views are in the log: its search (text index) and its SPARQL endpoint's store. */
   indexPositions: { search(): number; sparql(): number };
-  /** Resources and schemas as bulk writes and exports see them: their services, their states (by log key), the log their revisions are read from. */
-  itemHistory: {
-    services: Record<'resources' | 'schemas', ResourceService>;
-    states: Record<'resources' | 'schemas', ReadonlyMap<string, ResourceState>>;
-    log: Pick<EventLog, 'read' | 'get'>;
-    toNQuads(expanded: JsonObject[]): Promise<string>;
-  };
   /** The event log's Redis, when there is one: where state every replica shares is kept (keys under the log's hash tag). */
   redis?: { readonly connection: Redis; keyOf(name: string): string };
 }

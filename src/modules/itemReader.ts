@@ -21,11 +21,11 @@ export const itemReader = (deps: {
     return resource && { kind: 'resources' as const, state: resource };
   },
   body: async (kind, project, id, selector) => {
-    const { state, compacted } = await (kind === 'schemas' ? deps.schemas : deps.resources).fetchCompacted(project, '_', id, selector);
+    const { state, compacted } = await (kind === 'schemas' ? deps.schemas : deps.resources).fetchCompacted({ project, id }, selector);
     return kind === 'schemas' ? schemaBody(state, compacted, deps.addresses) : resourceBody(state, compacted, deps.addresses);
   },
   source: async (kind, project, id, selector, annotate) => {
-    const { state, content } = await (kind === 'schemas' ? deps.schemas : deps.resources).fetch(project, '_', id, selector);
+    const { state, content } = await (kind === 'schemas' ? deps.schemas : deps.resources).fetch({ project, id }, selector);
     if (!annotate) return content.source;
     return kind === 'schemas' ? annotatedSchema(state, content.source, deps.addresses) : annotatedSource(state, content.source, deps.addresses);
   },

@@ -18,6 +18,8 @@ import type { ResourceState } from '../domain/resources/Resource.js';
 import { RevisionReader } from '../domain/resources/RevisionReader.js';
 import type { EventLog } from '../events/EventLog.js';
 import { storagesAndFiles } from '../files/wireFiles.js';
+import { storageConfig } from '../config/storageConfig.js';
+import { ConfigError } from '../kernel/ConfigError.js';
 import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
 import type { Addresses } from '../kernel/Addresses.js';
 import type { Caller } from '../kernel/Caller.js';
@@ -164,7 +166,13 @@ export const coreServices = async (p: CoreParts) => {
   const queries = new ResourceQueries(shared.resources, listings, catalogue, resources);
   const schemaQueries = new ResourceQueries(shared.schemas, listings, catalogue, schemas, schemaParts.kind);
   const storagesFiles = storagesAndFiles({
-    config: config.storages,
+    // Defaults resolved here, where the configuration is read: the same as an empty `plugins.storage.storages`.
+    config:
+      config.storages ??
+      storageConfig(
+        () => undefined,
+        (name, problem) => new ConfigError(name, problem),
+      ),
     dataDir: config.dataDir,
     storageStates: kinds.storages,
     fileStates: kinds.files,
@@ -193,7 +201,7 @@ export const coreServices = async (p: CoreParts) => {
       timeoutMillis: searchTimeout,
       turns,
       fetched: async (project, id) => {
-        const { state, compacted } = await resources.fetchCompacted(project, '_', id, {});
+        const { state, compacted } = await resources.fetchCompacted({ project, id }, {});
         return resourceParts.document(state, compacted);
       },
       ...(config.searchFields !== undefined ? { fieldsFile: config.searchFields } : {}),

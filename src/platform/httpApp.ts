@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { readFileSync } from 'node:fs';
 import type { Config } from '../config/Config.js';
 import { MultiFetch } from '../domain/resources/MultiFetch.js';
+import { itemRefs } from '../domain/projects/itemRefs.js';
 import type { EventLog } from '../events/EventLog.js';
 import type { RedisEventLog } from '../events/RedisEventLog.js';
 import { htmlRedirect } from '../frontend/htmlRedirect.js';
@@ -85,7 +86,21 @@ export const httpApp = ({ config, logs, addresses, log, projections, core, kinds
   // Replicas on one Redis count a caller's costly requests together: its share is the same whichever replicas they reach.
   const perCaller = config.costlyPerCaller ?? 4;
   const costlyShares = p.redis ? new RedisCostlyShares(p.redis.connection, p.redis.keyOf('costly'), perCaller, logs) : new InProcessShares(perCaller);
-  const routes = new Routes(access.check, bodyReaders({ json: config.maxPayloadBytes }), new CallerConcurrency(costlyShares));
+  const routes = new Routes(access.check, bodyReaders({ json: config.maxPayloadBytes }), new CallerConcurrency(costlyShares), {
+    items: itemRefs(core.projects),
+    // `indexing=async`: the write is acknowledged once its state is readable; the projections follow.
+    indexing: (mode, write) => (mode === 'async' ? core.requestIndexing.run('async', write) : write()),
+  });
+  /** A capability documents its own routes: each one it adds declares its OpenAPI summary (the shared table is the core's). */
+  const summarised = (add: () => void) => {
+    const before = routes.routes().length;
+    add();
+    const missing = routes
+      .routes()
+      .slice(before)
+      .filter((r) => r.summary === undefined);
+    if (missing.length) throw new Error(`a capability declares no summary for ${missing.map((r) => `${r.method.toUpperCase()} ${r.path}`).join(', ')}`);
+  };
   const version = (JSON.parse(readFileSync(assetPath('package.json'), 'utf8')) as { version: string }).version;
   versionRoutes(routes, router, {
     version,
@@ -97,7 +112,7 @@ export const httpApp = ({ config, logs, addresses, log, projections, core, kinds
     routes: () => routes.routes(),
     base: addresses.base,
   });
-  access.routes(routes, router);
+  summarised(() => access.routes(routes, router));
   operationsRoutes(routes, router, {
     metrics: p.metrics,
     metricsAccess: config.metrics ?? 'permission',
@@ -140,6 +155,7 @@ export const httpApp = ({ config, logs, addresses, log, projections, core, kinds
         { kind: schemas.kind.name, service: core.schemas },
       ],
       [...core.storagesFiles.viewed, ...p.capabilities.flatMap((m) => m.viewed ?? [])],
+      itemRefs(core.projects),
     ),
     renderers: { [resources.kind.name]: resources.renderers, [schemas.kind.name]: schemas.renderers },
     jsonld,
@@ -147,7 +163,7 @@ export const httpApp = ({ config, logs, addresses, log, projections, core, kinds
     maxEntries: config.multiFetchMax ?? 1_000,
     turns: core.turns,
   });
-  for (const m of p.capabilities) m.routes(routes, router);
+  for (const m of p.capabilities) summarised(() => m.routes(routes, router));
   // Replicas share the users' tracker tokens through Redis.
   const redis = p.redis;
   const sharedTokens = redis && ((key: Buffer) => new RedisTokenStore(redis.connection, redis.keyOf('tracker-tokens'), key, logs));
@@ -168,8 +184,6 @@ export const httpApp = ({ config, logs, addresses, log, projections, core, kinds
   app.use(plainQuery);
   // What the request's route declared to read, then the wait for it.
   app.use(routes.readsLookup(), consistentReads(projections.barrier, projections.followers));
-  // `indexing=async`: the write is acknowledged once its state is readable; the projections follow.
-  app.use((req, _res, next) => (req.query['indexing'] === 'async' ? core.requestIndexing.run('async', next) : next()));
   app.use(authenticate(access.authenticator));
   app.use(claimConnection(connections));
   app.use(htmlRedirect(config.frontend, addresses.base));

@@ -61,13 +61,12 @@ export const modulePlatform = (p: {
     files: core.storagesFiles.files,
     log: p.logs,
     ...(p.redis ? { redis: p.redis } : {}),
-    itemHistory: {
+    revisions: {
       services: { resources: core.resources, schemas: core.schemas },
       states: { resources: core.kinds.resources, schemas: core.kinds.schemas },
       log: p.log,
       toNQuads: (expanded) => p.jsonld.toNQuads(expanded),
     },
-    revisions: { resources: core.resources, schemas: core.schemas, events: p.log, triples: (expanded) => p.jsonld.toNQuads(expanded) },
     items: itemReader({
       resourceStates: core.shared.resources,
       schemaStates: core.shared.schemas,

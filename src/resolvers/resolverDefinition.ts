@@ -17,10 +17,10 @@ export const RESOLVERS_SCHEMA = `${SCHEMAS}resolvers.json`;
 export const DEFAULT_RESOLVER = `${NXV}defaultInProject`;
 
 export const resolverKey = (project: ProjectRef, id: string): string => `resolvers/${project}/${id}`;
-export const resolverTypes = (type: ResolverType): string[] => [`${NXV}Resolver`, `${NXV}${type}`];
+const resolverTypes = (type: ResolverType): string[] => [`${NXV}Resolver`, `${NXV}${type}`];
 
 /** The resolver as expanded JSON-LD: what its revision graph holds and what its links are read from. */
-export const resolverExpanded = (id: string, f: ResolverFields): JsonObject[] => {
+const resolverExpanded = (id: string, f: ResolverFields): JsonObject[] => {
   const node: JsonObject = {
     '@id': id,
     '@type': resolverTypes(f.type),

@@ -6,7 +6,7 @@ import { auditFields } from '../http/render/auditFields.js';
 import type { ResolverState } from './Resolver.js';
 import { RESOLVERS_SCHEMA } from './resolverDefinition.js';
 
-export const resolverSelf = (at: Addresses, s: Pick<ResolverState, 'project' | 'id'>) => `${at.base}/v1/resolvers/${s.project}/${idSegment(s.id)}`;
+const resolverSelf = (at: Addresses, s: Pick<ResolverState, 'project' | 'id'>) => `${at.base}/v1/resolvers/${s.project}/${idSegment(s.id)}`;
 
 const types = (s: ResolverState) => ['Resolver', s.value.fields.type];
 

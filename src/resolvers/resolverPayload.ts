@@ -47,7 +47,7 @@ const optionalString = (source: JsonObject, field: string): string | undefined =
  * The projects a CrossProject resolver may name: each resolution may walk them all (an ACL check
  * and a lookup each), and 18,000 of them took a second per resolution. Delta sets no bound.
  */
-export const MAX_RESOLVER_PROJECTS = 100;
+const MAX_RESOLVER_PROJECTS = 100;
 
 /**
  * A resolver payload read as Delta decodes it: `@type` InProject or CrossProject, `priority` 0..1000;

@@ -4,7 +4,7 @@ import type { Addresses } from '../kernel/Addresses.js';
 import type { ProjectService } from '../domain/projects/ProjectService.js';
 import { resolveId } from '../domain/projects/apiMappings.js';
 import { listingRequest, nextAddress } from '../http/listingParams.js';
-import { bool, indexing, requiredRev, selector, single } from '../http/params.js';
+import { bool, requiredRev, selector, single } from '../http/params.js';
 import { pageBody } from '../http/render/listing.js';
 import { projectOf, segment } from '../http/route.js';
 import { projectEndpoints } from '../http/projectEndpoints.js';
@@ -51,12 +51,10 @@ export const resolverRoutes = (routes: Routes, router: Router, { resolvers, reso
   routes.add(router, T, {
     get: read('List resolvers of a project', list, LISTING),
     post: write('Create a resolver (InProject, CrossProject)', async (req, res, ctx) => {
-      indexing(req.query);
       written(res, 201)(await resolvers.create(projectOf(req), undefined, req.body, ctx.caller));
     }),
   });
   const tag: Handler = async (req, res, ctx) => {
-    indexing(req.query);
     const rev = requiredRev(req.query);
     const body = tagBody(req.body);
     written(res, 201)(await resolvers.tag(projectOf(req), id(req), rev, body.tag, body.rev, ctx.caller));
@@ -66,14 +64,12 @@ export const resolverRoutes = (routes: Routes, router: Router, { resolvers, reso
       send(res, resolverBody(resolvers.fetch(projectOf(req), id(req), selector(req.query)), addresses)),
     ),
     put: write('Create a resolver with this id, or update it (?rev)', async (req, res, ctx) => {
-      indexing(req.query);
       if (single(req.query, 'rev') === undefined) return written(res, 201)(await resolvers.create(projectOf(req), id(req), req.body, ctx.caller));
       written(res, 200)(await resolvers.update(projectOf(req), id(req), requiredRev(req.query), req.body, ctx.caller));
     }),
     delete: write(
       'Deprecate a resolver (?rev)',
       async (req, res, ctx) => {
-        indexing(req.query);
         written(res, 200)(await resolvers.deprecate(projectOf(req), id(req), requiredRev(req.query), ctx.caller));
       },
       'none',

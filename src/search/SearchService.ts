@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError } from '../config/Config.js';
+import { ConfigError } from '../kernel/ConfigError.js';
 import type { ProjectAccess } from '../kernel/ProjectAccess.js';
 import { mayReadProject } from '../kernel/ProjectAccess.js';
 import type { ProjectRef } from '../kernel/labels.js';

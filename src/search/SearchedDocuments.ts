@@ -15,7 +15,7 @@ const REBUILD_SHARE = 0.25;
  * with different readable projects taking turns each find their own set instead of rebuilding one
  * (about 2 s at 100,000 documents). Each set's columns get an equal share of the column budget.
  */
-export const KEPT_SCOPES = 4;
+const KEPT_SCOPES = 4;
 const SET_BYTES = (256 * 1024 * 1024) / KEPT_SCOPES;
 
 interface Searched {

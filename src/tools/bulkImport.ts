@@ -43,7 +43,7 @@ export interface ImportSummary {
 }
 
 /** Sends the file from `fromLine` as one streamed import and follows its answers; errors go to the errors file, with the file's line numbers. */
-export const importFile = (args: BulkArgs, progress: ReturnType<typeof progressWriter>): Promise<ImportSummary> => {
+const importFile = (args: BulkArgs, progress: ReturnType<typeof progressWriter>): Promise<ImportSummary> => {
   const { offset, lines } = scan(args.file, args.fromLine);
   const total = lines - args.fromLine + 1;
   const query = new URLSearchParams({ ...(args.update ? { update: 'true' } : {}), ...(args.tag ? { tag: args.tag } : {}) }).toString();

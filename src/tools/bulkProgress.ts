@@ -19,7 +19,7 @@ const duration = (seconds: number): string => {
 };
 
 /** One progress line: lines done (of how many), items/s, errors so far, and the time left at the rate so far. */
-export const progressLine = ({ done, total, errors, bytes, elapsedMillis }: BulkStatus, width = 24): string => {
+const progressLine = ({ done, total, errors, bytes, elapsedMillis }: BulkStatus, width = 24): string => {
   const seconds = Math.max(elapsedMillis, 1) / 1000;
   const rate = done / seconds;
   const mib = (bytes / 1024 / 1024).toFixed(1);

@@ -1,7 +1,7 @@
 import type { ClientRequest } from 'node:http';
 import { OAuth } from 'oauth';
 import type { dataCallback } from 'oauth';
-import type { TrackerConfig } from '../config/trackerConfig.js';
+import type { TrackerOptions } from './TrackerOptions.js';
 
 /** What the tracker answered: its status and its body as text. */
 export interface TrackerAnswer {
@@ -30,7 +30,7 @@ const NO_CALLBACK = undefined as unknown as dataCallback;
 export class TrackerClient {
   private readonly oauth: OAuth;
 
-  constructor(private readonly config: TrackerConfig) {
+  constructor(private readonly config: TrackerOptions) {
     const pem = config.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
     this.oauth = new OAuth(this.requestTokenUrl, this.accessTokenUrl, config.consumerKey, pem, '1.0', 'oob', 'RSA-SHA1');
   }

@@ -1,6 +1,6 @@
 import { hkdfSync } from 'node:crypto';
 import { join } from 'node:path';
-import type { TrackerConfig } from '../config/trackerConfig.js';
+import type { TrackerOptions } from './TrackerOptions.js';
 import type { Log } from '../kernel/Log.js';
 import { EncryptedTokenFile } from './EncryptedTokenFile.js';
 import type { TokenStore } from './TokenStore.js';
@@ -11,7 +11,7 @@ import type { TrackerParts } from './TrackerService.js';
  * The key that encrypts stored tokens: the configured one, else one derived from the consumer's
  * private key (a new consumer key makes the old tokens useless at the tracker anyway).
  */
-const tokenKey = (config: TrackerConfig): Buffer =>
+const tokenKey = (config: TrackerOptions): Buffer =>
   config.tokenKey ??
   Buffer.from(hkdfSync('sha256', config.privateKey.export({ format: 'der', type: 'pkcs8' }), 'registry-tracker-tokens', 'aes-256-gcm token store', 32));
 
@@ -20,7 +20,7 @@ const tokenKey = (config: TrackerConfig): Buffer =>
  * when given (Redis, when replicas share the log: a flow begun on one ends on another), else in
  * `{dataDir}/tracker/tokens.json`.
  */
-export const trackerParts = (config: TrackerConfig | undefined, dataDir: string, log: Log, shared?: (key: Buffer) => TokenStore): TrackerParts | undefined =>
+export const trackerParts = (config: TrackerOptions | undefined, dataDir: string, log: Log, shared?: (key: Buffer) => TokenStore): TrackerParts | undefined =>
   config && {
     client: new TrackerClient(config),
     tokens: shared ? shared(tokenKey(config)) : new EncryptedTokenFile(join(dataDir, 'tracker', 'tokens.json'), tokenKey(config), log),

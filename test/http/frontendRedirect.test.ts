@@ -4,7 +4,7 @@ import type { TestServer } from '../support/server.js';
 import { client, enc } from '../support/client.js';
 import { storagesConfig, upload } from '../support/files.js';
 import { loadConfig } from '../../src/config/Config.js';
-import { ConfigError } from '../../src/config/ConfigError.js';
+import { ConfigError } from '../../src/kernel/ConfigError.js';
 
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 const ID = 'http://ex.org/ada';

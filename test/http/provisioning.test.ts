@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../../src/config/Config.js';
-import { ConfigError } from '../../src/config/ConfigError.js';
+import { ConfigError } from '../../src/kernel/ConfigError.js';
 import { closedPortAddress, OidcIssuer } from '../support/oidcIssuer.js';
 import { startServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';

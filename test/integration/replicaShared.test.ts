@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { renameSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { loadConfig } from '../../src/config/Config.js';
-import { ConfigError } from '../../src/config/ConfigError.js';
+import { ConfigError } from '../../src/kernel/ConfigError.js';
 import { logKeys, RedisEventLog } from '../../src/events/RedisEventLog.js';
 import { EventLogUnavailable } from '../../src/events/EventLog.js';
 import { RedisTokenStore } from '../../src/tracker/RedisTokenStore.js';

@@ -3,7 +3,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { OAuth } from 'oauth';
-import type { TrackerConfig } from '../../src/config/trackerConfig.js';
+import type { TrackerOptions } from '../../src/tracker/TrackerOptions.js';
 import { call, type Reply } from '../support/client.js';
 import { OidcIssuer, closedPortAddress } from '../support/oidcIssuer.js';
 import { startServer, type TestServer } from '../support/server.js';
@@ -22,7 +22,7 @@ describe('Issue tracker (spec §4.8): OAuth 1.0a with a tracker that verifies ev
   let server: TestServer;
   const tokens: Record<string, string> = {};
   const replies: Reply[] = [];
-  const trackerConfig = (overrides: Partial<TrackerConfig> = {}): TrackerConfig => ({
+  const trackerConfig = (overrides: Partial<TrackerOptions> = {}): TrackerOptions => ({
     base: tracker.base,
     consumerKey: tracker.consumerKey,
     privateKey: tracker.privateKey,

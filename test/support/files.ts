@@ -1,11 +1,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { StorageConfig } from '../../src/config/storageConfig.js';
+import type { StorageOptions } from '../../src/files/StorageOptions.js';
 import { storageConfig } from '../../src/config/storageConfig.js';
 
 /** Storage configuration for a test: a fresh temporary default volume, plus the keys given (dotted names). */
-export const storagesConfig = (keys: Record<string, string> = {}): { config: StorageConfig; volume: string } => {
+export const storagesConfig = (keys: Record<string, string> = {}): { config: StorageOptions; volume: string } => {
   const volume = mkdtempSync(join(tmpdir(), 'registry-volume-'));
   const all: Record<string, string> = { 'plugins.storage.storages.disk.default-volume': volume, 'plugins.storage.storages.password': 'test-password', ...keys };
   const config = storageConfig(

@@ -92,7 +92,7 @@ const FLOORS: string[][] = [
   ['events', 'store', 'workers'],
   ['jsonld'],
   ['domain'],
-  ['shacl', 'config'],
+  ['shacl'],
   ['projection', 'catalogue', 'search', 'streams', 'sparqlEndpoint', 'tracker'],
   ['http'],
   ['modules'],
@@ -108,7 +108,8 @@ const FLOORS: string[][] = [
     'frontend',
     'resolvers',
   ],
-  ['platform'],
+  // The configuration is read by the composition root only: each part below takes its own typed options.
+  ['platform', 'config'],
   ['.', 'tools'],
 ];
 

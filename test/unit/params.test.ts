@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { bool, indexing, integer, many, requiredRev, selector, single, tagName, tagProblem } from '../../src/http/params.js';
+import { bool, integer, many, requiredRev, selector, single, tagName, tagProblem } from '../../src/http/params.js';
 import { Rejection } from '../../src/kernel/Rejection.js';
 
 type Query = Parameters<typeof single>[0];
@@ -57,13 +57,6 @@ describe('query parameters', () => {
     expect(selector(q({ tag: 'v1' }))).to.deep.equal({ tag: 'v1' });
     rejects(() => selector(q({ rev: '2', tag: 'v1' })));
     rejects(() => selector(q({ rev: 'two' })));
-  });
-
-  it('accepts indexing=async|sync only', () => {
-    indexing(q({}));
-    indexing(q({ indexing: 'sync' }));
-    indexing(q({ indexing: 'async' }));
-    rejects(() => indexing(q({ indexing: 'now' })));
   });
 
   it('validates tags', () => {

@@ -86,7 +86,7 @@ describe('route guard: the one place a route is authorized', () => {
   it('checks the declared permission on the path of the request, and runs the handler with every project readable', async () => {
     const { acl, asked } = aclOf(['resources/read@/o/p']);
     const outcome = await call(acl, { permission: 'resources/read', on: onProject });
-    expect(outcome.ran).to.deep.equal({ caller: alice, access: { mode: 'all' } });
+    expect(outcome.ran).to.deep.equal({ caller: alice, access: { mode: 'all' }, indexing: 'sync' });
     expect(asked).to.deep.equal(['resources/read@/o/p']);
   });
 
@@ -99,7 +99,7 @@ describe('route guard: the one place a route is authorized', () => {
   it('checks only when `when` says the request needs it', async () => {
     const { acl, asked } = aclOf([]);
     const skipped = await call(acl, { permission: 'resources/write', on: onRoot, when: (req) => req.query['tag'] !== undefined });
-    expect(skipped.ran).to.deep.equal({ caller: alice, access: { mode: 'all' } });
+    expect(skipped.ran).to.deep.equal({ caller: alice, access: { mode: 'all' }, indexing: 'sync' });
     expect(asked).to.deep.equal([]);
     refused(await call(acl, { permission: 'resources/write', on: onRoot, when: (req) => req.query['tag'] !== undefined }, { query: { tag: 't' } }));
     expect(asked).to.deep.equal(['resources/write@/']);
@@ -150,13 +150,13 @@ describe('route guard: the one place a route is authorized', () => {
   it('hands a `within` read the projects where the caller holds the permission, without refusing', async () => {
     const { acl, asked } = aclOf([]);
     const outcome = await call(acl, { permission: 'resources/read', within: onOrg });
-    expect(outcome.ran).to.deep.equal({ caller: alice, access: limited });
+    expect(outcome.ran).to.deep.equal({ caller: alice, access: limited, indexing: 'sync' });
     expect(asked).to.deep.equal(['access resources/read@/o']);
   });
 
   it('asks nothing of a public route', async () => {
     const { acl, asked } = aclOf([]);
-    expect((await call(acl, { public: true })).ran).to.deep.equal({ caller: alice, access: { mode: 'all' } });
+    expect((await call(acl, { public: true })).ran).to.deep.equal({ caller: alice, access: { mode: 'all' }, indexing: 'sync' });
     expect(asked).to.deep.equal([]);
   });
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { generateKeyPairSync } from 'node:crypto';
-import { ConfigError } from '../../src/config/ConfigError.js';
+import { ConfigError } from '../../src/kernel/ConfigError.js';
 import { trackerConfig } from '../../src/config/trackerConfig.js';
 
 describe('plugins.jira configuration', () => {

@@ -4,6 +4,8 @@ import type { JsonObject } from '../../kernel/json.js';
 import type { ResourceState } from './Resource.js';
 import type { Revision } from './RevisionReader.js';
 import type { ResourceService, Selector } from './ResourceService.js';
+import type { ItemRefs } from '../projects/itemRefs.js';
+import type { ItemRef } from '../../kernel/ItemRef.js';
 
 export interface MultiFetchEntry {
   /** The id exactly as requested, `?rev=` or `?tag=` included. */
@@ -50,7 +52,9 @@ export class MultiFetch {
   constructor(
     private readonly kinds: readonly { kind: string; service: ResourceService }[],
     /** Kinds kept whole in their states, tried after the others. */
-    private readonly viewed: readonly ViewedKind[] = [],
+    private readonly viewed: readonly ViewedKind[],
+    /** Resolves an entry's id as a path's id segment would be (aliases, CURIEs, the project's base). */
+    private readonly refs: ItemRefs,
   ) {}
 
   fetch(entries: readonly MultiFetchEntry[], compacted: boolean, readable: (project: ProjectRef) => boolean): Promise<MultiFetched[]> {
@@ -60,13 +64,19 @@ export class MultiFetch {
   private async one(entry: MultiFetchEntry, compacted: boolean, readable: (project: ProjectRef) => boolean): Promise<MultiFetched> {
     if (!readable(entry.project)) return { entry, error: 'AuthorizationFailed' };
     const { id, selector } = selected(entry.id);
-    for (const { kind, service } of this.kinds) {
+    const item = await Promise.resolve()
+      .then(() => this.refs(entry.project, { id }) as ItemRef)
+      .catch((error: unknown) => {
+        if (!(error instanceof Rejection)) throw error;
+        return undefined;
+      });
+    for (const { kind, service } of item ? this.kinds : []) {
       try {
         if (!compacted) {
-          const { state, content } = await service.fetch(entry.project, '_', id, selector);
+          const { state, content } = await service.fetch(item!, selector);
           return { entry, kind, state, content };
         }
-        const { state, compacted: body } = await service.fetchCompacted(entry.project, '_', id, selector);
+        const { state, compacted: body } = await service.fetchCompacted(item!, selector);
         return { entry, kind, state, compacted: body };
       } catch (error) {
         // Any refusal (unknown project, id, revision or tag) is "not found" for this entry; the next kind may hold the id.

@@ -4,6 +4,7 @@ import type { CommandDefinition } from '../KindDefinition.js';
 import type { Lifecycle } from '../Lifecycle.js';
 import type { Clock } from '../../kernel/Clock.js';
 import type { ProjectRef } from '../../kernel/labels.js';
+import type { ItemRef, ItemTarget } from '../../kernel/ItemRef.js';
 import { rejections } from '../rejections.js';
 import type { ProjectService } from '../projects/ProjectService.js';
 import type { ProjectState } from '../projects/Project.js';
@@ -69,13 +70,13 @@ export class ResourceService {
     private readonly contexts: ProjectContexts,
   ) {}
 
-  /** Create (POST, or PUT without `rev`). `idSegment` is absent for POST. */
-  async create(ref: ProjectRef, schemaSegment: string, idSegment: string | undefined, payload: unknown, tag: string | undefined, caller: Caller) {
+  /** Create (POST, or PUT without `rev`). The target has no `id` for POST; no `schema`: the kind's default. */
+  async create(target: ItemTarget, payload: unknown, tag: string | undefined, caller: Caller) {
+    const ref = target.project;
     const project = this.projects.active(ref);
     const source = checkSource(payload);
-    const pathId = idSegment === undefined ? undefined : this.id(project, idSegment);
-    const expansion = await this.expand(project, source, pathId, caller);
-    const schema = await this.schemas.resolve(ref, this.schemaIri(project, schemaSegment), caller);
+    const expansion = await this.expand(project, source, target.id, caller);
+    const schema = await this.schemas.resolve(ref, target.schema ?? this.kind.defaultSchema, caller);
     const pins = await schema.validate(expansion.id, expansion.expanded);
     if (await this.guards.takenElsewhere(ref, expansion.id)) throw rejections.alreadyExists(expansion.id, ref);
     return this.run(
@@ -104,7 +105,7 @@ export class ResourceService {
     const expansion = await this.expand(project, source, undefined, caller);
     const existing = upsert ? await this.states.get(this.kind.key(ref, expansion.id)) : undefined;
     const schema = existing
-      ? await this.schemaForUpdate(project, schemaSegment, existing, caller)
+      ? await this.schemaForUpdate(project, schemaSegment === '_' ? undefined : this.schemaIri(project, schemaSegment), existing, caller)
       : await this.schemas.resolve(ref, this.schemaIri(project, schemaSegment), caller);
     const pins = await schema.validate(expansion.id, expansion.expanded);
     if (await this.guards.takenElsewhere(ref, expansion.id)) throw rejections.alreadyExists(expansion.id, ref);
@@ -175,13 +176,13 @@ export class ResourceService {
     });
   }
 
-  async update(ref: ProjectRef, schemaSegment: string, idSegment: string, payload: unknown, rev: number, tag: string | undefined, caller: Caller) {
+  async update(item: ItemRef, payload: unknown, rev: number, tag: string | undefined, caller: Caller) {
+    const { project: ref, id } = item;
     const project = this.projects.active(ref);
     const source = checkSource(payload);
-    const id = this.id(project, idSegment);
     const state = await this.current(ref, id);
     const expansion = await this.expand(project, source, id, caller);
-    const schema = await this.schemaForUpdate(project, schemaSegment, state, caller);
+    const schema = await this.schemaForUpdate(project, item.schema, state, caller);
     const pins = await schema.validate(id, expansion.expanded);
     return this.run(
       state,
@@ -197,14 +198,14 @@ export class ResourceService {
   }
 
   /** Re-reads the last source: picks up changed remote contexts and the latest revision of the schema. */
-  async refresh(ref: ProjectRef, schemaSegment: string, idSegment: string, caller: Caller) {
+  async refresh(item: ItemRef, caller: Caller) {
+    const { project: ref, id } = item;
     const project = this.projects.active(ref);
-    const id = this.id(project, idSegment);
     const state = await this.current(ref, id);
     if (state.deprecated) throw rejections.isDeprecated(id);
     const { content } = await this.reader.at(state, state.rev);
     const expansion = await this.expand(project, content.source, id, caller);
-    const schema = await this.schemaForUpdate(project, schemaSegment, state, caller);
+    const schema = await this.schemaForUpdate(project, item.schema, state, caller);
     const pins = await schema.validate(id, expansion.expanded);
     return this.run(state, {
       type: 'Refresh',
@@ -213,77 +214,73 @@ export class ResourceService {
     });
   }
 
-  async tag(ref: ProjectRef, schemaSegment: string, idSegment: string, rev: number, tag: string, targetRev: number, caller: Caller) {
-    const { state, id } = await this.writable(ref, schemaSegment, idSegment);
+  async tag(item: ItemRef, rev: number, tag: string, targetRev: number, caller: Caller) {
+    const { state, id, ref } = await this.writable(item);
     return this.run(state, { type: 'Tag', ...this.target(ref, id, caller), rev, tag, targetRev });
   }
 
-  async deleteTag(ref: ProjectRef, schemaSegment: string, idSegment: string, rev: number, tag: string, caller: Caller) {
-    const { state, id } = await this.writable(ref, schemaSegment, idSegment);
+  async deleteTag(item: ItemRef, rev: number, tag: string, caller: Caller) {
+    const { state, id, ref } = await this.writable(item);
     return this.run(state, { type: 'DeleteTag', ...this.target(ref, id, caller), rev, tag });
   }
 
-  async deprecate(ref: ProjectRef, schemaSegment: string, idSegment: string, rev: number, caller: Caller) {
-    const { state, id } = await this.writable(ref, schemaSegment, idSegment);
+  async deprecate(item: ItemRef, rev: number, caller: Caller) {
+    const { state, id, ref } = await this.writable(item);
     return this.run(state, { type: 'Deprecate', ...this.target(ref, id, caller), rev });
   }
 
-  async undeprecate(ref: ProjectRef, schemaSegment: string, idSegment: string, rev: number, caller: Caller) {
-    const { state, id } = await this.writable(ref, schemaSegment, idSegment);
+  async undeprecate(item: ItemRef, rev: number, caller: Caller) {
+    const { state, id, ref } = await this.writable(item);
     return this.run(state, { type: 'Undeprecate', ...this.target(ref, id, caller), rev });
   }
 
   /** Validates the current payload against the schema of the path, then changes only the schema. */
-  async updateSchema(ref: ProjectRef, schemaSegment: string, idSegment: string, caller: Caller) {
+  async updateSchema(item: ItemRef, caller: Caller) {
+    const { project: ref, id } = item;
     const project = this.projects.active(ref);
-    const id = this.id(project, idSegment);
     const state = await this.current(ref, id);
     if (state.deprecated) throw rejections.isDeprecated(id);
-    const schema = await this.schemas.resolve(ref, this.schemaIri(project, schemaSegment), caller);
+    const schema = await this.schemas.resolve(ref, item.schema ?? this.kind.defaultSchema, caller);
     const { content } = await this.reader.at(state, state.rev);
     await schema.validate(id, content.expanded);
     return this.run(state, { type: 'UpdateSchema', ...this.target(ref, id, caller, project), schema: schema.iri, schemaProject: schema.project });
   }
 
   /** The report of validating the current payload against the schema of the path (`_`: the resource's own, latest); changes nothing. */
-  async validate(ref: ProjectRef, schemaSegment: string, idSegment: string): Promise<ValidationReport> {
-    const project = this.projects.fetch(ref);
-    const state = await this.current(ref, this.id(project, idSegment));
-    const iri = schemaSegment === '_' ? this.schemas.baseOf(state.schema) : this.schemaIri(project, schemaSegment);
+  async validate(item: ItemRef): Promise<ValidationReport> {
+    const ref = item.project;
+    this.projects.fetch(ref);
+    const state = await this.current(ref, item.id);
+    const iri = item.schema ?? this.schemas.baseOf(state.schema);
     const schema = await this.schemas.resolve(ref, iri);
     const { content } = await this.reader.at(state, state.rev);
     return schema.report(state.id, content.expanded);
   }
 
   /** Permanent deletion: the resource's events are pruned from the log once the deletion marker is durable. */
-  async delete(ref: ProjectRef, schemaSegment: string, idSegment: string, caller: Caller): Promise<void> {
-    const { state, id } = await this.located(ref, schemaSegment, idSegment, false);
+  async delete(item: ItemRef, caller: Caller): Promise<void> {
+    const { state, id, ref } = await this.located(item, false);
     const seq = await this.append(state, { type: 'Delete', ...this.target(ref, id, caller) });
     if (seq !== undefined) await this.writer.prune(this.kind.key(ref, id), seq);
   }
 
   /** The revision selected by `rev` or `tag` (the current one by default). */
-  async fetch(ref: ProjectRef, schemaSegment: string, idSegment: string, selector: Selector): Promise<Revision> {
-    const { state, rev } = await this.selected(ref, schemaSegment, idSegment, selector);
+  async fetch(item: ItemRef, selector: Selector): Promise<Revision> {
+    const { state, rev } = await this.selected(item, selector);
     return this.reader.at(state, rev);
   }
 
   /** The selected revision compacted; the log is read only when the compacted form is not kept. */
-  async fetchCompacted(
-    ref: ProjectRef,
-    schemaSegment: string,
-    idSegment: string,
-    selector: Selector,
-  ): Promise<{ state: ResourceState; compacted: JsonObject }> {
-    const { state: current, rev } = await this.selected(ref, schemaSegment, idSegment, selector);
+  async fetchCompacted(item: ItemRef, selector: Selector): Promise<{ state: ResourceState; compacted: JsonObject }> {
+    const { state: current, rev } = await this.selected(item, selector);
     const state = await this.reader.stateAt(current, rev);
     const cached = this.compacted.get(state.contentSeq);
     if (cached) return { state, compacted: cached };
     return { state, compacted: await this.compact({ state, content: await this.reader.content(state.contentSeq) }) };
   }
 
-  private async selected(ref: ProjectRef, schemaSegment: string, idSegment: string, selector: Selector) {
-    const { state } = await this.located(ref, schemaSegment, idSegment, true);
+  private async selected(item: ItemRef, selector: Selector) {
+    const { state } = await this.located(item, true);
     if (selector.tag === undefined) return { state, rev: selector.rev ?? state.rev };
     const tagged = state.tags[selector.tag];
     if (tagged === undefined) throw rejections.tagNotFound(selector.tag);
@@ -309,8 +306,8 @@ export class ResourceService {
   }
 
   /** The current state of the item a path names (no content is read), for link queries. */
-  async locate(ref: ProjectRef, schemaSegment: string, idSegment: string): Promise<ResourceState> {
-    return (await this.located(ref, schemaSegment, idSegment, true)).state;
+  async locate(item: ItemRef): Promise<ResourceState> {
+    return (await this.located(item, true)).state;
   }
 
   private async expand(project: ProjectState, source: JsonObject, pathId: string | undefined, caller: Caller): Promise<Expansion> {
@@ -332,11 +329,10 @@ export class ResourceService {
     return admitted;
   }
 
-  /** On update the schema segment is `_` (keep the current schema) or names the current one. */
-  private async schemaForUpdate(project: ProjectState, schemaSegment: string, state: ResourceState, caller: Caller) {
+  /** On update the path names no schema (`_`: keep the current one) or the current one. */
+  private async schemaForUpdate(project: ProjectState, named: string | undefined, state: ResourceState, caller: Caller) {
     const ref = `${project.org}/${project.label}`;
-    if (schemaSegment === '_') return this.schemas.resolve(ref, this.schemas.baseOf(state.schema), caller);
-    const named = this.schemaIri(project, schemaSegment);
+    if (named === undefined) return this.schemas.resolve(ref, this.schemas.baseOf(state.schema), caller);
     if (this.schemas.baseOf(named) !== this.schemas.baseOf(state.schema)) throw rejections.unexpectedSchema(state.id, named, state.schema);
     return this.schemas.resolve(ref, named, caller);
   }
@@ -360,18 +356,18 @@ export class ResourceService {
     return state;
   }
 
-  /** The resource named by the path; a schema segment other than `_` must be the resource's schema. */
-  private async located(ref: ProjectRef, schemaSegment: string, idSegment: string, read: boolean) {
-    const project = read ? this.projects.fetch(ref) : this.projects.active(ref);
-    const id = this.id(project, idSegment);
+  /** The resource named by the path; a schema it names must be the resource's schema. */
+  private async located(item: ItemRef, read: boolean) {
+    const { project: ref, id } = item;
+    if (read) this.projects.fetch(ref);
+    else this.projects.active(ref);
     const state = await this.current(ref, id);
-    if (schemaSegment !== '_' && this.schemas.baseOf(this.schemaIri(project, schemaSegment)) !== this.schemas.baseOf(state.schema))
-      throw rejections.notFound(id, ref);
-    return { state, id };
+    if (item.schema !== undefined && this.schemas.baseOf(item.schema) !== this.schemas.baseOf(state.schema)) throw rejections.notFound(id, ref);
+    return { state, id, ref };
   }
 
-  private async writable(ref: ProjectRef, schemaSegment: string, idSegment: string) {
-    return this.located(ref, schemaSegment, idSegment, false);
+  private async writable(item: ItemRef) {
+    return this.located(item, false);
   }
 
   /** The command's target; `seen` is the project as the write saw it when it started (a slow expansion may follow). */

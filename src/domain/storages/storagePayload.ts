@@ -57,7 +57,7 @@ const checkOwnCredentials = (id: string, type: StorageType, source: JsonObject, 
 };
 
 /** The concrete storage type of a payload's `@type`. */
-export const payloadType = (source: JsonObject): string => {
+const payloadType = (source: JsonObject): string => {
   const raw = source['@type'];
   const values = typeof raw === 'string' ? [raw] : Array.isArray(raw) && raw.every((t) => typeof t === 'string') ? (raw as string[]) : undefined;
   if (!values) throw rejections.malformedContent("A storage payload needs '@type': one of 'DiskStorage', 'RemoteDiskStorage', 'BlobStorage'.");

@@ -15,7 +15,7 @@ const schemaTypes = (state: ResourceState) => {
 };
 
 /** The `_` fields of a schema: those of resources, addressed under `/v1/schemas`, with the link listings. */
-export const schemaMetadataFields = (state: ResourceState, at: Addresses) => {
+const schemaMetadataFields = (state: ResourceState, at: Addresses) => {
   const self = at.schema(state.project, state.id);
   return { ...resourceMetadataFields(state, at), _self: self, _incoming: `${self}/incoming`, _outgoing: `${self}/outgoing` };
 };

@@ -5,7 +5,7 @@ import type { Addresses } from '../../kernel/Addresses.js';
 import { auditFields } from './auditFields.js';
 import { context, STORAGES_SCHEMA } from '../../kernel/vocabulary.js';
 
-export const storageSelf = (at: Addresses, s: Pick<StorageState, 'project' | 'id'>) => `${at.base}/v1/storages/${s.project}/${idSegment(s.id)}`;
+const storageSelf = (at: Addresses, s: Pick<StorageState, 'project' | 'id'>) => `${at.base}/v1/storages/${s.project}/${idSegment(s.id)}`;
 
 const types = (s: StorageState) => ['Storage', s.value.fields.type];
 

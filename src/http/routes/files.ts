@@ -14,7 +14,7 @@ import type { Scope } from '../listingParams.js';
 import { FETCH, LINKS, LISTING, STATES } from '../reads.js';
 import type { Reads } from '../reads.js';
 import { filePart } from '../multipart.js';
-import { indexing, requiredRev, selector, single } from '../params.js';
+import { requiredRev, selector, single } from '../params.js';
 import { pageBody } from '../render/listing.js';
 import { fileMetadata } from '../render/files.js';
 import { onOrg, onProject, onRoot, projectOf, segment } from '../route.js';
@@ -74,6 +74,7 @@ export const fileRoutes = (routes: Routes, router: Router, { files, storages, qu
     reads: STATES,
     body,
     handle,
+    indexing: true,
   });
   const written = (res: Response, status: number) => (f: FileState) => send(res, fileMetadata(f, addresses), status);
   const list = (scope: (req: Request) => Scope) => async (req: Request, res: Response, ctx: Context) => {
@@ -84,7 +85,6 @@ export const fileRoutes = (routes: Routes, router: Router, { files, storages, qu
     );
   };
   const create = async (req: Request, res: Response, ctx: Context, idSegment: string | undefined) => {
-    indexing(req.query);
     written(res, 201)(await files.create(projectOf(req), idSegment, storageParam(req), filePart(req), ctx.caller));
   };
   const links = (req: Request, found: { total: number; items: { id: string; paths: string[] }[] }, from: number, size: number) =>
@@ -152,7 +152,6 @@ export const fileRoutes = (routes: Routes, router: Router, { files, storages, qu
     put: write(
       async (req, res, ctx) => {
         if (single(req.query, 'rev') === undefined) return create(req, res, ctx, id(req));
-        indexing(req.query);
         written(res, 200)(await files.update(projectOf(req), id(req), requiredRev(req.query), storageParam(req), filePart(req), ctx.caller));
       },
       'multipart',
@@ -160,7 +159,6 @@ export const fileRoutes = (routes: Routes, router: Router, { files, storages, qu
     ),
     delete: write(
       async (req, res, ctx) => {
-        indexing(req.query);
         written(res, 200)(await files.deprecate(projectOf(req), id(req), requiredRev(req.query), ctx.caller));
       },
       'none',
@@ -173,7 +171,6 @@ export const fileRoutes = (routes: Routes, router: Router, { files, storages, qu
     }),
     post: write(
       async (req, res, ctx) => {
-        indexing(req.query);
         const rev = requiredRev(req.query);
         const body = tagBody(req.body);
         written(res, 201)(await files.tag(projectOf(req), id(req), rev, body.tag, body.rev, ctx.caller));
@@ -185,7 +182,6 @@ export const fileRoutes = (routes: Routes, router: Router, { files, storages, qu
   routes.add(router, `${I}/tags/:tag`, {
     delete: write(
       async (req, res, ctx) => {
-        indexing(req.query);
         written(res, 200)(await files.deleteTag(projectOf(req), id(req), requiredRev(req.query), segment(req, 'tag'), ctx.caller));
       },
       'none',
@@ -195,7 +191,6 @@ export const fileRoutes = (routes: Routes, router: Router, { files, storages, qu
   routes.add(router, `${I}/undeprecate`, {
     put: write(
       async (req, res, ctx) => {
-        indexing(req.query);
         written(res, 200)(await files.undeprecate(projectOf(req), id(req), requiredRev(req.query), ctx.caller));
       },
       'none',

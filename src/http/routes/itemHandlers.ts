@@ -1,22 +1,21 @@
 import type { Request, Response } from 'express';
-import type { ProjectRef } from '../../kernel/labels.js';
+import type { ItemTarget } from '../../kernel/ItemRef.js';
 import { rejections } from '../../domain/rejections.js';
 import type { ResourceState } from '../../domain/resources/Resource.js';
 import type { JsonObject } from '../../domain/resources/ResourceEvent.js';
 import type { LinkEntry, ResourceQueries } from '../../catalogue/ResourceQueries.js';
 import type { ResourceService } from '../../domain/resources/ResourceService.js';
-import type { Selector } from '../../domain/resources/ResourceService.js';
 import { context } from '../../kernel/vocabulary.js';
 import type { JsonLdProcessor } from '../../jsonld/JsonLdProcessor.js';
 import { revisionGraph } from '../../store/graphNames.js';
 import { listingRequest, nextAddress } from '../listingParams.js';
 import type { Scope } from '../listingParams.js';
-import { bool, indexing, requiredRev, selector, single, tagName } from '../params.js';
+import { bool, requiredRev, selector, single, tagName } from '../params.js';
 import { tagBody } from './tagBody.js';
 import { aggregationsBody, pageBody } from '../render/listing.js';
 import { dot, inGraph, metadataTriples } from '../render/rdfFormats.js';
 import { typesValue } from '../render/resources.js';
-import { segment } from '../route.js';
+import { itemOf, segment } from '../route.js';
 import { linksBody, paging, sendJsonLd as send, tagsBody } from './itemResponses.js';
 import { notModified } from '../conditional.js';
 import type { Context } from '../route.js';
@@ -38,9 +37,6 @@ export interface ItemDeps {
   render: ItemRenderer;
 }
 
-/** Where a request names its item: the project, the schema segment (`_` where paths have none) and the id segment. */
-export type Locator = (req: Request) => { ref: ProjectRef; schema: string; id: string };
-
 const REPRESENTATIONS = ['application/ld+json', 'application/json', 'application/n-triples', 'application/n-quads', 'text/vnd.graphviz'];
 
 /** The log position of the last event of a revision: what identifies it forever. */
@@ -50,11 +46,11 @@ const lastPosition = (state: ResourceState): number => state.seqs[state.seqs.len
  * The handlers of the lifecycle resources and schemas share (spec 4.1, 4.3): thin wrappers that
  * parse the request, call one service method and render its result.
  */
-export const itemHandlers = ({ service, queries, jsonld, addresses, kind, render }: ItemDeps, at: Locator) => {
+export const itemHandlers = ({ service, queries, jsonld, addresses, kind, render }: ItemDeps) => {
   const written = (res: Response, status: number) => (state: ResourceState) => send(res, render.metadata(state, addresses), status);
 
   /** Fetch in the representation the client accepts. */
-  const represent = async (req: Request, res: Response, target: [ProjectRef, string, string, Selector]) => {
+  const represent = async (req: Request, res: Response, target: Parameters<ResourceService['fetch']>) => {
     const type = req.accepts(REPRESENTATIONS);
     if (!type) throw rejections.notAcceptable(REPRESENTATIONS);
     res.vary('Accept');
@@ -80,9 +76,9 @@ export const itemHandlers = ({ service, queries, jsonld, addresses, kind, render
     return linksBody(req, addresses, entries.total, results, from, size);
   };
 
-  const create = async (req: Request, res: Response, ctx: Context, ref: ProjectRef, schema: string, id: string | undefined) => {
-    indexing(req.query);
-    written(res, 201)(await service.create(ref, schema, id, req.body, tagName(req.query), ctx.caller));
+  /** The target is the route's item (POST: no id). */
+  const create = async (req: Request, res: Response, ctx: Context, target: ItemTarget = ctx.item!) => {
+    written(res, 201)(await service.create(target, req.body, tagName(req.query), ctx.caller));
   };
 
   return {
@@ -97,73 +93,67 @@ export const itemHandlers = ({ service, queries, jsonld, addresses, kind, render
       );
     },
     incoming: async (req: Request, res: Response, ctx: Context) => {
-      const { ref, schema, id } = at(req);
+      const item = itemOf(ctx);
       const { from, size } = paging(req);
-      send(res, links(await queries.incoming(ref, schema, id, from, size), req, from, size));
+      send(res, links(await queries.incoming(item, from, size), req, from, size));
     },
     outgoing: async (req: Request, res: Response, ctx: Context) => {
-      const { ref, schema, id } = at(req);
+      const item = itemOf(ctx);
       const { from, size } = paging(req);
-      send(res, links(await queries.outgoing(ref, schema, id, from, size, bool(req.query, 'includeExternalLinks') ?? true), req, from, size));
+      send(res, links(await queries.outgoing(item, from, size, bool(req.query, 'includeExternalLinks') ?? true), req, from, size));
     },
     fetch: async (req: Request, res: Response, ctx: Context) => {
-      const { ref, schema, id } = at(req);
-      await represent(req, res, [ref, schema, id, selector(req.query)]);
+      const item = itemOf(ctx);
+      await represent(req, res, [item, selector(req.query)]);
     },
     /** PUT without `rev` creates, with `rev` updates. */
     put: async (req: Request, res: Response, ctx: Context) => {
-      const { ref, schema, id } = at(req);
-      if (single(req.query, 'rev') === undefined) return create(req, res, ctx, ref, schema, id);
-      indexing(req.query);
-      written(res, 200)(await service.update(ref, schema, id, req.body, requiredRev(req.query), tagName(req.query), ctx.caller));
+      const item = itemOf(ctx);
+      if (single(req.query, 'rev') === undefined) return create(req, res, ctx, item);
+      written(res, 200)(await service.update(item, req.body, requiredRev(req.query), tagName(req.query), ctx.caller));
     },
     deprecate: async (req: Request, res: Response, ctx: Context) => {
-      const { ref, schema, id } = at(req);
-      indexing(req.query);
-      written(res, 200)(await service.deprecate(ref, schema, id, requiredRev(req.query), ctx.caller));
+      const item = itemOf(ctx);
+      written(res, 200)(await service.deprecate(item, requiredRev(req.query), ctx.caller));
     },
     source: async (req: Request, res: Response, ctx: Context) => {
-      const { ref, schema, id } = at(req);
+      const item = itemOf(ctx);
       const annotate = bool(req.query, 'annotate') ?? false;
-      const { state, content } = await service.fetch(ref, schema, id, selector(req.query));
+      const { state, content } = await service.fetch(item, selector(req.query));
       res.vary('Accept');
       if (notModified(req, res, lastPosition(state), annotate ? 'annotated-source' : 'source', state.updatedAt)) return;
       send(res, annotate ? render.annotated(state, content.source, addresses) : content.source);
     },
     remoteContexts: async (req: Request, res: Response, ctx: Context) => {
-      const { ref, schema, id } = at(req);
-      const { content } = await service.fetch(ref, schema, id, selector(req.query));
+      const item = itemOf(ctx);
+      const { content } = await service.fetch(item, selector(req.query));
       const remoteContexts = content.remoteContexts.map((r) =>
         r.type === 'StaticContextRef' ? { '@type': r.type, iri: r.iri } : { '@type': r.type, iri: r.iri, resource: r.resource },
       );
       send(res, { '@context': context('remote-contexts'), remoteContexts });
     },
     tags: async (req: Request, res: Response, ctx: Context) => {
-      const { ref, schema, id } = at(req);
-      const { state } = await service.fetch(ref, schema, id, selector(req.query));
+      const item = itemOf(ctx);
+      const { state } = await service.fetch(item, selector(req.query));
       send(res, tagsBody(state.tags));
     },
     tag: async (req: Request, res: Response, ctx: Context) => {
-      const { ref, schema, id } = at(req);
-      indexing(req.query);
+      const item = itemOf(ctx);
       const rev = requiredRev(req.query);
       const body = tagBody(req.body);
-      written(res, 201)(await service.tag(ref, schema, id, rev, body.tag, body.rev, ctx.caller));
+      written(res, 201)(await service.tag(item, rev, body.tag, body.rev, ctx.caller));
     },
     deleteTag: async (req: Request, res: Response, ctx: Context) => {
-      const { ref, schema, id } = at(req);
-      indexing(req.query);
-      written(res, 200)(await service.deleteTag(ref, schema, id, requiredRev(req.query), segment(req, 'tag'), ctx.caller));
+      const item = itemOf(ctx);
+      written(res, 200)(await service.deleteTag(item, requiredRev(req.query), segment(req, 'tag'), ctx.caller));
     },
     refresh: async (req: Request, res: Response, ctx: Context) => {
-      const { ref, schema, id } = at(req);
-      indexing(req.query);
-      written(res, 200)(await service.refresh(ref, schema, id, ctx.caller));
+      const item = itemOf(ctx);
+      written(res, 200)(await service.refresh(item, ctx.caller));
     },
     undeprecate: async (req: Request, res: Response, ctx: Context) => {
-      const { ref, schema, id } = at(req);
-      indexing(req.query);
-      written(res, 200)(await service.undeprecate(ref, schema, id, requiredRev(req.query), ctx.caller));
+      const item = itemOf(ctx);
+      written(res, 200)(await service.undeprecate(item, requiredRev(req.query), ctx.caller));
     },
     written,
   };

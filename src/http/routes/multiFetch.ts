@@ -30,7 +30,7 @@ interface Deps {
 /** Entries fetched at once within a slice (their reads may wait on the store together); the slice's time is checked between groups. */
 const GROUP = 16;
 /** Past this many entries a multi-fetch is costly: counted against the caller's share of costly requests. */
-export const COSTLY_ENTRIES = 100;
+const COSTLY_ENTRIES = 100;
 const entriesNamed = (body: unknown): number => {
   const resources = body && typeof body === 'object' ? (body as { resources?: unknown }).resources : undefined;
   return Array.isArray(resources) ? resources.length : 0;

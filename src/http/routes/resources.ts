@@ -2,14 +2,15 @@ import type { Request, Router } from 'express';
 import type { ResourceService } from '../../domain/resources/ResourceService.js';
 import type { ResourceQueries } from '../../catalogue/ResourceQueries.js';
 import type { JsonLdProcessor } from '../../jsonld/JsonLdProcessor.js';
-import { bool, indexing } from '../params.js';
+import { bool } from '../params.js';
 import { annotatedSource, resourceBody, resourceMetadata } from '../render/resources.js';
-import { onOrg, onProject, onRoot, projectOf, segment } from '../route.js';
-import type { Endpoint, Handler, Routes } from '../route.js';
+import { itemOf, onOrg, onRoot, projectOf, segment } from '../route.js';
+import type { Routes } from '../route.js';
+import { kindEndpoints } from '../projectEndpoints.js';
 import { itemHandlers } from './itemHandlers.js';
 import type { Addresses } from '../../kernel/Addresses.js';
-import { FETCH, LINKS, LISTING, STATES } from '../reads.js';
-import type { Reads } from '../reads.js';
+import { LINKS, LISTING } from '../reads.js';
+import type { ItemPath } from '../requestEdge.js';
 
 interface Deps {
   resources: ResourceService;
@@ -22,30 +23,21 @@ const R = '/v1/resources/:org/:project/:schema/:id';
 
 const ref = projectOf;
 const schemaOf = (req: Request) => segment(req, 'schema');
-const idOf = (req: Request) => segment(req, 'id');
-const at = (req: Request) => ({ ref: ref(req), schema: schemaOf(req), id: idOf(req) });
+/** The item of `R`: its schema segment and its id segment. */
+const ITEM: ItemPath = { schema: 'schema', id: 'id' };
 
 /** Spec §5: reading needs `resources/read`, writing `resources/write`, both on the project. */
-const read = (handle: Handler, reads: Reads = FETCH): Endpoint => ({ guard: { permission: 'resources/read', on: onProject }, reads, body: 'none', handle });
-const write = (handle: Handler, body: 'json' | 'none' = 'json'): Endpoint => ({
-  guard: { permission: 'resources/write', on: onProject },
-  reads: STATES,
-  body,
-  handle,
-});
+const { read, write } = kindEndpoints('resources/read', 'resources/write', ITEM);
 
 export const resourceRoutes = (routes: Routes, router: Router, { resources, queries, jsonld, addresses }: Deps): void => {
-  const h = itemHandlers(
-    {
-      service: resources,
-      queries,
-      jsonld,
-      addresses,
-      kind: 'resources',
-      render: { metadata: resourceMetadata, body: resourceBody, annotated: annotatedSource },
-    },
-    at,
-  );
+  const h = itemHandlers({
+    service: resources,
+    queries,
+    jsonld,
+    addresses,
+    kind: 'resources',
+    render: { metadata: resourceMetadata, body: resourceBody, annotated: annotatedSource },
+  });
 
   routes.add(router, '/v1/resources', {
     get: { guard: { permission: 'resources/read', within: onRoot }, reads: LISTING, body: 'none', handle: h.list(() => ({ kind: 'resources' })) },
@@ -62,15 +54,17 @@ export const resourceRoutes = (routes: Routes, router: Router, { resources, quer
     get: read(
       h.list((req) => ({ kind: 'resources', project: ref(req) })),
       LISTING,
+      false,
     ),
-    post: write((req, res, ctx) => h.create(req, res, ctx, ref(req), '_', undefined)),
+    post: write(h.create, 'json', {}),
   });
   routes.add(router, '/v1/resources/:org/:project/:schema', {
     get: read(
       h.list((req) => ({ kind: 'resources', project: ref(req), schemaSegment: schemaOf(req) })),
       LISTING,
+      false,
     ),
-    post: write((req, res, ctx) => h.create(req, res, ctx, ref(req), schemaOf(req), undefined)),
+    post: write(h.create, 'json', { schema: 'schema' }),
   });
   routes.add(router, `${R}/incoming`, { get: read(h.incoming, LINKS) });
   routes.add(router, `${R}/outgoing`, { get: read(h.outgoing, LINKS) });
@@ -79,8 +73,7 @@ export const resourceRoutes = (routes: Routes, router: Router, { resources, quer
     put: write(h.put),
     delete: write(async (req, res, ctx) => {
       if (bool(req.query, 'prune') !== true) return h.deprecate(req, res, ctx);
-      indexing(req.query);
-      await resources.delete(ref(req), schemaOf(req), idOf(req), ctx.caller);
+      await resources.delete(itemOf(ctx), ctx.caller);
       res.status(204).end();
     }, 'none'),
   });
@@ -91,14 +84,13 @@ export const resourceRoutes = (routes: Routes, router: Router, { resources, quer
   routes.add(router, `${R}/refresh`, { put: write(h.refresh, 'none') });
   routes.add(router, `${R}/undeprecate`, { put: write(h.undeprecate, 'none') });
   routes.add(router, `${R}/update-schema`, {
-    put: write(async (req, res, ctx) => {
-      indexing(req.query);
-      h.written(res, 200)(await resources.updateSchema(ref(req), schemaOf(req), idOf(req), ctx.caller));
+    put: write(async (_req, res, ctx) => {
+      h.written(res, 200)(await resources.updateSchema(itemOf(ctx), ctx.caller));
     }, 'none'),
   });
   routes.add(router, `${R}/validate`, {
-    get: read(async (req, res) => {
-      const report = await resources.validate(ref(req), schemaOf(req), idOf(req));
+    get: read(async (_req, res, ctx) => {
+      const report = await resources.validate(itemOf(ctx));
       res.type('application/ld+json').send(JSON.stringify(report.json));
     }),
   });

@@ -1,14 +1,15 @@
-import type { Request, Router } from 'express';
+import type { Router } from 'express';
 import type { ResourceQueries } from '../../catalogue/ResourceQueries.js';
 import type { ResourceService } from '../../domain/resources/ResourceService.js';
 import type { JsonLdProcessor } from '../../jsonld/JsonLdProcessor.js';
 import { annotatedSchema, schemaBody, schemaMetadata } from '../render/schemas.js';
-import { onOrg, onProject, onRoot, projectOf, segment } from '../route.js';
-import type { Endpoint, Handler, Routes } from '../route.js';
+import { onOrg, onRoot, projectOf } from '../route.js';
+import type { Routes } from '../route.js';
+import { kindEndpoints } from '../projectEndpoints.js';
 import { itemHandlers } from './itemHandlers.js';
 import type { Addresses } from '../../kernel/Addresses.js';
-import { FETCH, LINKS, LISTING, STATES } from '../reads.js';
-import type { Reads } from '../reads.js';
+import { LINKS, LISTING } from '../reads.js';
+import type { ItemPath } from '../requestEdge.js';
 
 interface Deps {
   schemas: ResourceService;
@@ -20,24 +21,22 @@ interface Deps {
 const S = '/v1/schemas/:org/:project/:id';
 
 const ref = projectOf;
-/** Schema paths have no schema segment: `_` reads as the SHACL schema every schema is constrained by. */
-const at = (req: Request) => ({ ref: ref(req), schema: '_', id: segment(req, 'id') });
+/** Schema paths have no schema segment: as `_`, the SHACL schema every schema is constrained by. */
+const ITEM: ItemPath = { id: 'id' };
 
 /** Spec §5: schemas are read with `resources/read` and written with `schemas/write`, on the project. */
-const read = (handle: Handler, reads: Reads = FETCH): Endpoint => ({ guard: { permission: 'resources/read', on: onProject }, reads, body: 'none', handle });
-const write = (handle: Handler, body: 'json' | 'none' = 'json'): Endpoint => ({
-  guard: { permission: 'schemas/write', on: onProject },
-  reads: STATES,
-  body,
-  handle,
-});
+const { read, write } = kindEndpoints('resources/read', 'schemas/write', ITEM);
 
 /** Spec 4.3: the schema lifecycle, listings at three scopes, and the link listings `_incoming`/`_outgoing` name. */
 export const schemaRoutes = (routes: Routes, router: Router, { schemas, queries, jsonld, addresses }: Deps): void => {
-  const h = itemHandlers(
-    { service: schemas, queries, jsonld, addresses, kind: 'schemas', render: { metadata: schemaMetadata, body: schemaBody, annotated: annotatedSchema } },
-    at,
-  );
+  const h = itemHandlers({
+    service: schemas,
+    queries,
+    jsonld,
+    addresses,
+    kind: 'schemas',
+    render: { metadata: schemaMetadata, body: schemaBody, annotated: annotatedSchema },
+  });
   routes.add(router, '/v1/schemas', {
     get: { guard: { permission: 'resources/read', within: onRoot }, reads: LISTING, body: 'none', handle: h.list(() => ({ kind: 'schemas' })) },
   });
@@ -53,8 +52,9 @@ export const schemaRoutes = (routes: Routes, router: Router, { schemas, queries,
     get: read(
       h.list((req) => ({ kind: 'schemas', project: ref(req) })),
       LISTING,
+      false,
     ),
-    post: write((req, res, ctx) => h.create(req, res, ctx, ref(req), '_', undefined)),
+    post: write(h.create, 'json', {}),
   });
   routes.add(router, S, { get: read(h.fetch), put: write(h.put), delete: write(h.deprecate, 'none') });
   routes.add(router, `${S}/source`, { get: read(h.source) });

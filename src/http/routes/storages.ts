@@ -7,13 +7,13 @@ import type { Addresses } from '../../kernel/Addresses.js';
 import { context } from '../../kernel/vocabulary.js';
 import { listingRequest, nextAddress } from '../listingParams.js';
 import type { Scope } from '../listingParams.js';
-import { FETCH, LINKS, LISTING, STATES } from '../reads.js';
-import type { Reads } from '../reads.js';
-import { indexing, requiredRev, selector, single } from '../params.js';
+import { LINKS, LISTING } from '../reads.js';
+import { requiredRev, selector, single } from '../params.js';
 import { pageBody } from '../render/listing.js';
 import { storageBody, storageMetadata } from '../render/storages.js';
-import { onOrg, onProject, onRoot, projectOf, segment } from '../route.js';
-import type { Context, Endpoint, Handler, Routes } from '../route.js';
+import { onOrg, onRoot, projectOf, segment } from '../route.js';
+import type { Context, Routes } from '../route.js';
+import { kindEndpoints } from '../projectEndpoints.js';
 import { tagBody } from './tagBody.js';
 import { linksBody, paging, sendJsonLd as send, tagsBody } from './itemResponses.js';
 
@@ -28,13 +28,7 @@ const T = '/v1/storages/:org/:project';
 const S = `${T}/:id`;
 
 /** Spec §5: storages are read with `storages/read` and written with `storages/write` on the project. */
-const read = (handle: Handler, reads: Reads = FETCH): Endpoint => ({ guard: { permission: 'storages/read', on: onProject }, reads, body: 'none', handle });
-const write = (handle: Handler, body: 'json' | 'none' = 'json'): Endpoint => ({
-  guard: { permission: 'storages/write', on: onProject },
-  reads: STATES,
-  body,
-  handle,
-});
+const { read, write } = kindEndpoints('storages/read', 'storages/write');
 
 /** Storages (spec §4.4): create, update, tag, deprecate, fetch, source, tags, statistics, listings. */
 export const storageRoutes = (routes: Routes, router: Router, { storages, files, queries, addresses }: Deps): void => {
@@ -66,19 +60,16 @@ export const storageRoutes = (routes: Routes, router: Router, { storages, files,
       LISTING,
     ),
     post: write(async (req, res, ctx) => {
-      indexing(req.query);
       written(res, 201)(await storages.create(projectOf(req), undefined, req.body, ctx.caller));
     }),
   });
   routes.add(router, S, {
     get: read((req, res) => send(res, storageBody(storages.fetch(projectOf(req), id(req), selector(req.query)), addresses))),
     put: write(async (req, res, ctx) => {
-      indexing(req.query);
       if (single(req.query, 'rev') === undefined) return written(res, 201)(await storages.create(projectOf(req), id(req), req.body, ctx.caller));
       written(res, 200)(await storages.update(projectOf(req), id(req), requiredRev(req.query), req.body, ctx.caller));
     }),
     delete: write(async (req, res, ctx) => {
-      indexing(req.query);
       written(res, 200)(await storages.deprecate(projectOf(req), id(req), requiredRev(req.query), ctx.caller));
     }, 'none'),
   });
@@ -90,7 +81,6 @@ export const storageRoutes = (routes: Routes, router: Router, { storages, files,
       send(res, tagsBody(storages.fetch(projectOf(req), id(req), selector(req.query)).tags));
     }),
     post: write(async (req, res, ctx) => {
-      indexing(req.query);
       const rev = requiredRev(req.query);
       const body = tagBody(req.body);
       written(res, 201)(await storages.tag(projectOf(req), id(req), rev, body.tag, body.rev, ctx.caller));

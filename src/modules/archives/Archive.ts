@@ -89,7 +89,7 @@ export const archiveEntries = (payload: unknown): { entries: ArchiveEntry[]; sou
  * Windows tools), only printable characters (a NUL ends a tar name early: `..\u0000` would be read
  * as `..`; control, format and unassigned characters and separators of lines are refused).
  */
-export const safePath = (path: string): boolean =>
+const safePath = (path: string): boolean =>
   !UNPRINTABLE.test(path) && !path.includes('\\') && !/^[a-zA-Z]:/.test(path) && path.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
 const UNPRINTABLE = /[\p{C}\p{Zl}\p{Zp}]/u;
 

@@ -4,7 +4,7 @@ import type { JsonObject } from '../../kernel/json.js';
 import { context, SCHEMAS } from '../../kernel/vocabulary.js';
 import type { ArchiveRecord } from './Archive.js';
 
-export const ARCHIVES_SCHEMA = `${SCHEMAS}archives.json`;
+const ARCHIVES_SCHEMA = `${SCHEMAS}archives.json`;
 
 export const archiveSelf = (at: Addresses, a: Pick<ArchiveRecord, 'project' | 'id'>) => `${at.base}/v1/archives/${a.project}/${idSegment(a.id)}`;
 

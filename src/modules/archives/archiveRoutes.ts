@@ -2,9 +2,10 @@ import type { Request, Response, Router } from 'express';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Addresses } from '../../kernel/Addresses.js';
-import { bool, indexing } from '../../http/params.js';
-import { onProject, projectOf, segment } from '../../http/route.js';
+import { bool } from '../../http/params.js';
+import { projectOf, segment } from '../../http/route.js';
 import type { Context, Endpoint, Handler, Routes } from '../../http/route.js';
+import { projectEndpoint } from '../../http/projectEndpoints.js';
 import { sendJsonLd as send } from '../../http/routes/itemResponses.js';
 import { contentDisposition } from '../../http/contentDisposition.js';
 import type { ArchiveService } from './ArchiveService.js';
@@ -22,14 +23,8 @@ interface Deps {
 const T = '/v1/archives/:org/:project';
 
 /** Delta 1.10: archives are made and read with `resources/read` on the project; each entry's own permission is checked at download. */
-const endpoint = (summary: string, reads: Reads, handle: Handler, body: 'json' | 'none' = 'none', costly?: (req: Request) => boolean): Endpoint => ({
-  guard: { permission: 'resources/read', on: onProject },
-  reads,
-  body,
-  handle,
-  summary,
-  ...(costly ? { costly } : {}),
-});
+const endpoint = (summary: string, reads: Reads, handle: Handler, body: 'json' | 'none' = 'none', costly?: (req: Request) => boolean): Endpoint =>
+  projectEndpoint('resources/read', handle, { reads, body, summary, ...(costly ? { costly } : {}) });
 
 /** The archive format an `Accept` header names: zip (as Delta 1.10 offers it), tar, or none (the JSON-LD description). */
 const formatOf = (req: Request): 'zip' | 'tar' | undefined => {
@@ -60,7 +55,6 @@ const asksForArchive = (req: Request): boolean =>
  */
 export const archiveRoutes = (routes: Routes, router: Router, { archives, addresses }: Deps): void => {
   const created = async (req: Request, res: Response, ctx: Context, id: string | undefined) => {
-    indexing(req.query);
     const record = await archives.create(projectOf(req), id, req.body, ctx.caller, callerKey(ctx.caller, req));
     const metadata = archiveMetadata(record, addresses, archives.secondsLeft(record));
     if (!asksForArchive(req)) return send(res, metadata, 201);
@@ -68,12 +62,15 @@ export const archiveRoutes = (routes: Routes, router: Router, { archives, addres
     send(res, metadata, 303);
   };
   routes.add(router, T, {
-    post: endpoint(
-      'Create an archive: 201 with its metadata, or 303 to where it is downloaded when Accept asks for the archive',
-      STATES,
-      (req, res, ctx) => created(req, res, ctx, undefined),
-      'json',
-    ),
+    post: {
+      ...endpoint(
+        'Create an archive: 201 with its metadata, or 303 to where it is downloaded when Accept asks for the archive',
+        STATES,
+        (req, res, ctx) => created(req, res, ctx, undefined),
+        'json',
+      ),
+      indexing: true,
+    },
   });
   const download = async (req: Request, res: Response, ctx: Context) => {
     const record = await archives.fetch(projectOf(req), segment(req, 'id'));
@@ -98,11 +95,14 @@ export const archiveRoutes = (routes: Routes, router: Router, { archives, addres
       'none',
       (req) => formatOf(req) !== undefined,
     ),
-    put: endpoint(
-      'Create an archive with this id: 201 with its metadata, or 303 to where it is downloaded when Accept asks for the archive',
-      STATES,
-      (req, res, ctx) => created(req, res, ctx, segment(req, 'id')),
-      'json',
-    ),
+    put: {
+      ...endpoint(
+        'Create an archive with this id: 201 with its metadata, or 303 to where it is downloaded when Accept asks for the archive',
+        STATES,
+        (req, res, ctx) => created(req, res, ctx, segment(req, 'id')),
+        'json',
+      ),
+      indexing: true,
+    },
   });
 };

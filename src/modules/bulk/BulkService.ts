@@ -42,7 +42,7 @@ export interface BulkDeps {
  * What lets an import keep the instants and subjects an export recorded, rather than its own: the
  * power to say who did what and when belongs to the operator, who holds `permissions/write` on `/`.
  */
-export const KEEPS_HISTORY: CheckedPermission = 'permissions/write';
+const KEEPS_HISTORY: CheckedPermission = 'permissions/write';
 
 /** Whether the caller holds a permission on a path (a refusal is an answer, not an error). */
 const allowedTo = (acl: AclCheck, caller: Caller, permission: CheckedPermission, path: string): Promise<boolean> =>

@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import { rejections } from '../../domain/rejections.js';
-import { bool, indexing, tagName } from '../../http/params.js';
+import { bool, tagName } from '../../http/params.js';
 import { FETCH, STATES } from '../../http/reads.js';
 import { onProject, projectOf, segment } from '../../http/route.js';
 import type { Context, Routes } from '../../http/route.js';
@@ -66,7 +66,6 @@ const importHandler = (bulk: BulkService, schemaOf: (req: Request) => string) =>
       'UnsupportedRequestContentTypeRejection',
       `The request's Content-Type '${type || 'none'}' is not supported; a bulk import reads '${NDJSON}' (one JSON-LD payload per line).`,
     );
-  indexing(req.query);
   const ref = projectOf(req);
   const options = { schema: schemaOf(req), upsert: bool(req.query, 'update') === true, tag: tagName(req.query), caller: ctx.caller };
   bulk.checkWritable(ref);
@@ -120,6 +119,7 @@ export const bulkRoutes = (routes: Routes, router: Router, { bulk }: Deps): void
     reads: STATES,
     body: 'none' as const,
     costly: true as const,
+    indexing: true as const,
     summary: 'Bulk import: one JSON-LD payload (or one line of an export) per NDJSON line, each answered by a line.',
     handle: importHandler(bulk, schemaOf),
   });

@@ -22,7 +22,7 @@ export const createBulkModule = (settings: BulkSettings): CapabilityModule<Platf
   // An import's NDJSON body is streamed, each line held to the single create's limit.
   streamedBody: isBulkImport,
   wire: (p) => {
-    const { services, states, log, toNQuads } = p.itemHistory;
+    const { services, states, log, toNQuads } = p.revisions;
     const bulk = new BulkService({
       services,
       projects: p.projects,

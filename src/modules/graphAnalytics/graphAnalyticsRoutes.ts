@@ -1,20 +1,15 @@
 import type { Router } from 'express';
 import { callerKey } from '../../http/CallerConcurrency.js';
 import { SPARQL } from '../../http/reads.js';
-import { onProject, projectOf, segment } from '../../http/route.js';
+import { projectOf, segment } from '../../http/route.js';
 import type { Endpoint, Handler, Routes } from '../../http/route.js';
+import { projectEndpoint } from '../../http/projectEndpoints.js';
 import { sendJsonLd as send } from '../../http/routes/itemResponses.js';
 import { context } from '../../kernel/vocabulary.js';
 import type { GraphAnalytics } from './GraphAnalytics.js';
 
 /** Delta's GraphAnalyticsRoutes: `resources/read` on the project, over the store as it holds the log when the request came. */
-const read = (summary: string, handle: Handler): Endpoint => ({
-  guard: { permission: 'resources/read', on: onProject },
-  reads: SPARQL,
-  body: 'none',
-  handle,
-  summary,
-});
+const read = (summary: string, handle: Handler): Endpoint => projectEndpoint('resources/read', handle, { reads: SPARQL, summary });
 
 const G = '/v1/graph-analytics/:org/:project';
 

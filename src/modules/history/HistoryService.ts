@@ -4,16 +4,16 @@ import type { EventLog } from '../../events/EventLog.js';
 import type { FileState } from '../../domain/files/File.js';
 import { FILE_TYPE } from '../../domain/files/fileDefinition.js';
 import { fileKey } from '../../domain/files/fileKey.js';
-import type { ProjectState } from '../../domain/projects/Project.js';
-import { resolveId } from '../../domain/projects/apiMappings.js';
+import type { ItemRefs } from '../../domain/projects/itemRefs.js';
+import type { ItemRef } from '../../kernel/ItemRef.js';
 import { rejections } from '../../domain/rejections.js';
 import type { ContentEvent, Revision } from '../../domain/resources/RevisionReader.js';
 import { resourceEventOf } from '../../domain/resources/ItemKind.js';
 import { isContentEvent } from '../../domain/resources/ResourceEvent.js';
-import type { Selector } from '../../domain/resources/ResourceService.js';
+import type { ResourceService, Selector } from '../../domain/resources/ResourceService.js';
 import type { JsonObject } from '../../kernel/json.js';
 import type { ProjectRef } from '../../kernel/labels.js';
-import type { ItemReader, RevisionSource } from '../Platform.js';
+import type { ItemReader } from '../Platform.js';
 import type { BlamedTriple, ContentRevision } from './blame.js';
 import { blame } from './blame.js';
 import { canonicalLines, lineChanges } from './canonicalTriples.js';
@@ -24,8 +24,12 @@ import { jsonPatch } from './jsonPatch.js';
 
 export type ItemKindName = 'resources' | 'schemas';
 
+/** One revision of a resource or schema, as its fetch reads it (`RevisionNotFound`, `TagNotFound`, the path's schema checked). */
+export type RevisionSource = Pick<ResourceService, 'fetch'>;
+
 export interface HistoryDeps {
-  projects: { fetch(ref: ProjectRef): Pick<ProjectState, 'apiMappings' | 'base'> };
+  /** Resolves what a `_self` names (`/v1/diff`), once the caller may read its project. */
+  refs: ItemRefs;
   items: Pick<ItemReader, 'find'>;
   files: ReadonlyMap<string, FileState>;
   events: Pick<EventLog, 'get'>;
@@ -50,8 +54,8 @@ export interface RevisionDiff {
   removed: string[];
 }
 
-/** An item of `/v1/diff`: what its `_self` names. */
-export interface ItemRef {
+/** An item of `/v1/diff`: what its `_self` names, its segments as they are there. */
+export interface SelfRef {
   kind: ItemKindName;
   project: ProjectRef;
   schema: string;
@@ -67,9 +71,7 @@ export class HistoryService {
   constructor(private readonly deps: HistoryDeps) {}
 
   /** Every revision of a resource, schema or file, oldest first, `size` of them from `from`. */
-  async history(project: ProjectRef, idSegment: string, from: number, size: number): Promise<{ total: number; entries: HistoryEntry[] }> {
-    const id = resolveId(idSegment, this.deps.projects.fetch(project));
-    if (id === undefined) throw rejections.invalidResourceId(idSegment);
+  async history({ project, id }: ItemRef, from: number, size: number): Promise<{ total: number; entries: HistoryEntry[] }> {
     const item = await this.deps.items.find(project, id);
     if (item) {
       const seqs = item.state.seqs.slice(from, from + size);
@@ -83,30 +85,29 @@ export class HistoryService {
   }
 
   /** Two revisions of one item; `to` defaults to the latest, `from` to the one before `to` (`to` itself at revision 1). */
-  async diff(kind: ItemKindName, project: ProjectRef, schemaSegment: string, idSegment: string, from: Pick1, to: Pick1): Promise<RevisionDiff> {
+  async diff(kind: ItemKindName, item: ItemRef, from: Pick1, to: Pick1): Promise<RevisionDiff> {
     const source = this.deps.revisions[kind];
-    const after = await source.fetch(project, schemaSegment, idSegment, to ?? {});
+    const after = await source.fetch(item, to ?? {});
     const fromSelector = from ?? { rev: Math.max(1, after.state.rev - 1) };
-    const before = await source.fetch(project, schemaSegment, idSegment, fromSelector);
+    const before = await source.fetch(item, fromSelector);
     return this.compare(side(before, fromSelector), before, side(after, to), after);
   }
 
   /** Two items, each at its selected revision, once the caller may read both. */
-  async diffItems(left: ItemRef, right: ItemRef, caller: Caller): Promise<RevisionDiff> {
+  async diffItems(left: SelfRef, right: SelfRef, caller: Caller): Promise<RevisionDiff> {
     for (const ref of [left, right]) await this.deps.acl.authorize(caller, 'resources/read', `/${ref.project}`);
-    const [a, b] = await Promise.all([left, right].map((ref) => this.deps.revisions[ref.kind].fetch(ref.project, ref.schema, ref.id, ref.selector)));
+    const [a, b] = await Promise.all(
+      [left, right].map(async (ref) =>
+        this.deps.revisions[ref.kind].fetch((await this.deps.refs(ref.project, { schema: ref.schema, id: ref.id })) as ItemRef, ref.selector),
+      ),
+    );
     return this.compare(side(a!, left.selector), a!, side(b!, right.selector), b!);
   }
 
   /** Each triple of the selected revision with the revision that introduced it. */
-  async blame(
-    kind: ItemKindName,
-    project: ProjectRef,
-    schemaSegment: string,
-    idSegment: string,
-    selector: Selector,
-  ): Promise<{ id: string; rev: number; triples: BlamedTriple[] }> {
-    const target = await this.deps.revisions[kind].fetch(project, schemaSegment, idSegment, selector);
+  async blame(kind: ItemKindName, item: ItemRef, selector: Selector): Promise<{ id: string; rev: number; triples: BlamedTriple[] }> {
+    const project = item.project;
+    const target = await this.deps.revisions[kind].fetch(item, selector);
     const current = (await this.deps.items.find(project, target.state.id, kind))?.state ?? target.state;
     const contents: ContentEvent[] = [];
     for (const seq of current.seqs) {

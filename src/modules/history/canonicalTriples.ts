@@ -54,7 +54,7 @@ export const canonicalLines = (ntriples: string): string[] => {
   return [...new Set(triples.map((t) => lineOf({ s: relabel(t.s), p: t.p, o: relabel(t.o) })))].sort();
 };
 
-export const lineOf = (t: Triple): string => `${t.s} ${t.p} ${t.o} .`;
+const lineOf = (t: Triple): string => `${t.s} ${t.p} ${t.o} .`;
 
 /** Each blank node's structural label; undefined when the graph is too tangled to label within the work allowed. */
 const structuralLabels = (out: Map<string, Triple[]>): Map<string, string> | undefined => {

@@ -1,13 +1,15 @@
 import type { Request, Response, Router } from 'express';
 import { rejections } from '../../domain/rejections.js';
 import { integer, selector, single } from '../../http/params.js';
-import { onProject, onRoot, projectOf, segment } from '../../http/route.js';
+import { itemOf, onRoot } from '../../http/route.js';
+import type { ItemPath } from '../../http/requestEdge.js';
 import type { Endpoint, Handler, Routes } from '../../http/route.js';
+import { projectEndpoint } from '../../http/projectEndpoints.js';
 import { FETCH } from '../../http/reads.js';
 import { sendJsonLd as send } from '../../http/routes/itemResponses.js';
 import type { Addresses } from '../../kernel/Addresses.js';
 import { context } from '../../kernel/vocabulary.js';
-import type { HistoryService, ItemKindName, Pick1, RevisionDiff } from './HistoryService.js';
+import type { HistoryService, Pick1, RevisionDiff } from './HistoryService.js';
 import type { SubjectPath } from '../../kernel/Subject.js';
 import { revisionGraph } from '../../store/graphNames.js';
 import { blameQuads } from './blameQuads.js';
@@ -21,13 +23,7 @@ interface Deps {
 }
 
 /** Reading a history, a diff or a blame is reading the item: `resources/read` on its project (Delta's history route). */
-const read = (summary: string, handle: Handler): Endpoint => ({
-  guard: { permission: 'resources/read', on: onProject },
-  reads: FETCH,
-  body: 'none',
-  handle,
-  summary,
-});
+const read = (summary: string, item: ItemPath, handle: Handler): Endpoint => projectEndpoint('resources/read', handle, { summary, item });
 
 /** What a diff answers in, by `Accept`; the first is the default. */
 const DIFF_TYPES = ['application/json', 'application/ld+json', 'application/json-patch+json', 'application/rdf-patch', 'application/sparql-update'];
@@ -59,37 +55,35 @@ const sideOf = (req: Request, side: 'from' | 'to'): Pick1 => {
 /** History (Delta's path), diffs and blame of resources and schemas, and the diff of two items. */
 export const historyRoutes = (routes: Routes, router: Router, { history, addresses }: Deps): void => {
   routes.add(router, '/v1/history/resources/:org/:project/:id', {
-    get: read('The history of a resource, schema or file: one entry per revision, oldest first (from, size)', async (req, res) => {
+    get: read('The history of a resource, schema or file: one entry per revision, oldest first (from, size)', { id: 'id' }, async (req, res, ctx) => {
       const from = integer(req.query, 'from', 0, 1_000_000) ?? 0;
       const size = integer(req.query, 'size', 1, 2000) ?? 2000;
-      const { total, entries } = await history.history(projectOf(req), segment(req, 'id'), from, size);
+      const { total, entries } = await history.history(itemOf(ctx), from, size);
       send(res, { _total: total, _results: entries });
     }),
-  });
-  const item = (kind: ItemKindName) => (req: Request) => ({
-    kind,
-    project: projectOf(req),
-    schema: kind === 'resources' ? segment(req, 'schema') : '_',
-    id: segment(req, 'id'),
   });
   for (const [kind, path] of [
     ['resources', '/v1/resources/:org/:project/:schema/:id'],
     ['schemas', '/v1/schemas/:org/:project/:id'],
   ] as const) {
-    const at = item(kind);
+    const item: ItemPath = kind === 'resources' ? { schema: 'schema', id: 'id' } : { id: 'id' };
     routes.add(router, `${path}/diff`, {
-      get: read(`Compare two revisions of a ${kind === 'resources' ? 'resource' : 'schema'} (from, to, fromTag, toTag; by Accept)`, async (req, res) => {
-        const { project, schema, id } = at(req);
-        const diff = await history.diff(kind, project, schema, id, sideOf(req, 'from'), sideOf(req, 'to'));
-        sendDiff(req, res, diff, diff.to['@id']);
-      }),
+      get: read(
+        `Compare two revisions of a ${kind === 'resources' ? 'resource' : 'schema'} (from, to, fromTag, toTag; by Accept)`,
+        item,
+        async (req, res, ctx) => {
+          const diff = await history.diff(kind, itemOf(ctx), sideOf(req, 'from'), sideOf(req, 'to'));
+          sendDiff(req, res, diff, diff.to['@id']);
+        },
+      ),
     });
     routes.add(router, `${path}/blame`, {
       get: read(
         `Each triple of a revision of a ${kind === 'resources' ? 'resource' : 'schema'} with the revision that introduced it (rev, tag)`,
-        async (req, res) => {
-          const { project, schema, id } = at(req);
-          const blamed = await history.blame(kind, project, schema, id, selector(req.query));
+        item,
+        async (req, res, ctx) => {
+          const project = itemOf(ctx).project;
+          const blamed = await history.blame(kind, itemOf(ctx), selector(req.query));
           const type = req.accepts(BLAME_TYPES);
           if (!type) throw rejections.notAcceptable(BLAME_TYPES);
           res.vary('Accept');

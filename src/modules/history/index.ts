@@ -3,6 +3,7 @@ import type { Platform } from '../Platform.js';
 import { fileDefinition } from '../../domain/files/fileDefinition.js';
 import { AsOfGraphs } from './AsOfGraphs.js';
 import { HistoryService } from './HistoryService.js';
+import { itemRefs } from '../../domain/projects/itemRefs.js';
 import { historyStatuses } from './historyRejections.js';
 import { historyRoutes } from './historyRoutes.js';
 
@@ -19,18 +20,18 @@ export const createHistoryModule = (): CapabilityModule<Platform, { history: His
   statuses: historyStatuses,
   wire: (p) => {
     const history = new HistoryService({
-      projects: p.projects,
+      refs: itemRefs(p.projects),
       items: p.items,
       files: p.states.of(fileDefinition),
-      events: p.revisions.events,
-      revisions: { resources: p.revisions.resources, schemas: p.revisions.schemas },
-      triples: p.revisions.triples,
+      events: p.revisions.log,
+      revisions: p.revisions.services,
+      triples: p.revisions.toNQuads,
       acl: p.acl,
     });
     return {
       services: { history },
       routes: (routes, router) => historyRoutes(routes, router, { history, addresses: p.addresses }),
-      asOfGraphs: new AsOfGraphs(p.states, p.revisions.events),
+      asOfGraphs: new AsOfGraphs(p.states, p.revisions.log),
     };
   },
 });

@@ -1,5 +1,5 @@
 import { tagProblem } from '../../http/params.js';
-import type { ItemRef } from './HistoryService.js';
+import type { SelfRef } from './HistoryService.js';
 import { historyRejections } from './historyRejections.js';
 
 /**
@@ -7,7 +7,7 @@ import { historyRejections } from './historyRejections.js';
  * `{base}/v1/schemas/{org}/{project}/{id}`, with its own `?rev=` or `?tag=`; anything else is
  * refused (`InvalidResourceSelf`), so `/v1/diff` reads only items of this service.
  */
-export const itemSelf = (name: string, value: string | undefined, base: string): ItemRef => {
+export const itemSelf = (name: string, value: string | undefined, base: string): SelfRef => {
   const refuse = () => historyRejections.invalidSelf(name, value ?? '');
   if (value === undefined || !value.startsWith(`${base}/v1/`)) throw refuse();
   const [path = '', query = ''] = value.slice(base.length + 4).split('?', 2);

@@ -10,7 +10,7 @@ const token = (key: string | number): string => String(key).replace(/~/g, '~0').
 const isObject = (v: JsonValue): v is Record<string, JsonValue> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Structural equality of two JSON values (key order ignored, as JSON objects are unordered). */
-export const jsonEqual = (a: JsonValue, b: JsonValue): boolean => {
+const jsonEqual = (a: JsonValue, b: JsonValue): boolean => {
   if (a === b) return true;
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]!));
   if (isObject(a)) {

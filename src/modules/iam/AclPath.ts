@@ -7,7 +7,7 @@ export const ROOT: AclPath = '/';
 
 const LABEL = /^[a-zA-Z0-9_-]{1,64}$/;
 
-export const aclPath = (org?: string, project?: string): AclPath => (org === undefined ? ROOT : project === undefined ? `/${org}` : `/${org}/${project}`);
+const aclPath = (org?: string, project?: string): AclPath => (org === undefined ? ROOT : project === undefined ? `/${org}` : `/${org}/${project}`);
 
 /** A path as a client spells it; the root may come as '' or '/'. */
 export const parseAclPath = (raw: string): AclPath => {

@@ -25,7 +25,7 @@ export const identitiesBody = (base: string, caller: Caller) => ({
   identities: caller.identities.map((id) => identityToJson(base, id)),
 });
 
-export const realmSelf = (base: string, label: string) => `${base}/v1/realms/${label}`;
+const realmSelf = (base: string, label: string) => `${base}/v1/realms/${label}`;
 
 const realmContent = (f: RealmFields, w: WellKnown) => ({
   name: f.name,
@@ -54,8 +54,8 @@ export const realmBody = (base: string, s: RealmState, full = true) => ({
 });
 
 /** `@id` of an ACL: the root's ends in a slash, its `_self` does not (acls-listed-ancestors.json). */
-export const aclId = (base: string, path: AclPath) => (path === '/' ? `${base}/v1/acls/` : `${base}/v1/acls${path}`);
-export const aclSelf = (base: string, path: AclPath) => (path === '/' ? `${base}/v1/acls` : `${base}/v1/acls${path}`);
+const aclId = (base: string, path: AclPath) => (path === '/' ? `${base}/v1/acls/` : `${base}/v1/acls${path}`);
+const aclSelf = (base: string, path: AclPath) => (path === '/' ? `${base}/v1/acls` : `${base}/v1/acls${path}`);
 
 const aclEntries = (base: string, acl: readonly AclEntry[]) => acl.map((e) => ({ identity: identityToJson(base, e.identity), permissions: e.permissions }));
 
@@ -77,7 +77,7 @@ export const aclListing = (base: string, acls: readonly AclState[]) => ({
   _results: acls.map((s) => aclBody(base, s)),
 });
 
-export const permissionsSelf = (base: string) => `${base}/v1/permissions`;
+const permissionsSelf = (base: string) => `${base}/v1/permissions`;
 
 export const permissionsBody = (base: string, s: PermissionsState, full = true) => ({
   '@context': full ? [context('permissions'), context('metadata')] : [context('permissions-metadata'), context('metadata')],

@@ -40,7 +40,13 @@ const onAclPath: AclTarget = (req) => {
 export const iamRoutes = (routes: Routes, router: Router, { realms, acls, aclIndex, permissions, addresses }: Deps): void => {
   const base = addresses.base;
   routes.add(router, '/v1/identities', {
-    get: { guard: { public: true }, reads: FETCH, body: 'none', handle: (_req, res, { caller }) => void res.json(identitiesBody(base, caller)) },
+    get: {
+      guard: { public: true },
+      reads: FETCH,
+      body: 'none',
+      summary: "The caller's identities",
+      handle: (_req, res, { caller }) => void res.json(identitiesBody(base, caller)),
+    },
   });
 
   routes.add(router, '/v1/realms', {
@@ -48,6 +54,7 @@ export const iamRoutes = (routes: Routes, router: Router, { realms, acls, aclInd
       guard: { permission: 'realms/read', on: onRoot },
       reads: FETCH,
       body: 'none',
+      summary: 'List realms',
       handle: (req, res) => {
         const deprecated = bool(req.query, 'deprecated');
         const all = realms.list().filter((r) => deprecated === undefined || r.deprecated === deprecated);
@@ -60,12 +67,14 @@ export const iamRoutes = (routes: Routes, router: Router, { realms, acls, aclInd
       guard: { permission: 'realms/read', on: onRoot },
       reads: FETCH,
       body: 'none',
+      summary: 'Fetch a realm (?rev)',
       handle: (req, res) => void res.json(realmBody(base, realms.fetch(req.params['realm'] as string, integer(req.query, 'rev', 1)))),
     },
     put: {
       guard: { permission: 'realms/write', on: onRoot },
       reads: STATES,
       body: 'json',
+      summary: 'Create (no rev) or update (?rev) a realm from its OpenID discovery address',
       handle: async (req, res, { caller }) => {
         const label = req.params['realm'] as string;
         const fields = realmFieldsFromJson(req.body);
@@ -78,6 +87,7 @@ export const iamRoutes = (routes: Routes, router: Router, { realms, acls, aclInd
       guard: { permission: 'realms/write', on: onRoot },
       reads: STATES,
       body: 'none',
+      summary: 'Deprecate a realm (?rev)',
       handle: async (req, res, { caller }) =>
         void res.json(realmBody(base, await realms.deprecate(req.params['realm'] as string, requiredRev(req.query), caller), false)),
     },
@@ -88,12 +98,14 @@ export const iamRoutes = (routes: Routes, router: Router, { realms, acls, aclInd
       guard: { permission: 'permissions/read', on: onRoot },
       reads: FETCH,
       body: 'none',
+      summary: 'Fetch the permission set (?rev)',
       handle: (req, res) => void res.json(permissionsBody(base, permissions.fetch(integer(req.query, 'rev', 0)))),
     },
     put: {
       guard: { permission: 'permissions/write', on: onRoot },
       reads: STATES,
       body: 'json',
+      summary: 'Replace the permission set (?rev); the minimum stays',
       handle: async (req, res, { caller }) => {
         const { op, permissions: list } = permissionsFromJson(req.body, false);
         res.json(permissionsBody(base, await permissions.write(op, revOrZero(req), list, caller), false));
@@ -103,6 +115,7 @@ export const iamRoutes = (routes: Routes, router: Router, { realms, acls, aclInd
       guard: { permission: 'permissions/write', on: onRoot },
       reads: STATES,
       body: 'json',
+      summary: 'Append to or subtract from the permission set (?rev)',
       handle: async (req, res, { caller }) => {
         const { op, permissions: list } = permissionsFromJson(req.body, true);
         res.json(permissionsBody(base, await permissions.write(op, revOrZero(req), list, caller), false));
@@ -112,18 +125,24 @@ export const iamRoutes = (routes: Routes, router: Router, { realms, acls, aclInd
       guard: { permission: 'permissions/write', on: onRoot },
       reads: STATES,
       body: 'none',
+      summary: 'Reset the permission set to the minimum (?rev)',
       handle: async (req, res, { caller }) => void res.json(permissionsBody(base, await permissions.delete(revOrZero(req), caller), false)),
     },
   });
 
   // Express matches '/v1/acls/' (the root as clients spell it) on '/v1/acls'.
-  for (const path of ['/v1/acls', '/v1/acls/:org', '/v1/acls/:org/:project']) {
+  for (const [path, of] of [
+    ['/v1/acls', '/'],
+    ['/v1/acls/:org', '/{org}'],
+    ['/v1/acls/:org/:project', '/{org}/{project}'],
+  ] as const) {
     routes.add(router, path, {
       get: {
         // Reading one's own entries needs nothing; everyone's (`self=false`) needs `acls/read`.
         guard: { permission: 'acls/read', on: onAclPath, when: (req) => bool(req.query, 'self') === false },
         reads: FETCH,
         body: 'none',
+        summary: `Fetch the ACL of ${of} (ancestors, self, rev)`,
         handle: (req, res, { caller }) => {
           const ancestors = bool(req.query, 'ancestors') ?? false;
           const rev = integer(req.query, 'rev', 0);
@@ -141,6 +160,7 @@ export const iamRoutes = (routes: Routes, router: Router, { realms, acls, aclInd
               guard: { permission: 'acls/write', on: onAclPath },
               reads: STATES,
               body: 'json',
+              summary: `Replace the ACL of ${of} (?rev)`,
               handle: async (req, res, { caller }) => {
                 const { acl } = aclFromJson(req.body, false);
                 const rev = revOrZero(req);
@@ -152,6 +172,7 @@ export const iamRoutes = (routes: Routes, router: Router, { realms, acls, aclInd
               guard: { permission: 'acls/write', on: onAclPath },
               reads: STATES,
               body: 'json',
+              summary: `Append to or subtract from the ACL of ${of} (?rev)`,
               handle: async (req, res, { caller }) => {
                 const { op, acl } = aclFromJson(req.body, true);
                 res.json(aclBody(base, await acls.write(pathOf(req), op, revOrZero(req), acl, caller), false));
@@ -161,6 +182,7 @@ export const iamRoutes = (routes: Routes, router: Router, { realms, acls, aclInd
               guard: { permission: 'acls/write', on: onAclPath },
               reads: STATES,
               body: 'none',
+              summary: `Delete the ACL of ${of} (?rev)`,
               handle: async (req, res, { caller }) => void res.json(aclBody(base, await acls.delete(pathOf(req), requiredRev(req.query), caller), false)),
             },
           }),

@@ -6,7 +6,7 @@ import type { States } from '../../projection/States.js';
 import type { CapabilityModule } from '../Capability.js';
 import type { AccessControlSettings } from './wireAccessControl.js';
 import { accessControl, accessControlKinds } from './wireAccessControl.js';
-import type { ProvisioningConfig } from '../../config/provisioningConfig.js';
+import type { ProvisioningOptions } from './provisioning/provision.js';
 import type { Log } from '../../kernel/Log.js';
 import { provision } from './provisioning/provision.js';
 
@@ -36,7 +36,7 @@ export const createIamModule = (settings: AccessControlSettings) => {
     /** The permissions defined now (`/v1/permissions`), read off the states: known before IAM is wired. */
     permissions: kinds.current,
     /** Start-up provisioning (realms, ACLs) through the wired services, before the service listens. */
-    provision: (config: ProvisioningConfig, access: ReturnType<typeof accessControl>, log: Log) => provision(config, { ...access.provisioning, log }),
+    provision: (config: ProvisioningOptions, access: ReturnType<typeof accessControl>, log: Log) => provision(config, { ...access.provisioning, log }),
     wire: (p: IamPlatform) => {
       const access = accessControl(kinds, p.states, { lifecycle: p.lifecycle, clock: p.clock, addresses: p.addresses, projects: p.projects, settings });
       return { services: access, routes: access.routes };

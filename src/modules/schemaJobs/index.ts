@@ -25,7 +25,7 @@ export const createSchemaJobsModule = (sliceMillis = 10): CapabilityModule<Platf
       [...(p.states.of(definition) as ReadonlyMap<string, ResourceState>).values()].filter((r) => r.project === project);
     const jobs = new SchemaValidationJobs({
       resources,
-      validate: (project, id) => p.revisions.resources.validate(project, '_', id),
+      validate: (project, id) => p.revisions.services.resources.validate({ project, id }),
       yieldLoop,
       sliceMillis,
     });

@@ -61,9 +61,6 @@ export type ViewCommand =
 
 type Base = EventBase & { id: string; project: ProjectRef; viewType: ViewType };
 
-/** Delta's event names carry the family: `ElasticSearchView…` for Elasticsearch views, `BlazegraphView…` for SPARQL ones. */
-export type ViewEventSuffix = 'Created' | 'Updated' | 'TagAdded' | 'Deprecated' | 'Undeprecated';
-
 export type ViewEvent =
   | (Base & { type: 'ViewCreated'; fields: ViewFields; source: JsonObject })
   | (Base & { type: 'ViewUpdated'; fields: ViewFields; source: JsonObject })

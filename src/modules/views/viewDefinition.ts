@@ -19,10 +19,10 @@ export const DEFAULT_SPARQL_VIEW = `${NXV}defaultSparqlIndex`;
 export const isDefaultView = (id: string): boolean => id === DEFAULT_ES_VIEW || id === DEFAULT_SPARQL_VIEW;
 
 export const viewKey = (project: ProjectRef, id: string): string => `views/${project}/${id}`;
-export const viewTypes = (type: ViewType): string[] => [`${NXV}View`, `${NXV}${type}`];
+const viewTypes = (type: ViewType): string[] => [`${NXV}View`, `${NXV}${type}`];
 
 /** The view as expanded JSON-LD: what its revision graph holds. */
-export const viewExpanded = (id: string, f: ViewFields): JsonObject[] => {
+const viewExpanded = (id: string, f: ViewFields): JsonObject[] => {
   const node: JsonObject = { '@id': id, '@type': viewTypes(f.type) };
   if (f.name !== undefined) node[`${NXV}name`] = [{ '@value': f.name }];
   if (f.description !== undefined) node[`${NXV}description`] = [{ '@value': f.description }];

@@ -7,7 +7,7 @@ import type { ViewState } from './View.js';
 import { isSparqlFamily } from './View.js';
 import { VIEWS_SCHEMA } from './viewDefinition.js';
 
-export const viewSelf = (at: Addresses, s: Pick<ViewState, 'project' | 'id'>) => `${at.base}/v1/views/${s.project}/${idSegment(s.id)}`;
+const viewSelf = (at: Addresses, s: Pick<ViewState, 'project' | 'id'>) => `${at.base}/v1/views/${s.project}/${idSegment(s.id)}`;
 
 /** Delta lists the view's own type first, then `View`. */
 const types = (s: ViewState) => [s.value.fields.type, 'View'];

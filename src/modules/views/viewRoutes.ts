@@ -4,7 +4,7 @@ import type { Addresses } from '../../kernel/Addresses.js';
 import type { ProjectService } from '../../domain/projects/ProjectService.js';
 import { resolveId } from '../../domain/projects/apiMappings.js';
 import { listingRequest, nextAddress } from '../../http/listingParams.js';
-import { indexing, requiredRev, selector, single } from '../../http/params.js';
+import { requiredRev, selector, single } from '../../http/params.js';
 import { pageBody } from '../../http/render/listing.js';
 import { onProject, projectOf, segment } from '../../http/route.js';
 import { projectEndpoints } from '../../http/projectEndpoints.js';
@@ -52,12 +52,10 @@ export const viewRoutes = (routes: Routes, router: Router, { views, queries, ind
   routes.add(router, T, {
     get: read('List views of a project', list, LISTING),
     post: write('Create a view (ElasticSearchView, SparqlView, AggregateElasticSearchView, AggregateSparqlView)', async (req, res, ctx) => {
-      indexing(req.query);
       written(res, 201)(await views.create(projectOf(req), undefined, req.body, ctx.caller));
     }),
   });
   const tag: Handler = async (req, res, ctx) => {
-    indexing(req.query);
     const rev = requiredRev(req.query);
     const body = tagBody(req.body);
     written(res, 201)(await views.tag(projectOf(req), id(req), rev, body.tag, body.rev, ctx.caller));
@@ -65,14 +63,12 @@ export const viewRoutes = (routes: Routes, router: Router, { views, queries, ind
   routes.add(router, S, {
     get: read('Fetch a view (?rev or ?tag)', (req, res) => send(res, viewBody(views.fetch(projectOf(req), id(req), selector(req.query)), addresses))),
     put: write('Create a view with this id, or update it (?rev)', async (req, res, ctx) => {
-      indexing(req.query);
       if (single(req.query, 'rev') === undefined) return written(res, 201)(await views.create(projectOf(req), id(req), req.body, ctx.caller));
       written(res, 200)(await views.update(projectOf(req), id(req), requiredRev(req.query), req.body, ctx.caller));
     }),
     delete: write(
       'Deprecate a view (?rev)',
       async (req, res, ctx) => {
-        indexing(req.query);
         written(res, 200)(await views.deprecate(projectOf(req), id(req), requiredRev(req.query), ctx.caller));
       },
       'none',
@@ -84,7 +80,6 @@ export const viewRoutes = (routes: Routes, router: Router, { views, queries, ind
     put: write(
       'Undeprecate a view (?rev)',
       async (req, res, ctx) => {
-        indexing(req.query);
         written(res, 200)(await views.undeprecate(projectOf(req), id(req), requiredRev(req.query), ctx.caller));
       },
       'none',
@@ -128,6 +123,7 @@ export const viewRoutes = (routes: Routes, router: Router, { views, queries, ind
         send(res, offsetBody(undefined));
       },
       'none',
+      false,
     ),
   });
 

@@ -10,7 +10,7 @@ import { isDefaultView } from './viewDefinition.js';
 export type MetadataOf = (kind: string, listed: Listed) => string;
 
 /** Whether the view is indexed: a user-defined indexing view, not deprecated (the default views are the project's own). */
-export const isIndexed = (view: ViewState): boolean => !view.deprecated && !isAggregate(view.value.fields.type) && !isDefaultView(view.id);
+const isIndexed = (view: ViewState): boolean => !view.deprecated && !isAggregate(view.value.fields.type) && !isDefaultView(view.id);
 
 /** A SPARQL view's graph in a store every replica shares: one per view and index revision, written by the store's lease holder. */
 export const sharedGraphOf = (view: ViewState): string | undefined =>

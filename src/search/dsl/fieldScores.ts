@@ -13,7 +13,7 @@ import type { Context } from './SearchContext.js';
 const unsupported = searchRejections.unsupportedConstruct;
 
 /** Whether a stored value equals a term (not analyzed), under the value's mapping. */
-export const equalsTerm = (path: string, value: Leaf, term: Leaf, caseInsensitive = false): boolean => {
+const equalsTerm = (path: string, value: Leaf, term: Leaf, caseInsensitive = false): boolean => {
   const type = FieldReader.typeOfPath(path, value);
   switch (type) {
     case 'keyword':
@@ -51,7 +51,7 @@ export const perDoc = async (ctx: Context, within: Scores | undefined, score: (i
   return out;
 };
 
-export const isKeywordPath = (path: string) => path === '_id' || path.endsWith('.keyword');
+const isKeywordPath = (path: string) => path === '_id' || path.endsWith('.keyword');
 
 /** A `match` of analysed words on one field: BM25 over the field's postings; values that are not text match the query as one term. */
 export const matchScores = async (

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { parseAclPath } from '../AclPath.js';
 import type { AclPath } from '../AclPath.js';
 import { aclFromJson } from '../iamPayloads.js';
-import { ConfigError } from '../../../config/ConfigError.js';
-import type { ProvisioningConfig } from '../../../config/provisioningConfig.js';
+import { ConfigError } from '../../../kernel/ConfigError.js';
+import type { RealmFields } from '../../../kernel/RealmFields.js';
 import type { AclContext, AclEntry } from '../acls/Acl.js';
 import { checkAcl } from '../acls/Acl.js';
 import type { AclService } from '../acls/AclService.js';
@@ -12,8 +12,16 @@ import type { Caller } from '../../../kernel/Caller.js';
 import type { Log } from '../../../kernel/Log.js';
 import { Rejection } from '../../../kernel/Rejection.js';
 
+/** What is provisioned at start (`realms.provisioning` of the configuration, as the composition root read it). */
+export interface ProvisioningOptions {
+  /** Realms created at start when missing (an existing one is left alone), by label. */
+  realms: Record<string, RealmFields>;
+  /** A JSON file of ACL path → entries, written while the root ACL is still the bootstrap one. */
+  aclFile?: string;
+}
+
 /** Who provisioning writes as (`_createdBy`), as Delta's service account `realms/internal/users/delta`. */
-export const provisioningCaller: Caller = { subject: 'realms/internal/users/registry', identities: [] };
+const provisioningCaller: Caller = { subject: 'realms/internal/users/registry', identities: [] };
 
 const ACL_SETTING = 'acls.provisioning.path';
 
@@ -58,7 +66,7 @@ const readAclFile = (file: string): [AclPath, AclEntry[]][] => {
  * (ConfigError, naming the file). Replicas starting together: the first write wins, the others find
  * the realm there or the root written (IncorrectRev) and leave it.
  */
-export const provision = async (config: ProvisioningConfig, deps: ProvisioningDeps): Promise<void> => {
+export const provision = async (config: ProvisioningOptions, deps: ProvisioningDeps): Promise<void> => {
   const existing = new Set(deps.realms.list().map((r) => r.label));
   for (const [label, fields] of Object.entries(config.realms)) {
     if (existing.has(label)) {
