@@ -11,6 +11,12 @@ export interface ItemStates {
   get<S>(kind: Kind, key: string): Promise<S | undefined>;
   /** Several items' states in one read, at the keys' indexes. */
   getMany<S>(kind: Kind, keys: readonly string[]): Promise<(S | undefined)[]>;
+  /**
+   * The log keys (`{kind}/{project}/{id}`) of the project's items of this kind that hold a state now,
+   * in no order: what a project's deletion prunes and an export or a job walks, without holding every
+   * item of the kind.
+   */
+  keysOf(kind: Kind, project: string): Promise<string[]>;
   /** How many states this process holds in memory now: the cache's size where the states are shared. */
   held(): number;
 }

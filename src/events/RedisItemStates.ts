@@ -4,6 +4,9 @@ import type { EventLog, Kind, LogEvent } from './EventLog.js';
 import { EventLogUnavailable } from './EventLog.js';
 import type { ItemStates } from './ItemStates.js';
 
+/** A literal for a Redis MATCH pattern. */
+const globEscaped = (text: string): string => text.replace(/[\\*?[\]^-]/g, (c) => `\\${c}`);
+
 /** A state as this process holds it, with the log position it reflects. */
 interface Cached {
   seq: number;
@@ -93,6 +96,24 @@ export class RedisItemStates implements ItemStates {
     const cached = this.cache.peek(logged.key);
     if (cached && cached.seq < logged.seq) this.cache.delete(logged.key);
     for (const r of this.reading) if (r.key === logged.key) r.stale = true;
+  }
+
+  /** Scans the log's revisions (a key at revision 0 is deleted): Redis walks them, this process holds only the project's keys. */
+  async keysOf(kind: Kind, project: string): Promise<string[]> {
+    const pattern = `${globEscaped(kind)}/${globEscaped(project)}/*`;
+    const keys: string[] = [];
+    let cursor = '0';
+    try {
+      do {
+        const [next, pairs] = await this.redis.hscan(this.keys.revs, cursor, 'MATCH', pattern, 'COUNT', 1000);
+        for (let i = 0; i < pairs.length; i += 2) if (Number(pairs[i + 1]) > 0) keys.push(pairs[i]!);
+        cursor = next;
+      } while (cursor !== '0');
+    } catch (error) {
+      throw new EventLogUnavailable(`the event log's Redis is unreachable: ${(error as Error).message}`);
+    }
+    // HSCAN may return a field twice while the hash is rehashed.
+    return [...new Set(keys)];
   }
 
   held(): number {

@@ -32,6 +32,12 @@ export interface ItemReader {
   source(kind: 'resources' | 'schemas', project: ProjectRef, id: string, selector: Selector, annotate: boolean): Promise<JsonObject>;
 }
 
+/** The states of one kind's items in a project: their log keys, then their states at those keys. */
+export interface ProjectItems {
+  keysOf(project: ProjectRef): Promise<string[]>;
+  getMany(keys: readonly string[]): Promise<(ResourceState | undefined)[]>;
+}
+
 /**
  * Resources and schemas as the modules that read their revisions see them (history, diffs and
  * blame; bulk writes and exports; validation jobs): their services, their states (by log key), the
@@ -39,7 +45,8 @@ export interface ItemReader {
  */
 export interface ItemRevisions {
   services: Record<'resources' | 'schemas', ResourceService>;
-  states: Record<'resources' | 'schemas', ReadonlyMap<string, ResourceState>>;
+  /** Where their states are kept (shared on Redis): no process holds all of them. */
+  states: Record<'resources' | 'schemas', ProjectItems>;
   log: Pick<EventLog, 'read' | 'get'>;
   toNQuads(expanded: JsonObject[]): Promise<string>;
 }

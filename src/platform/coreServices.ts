@@ -71,6 +71,9 @@ export interface CoreParts {
 }
 
 /** The core's services: the log's writer, organizations, projects, resources, schemas, storages and files, listings and search. */
+/** The kinds that grow with the data, whose states are read through the item states port (shared on Redis). */
+const SHARED_KINDS: ReadonlySet<string> = new Set(['resources', 'schemas']);
+
 export const coreServices = async (p: CoreParts) => {
   const { config, clock, addresses, log, states, jsonld, executor, projections } = p;
   const { graphStore } = p.store;
@@ -116,7 +119,12 @@ export const coreServices = async (p: CoreParts) => {
       await p.projectCreated(ref, caller);
     },
     {
-      keys: (ref) => projectItemKeys(states, ref),
+      // Resources and schemas grow with the data: their keys come from where their states are kept.
+      keys: async (ref) => [
+        ...projectItemKeys(states, ref, SHARED_KINDS),
+        ...(await itemStates.keysOf('resources', ref)),
+        ...(await itemStates.keysOf('schemas', ref)),
+      ],
       bytes: (ref) => storagesFiles.projectBytes(ref),
       prune: (key, seq) => writer.prune(key, seq),
       forget: p.projectDeleted,

@@ -63,7 +63,10 @@ export const modulePlatform = (p: {
     ...(p.redis ? { redis: p.redis } : {}),
     revisions: {
       services: { resources: core.resources, schemas: core.schemas },
-      states: { resources: core.kinds.resources, schemas: core.kinds.schemas },
+      states: {
+        resources: { ...core.shared.resources, keysOf: (project) => projections.itemStates.keysOf('resources', project) },
+        schemas: { ...core.shared.schemas, keysOf: (project) => projections.itemStates.keysOf('schemas', project) },
+      },
       log: p.log,
       toNQuads: (expanded) => p.jsonld.toNQuads(expanded),
     },

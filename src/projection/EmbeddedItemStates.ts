@@ -19,6 +19,13 @@ export class EmbeddedItemStates implements ItemStates {
     return keys.map((key) => this.one<S>(kind, key));
   }
 
+  async keysOf(kind: Kind, project: string): Promise<string[]> {
+    const definition = this.states.definitionOf(kind);
+    if (!definition) return [];
+    const prefix = `${kind}/${project}/`;
+    return [...this.states.of(definition).keys()].filter((key) => key.startsWith(prefix));
+  }
+
   held(): number {
     let count = 0;
     for (const map of this.states.all().values()) count += map.size;

@@ -173,6 +173,17 @@ for (const subject of subjects) {
       expect((await replica.states.get<Counter>('resources', 'resources/o/p/a'))?.total).to.equal(1);
     });
 
+    it("lists a project's keys of a kind that hold a state: not another project's, another kind's, nor a deleted item's", async () => {
+      await write(replica, 'resources/o/p/a', 1);
+      await write(replica, 'resources/o/p/b', 1);
+      await write(replica, 'resources/o/p-2/c', 1);
+      await write(replica, 'resources/o/p*/d', 1);
+      await write(replica, 'resources/o/p/b', 0, 'Deleted');
+      expect((await replica.states.keysOf('resources', 'o/p')).sort()).to.deep.equal(['resources/o/p/a']);
+      expect(await replica.states.keysOf('resources', 'o/p*')).to.deep.equal(['resources/o/p*/d']);
+      expect(await replica.states.keysOf('schemas', 'o/p')).to.deep.equal([]);
+    });
+
     if (subject.shared)
       it('answers alike on two processes: a state written by one is read by the other once it reached the log head, never an older one', async () => {
         const other = await store.open();

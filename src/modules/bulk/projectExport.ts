@@ -12,10 +12,12 @@ import { revisionGraph } from '../../store/graphNames.js';
 import type { ExportedKind, ExportRecord } from './exportRecord.js';
 import type { FileState } from '../../domain/files/File.js';
 import { fileRecords } from './fileRecords.js';
+import type { ProjectItems } from '../Platform.js';
 
 /** What an export reads: the items' current states, their events in the log, the RDF of a payload. */
 export interface ExportSources {
-  states: Record<ExportedKind, ReadonlyMap<string, ResourceState>>;
+  /** Resources' and schemas' states where they are kept. */
+  states: Record<ExportedKind, ProjectItems>;
   /** Files' states, every revision's metadata kept in each (by log key). */
   files: ReadonlyMap<string, FileState>;
   /** Events with `seq > after`, in order (a run of them at once). */
@@ -30,12 +32,8 @@ const ORDER: readonly ExportedKind[] = ['schemas', 'resources'];
 const RUN = 1_000;
 
 /** The project's items of a kind (every one, deprecated included). */
-const itemsOf = (states: ReadonlyMap<string, ResourceState>, kind: ExportedKind, project: ProjectRef): ResourceState[] => {
-  const prefix = `${kind}/${project}/`;
-  const items: ResourceState[] = [];
-  for (const [key, state] of states) if (key.startsWith(prefix)) items.push(state);
-  return items;
-};
+const itemsOf = async (states: ProjectItems, project: ProjectRef): Promise<ResourceState[]> =>
+  (await states.getMany(await states.keysOf(project))).filter((state): state is ResourceState => state !== undefined);
 
 /**
  * The events at `seqs` (ascending), in order: read in runs when they are dense in the log (a project
@@ -64,7 +62,7 @@ async function* eventsAt(seqs: readonly number[], sources: ExportSources): Async
 
 /** Every event of the project's items of a kind, in log order, with the item's state after it. */
 async function* history(project: ProjectRef, kind: ExportedKind, sources: ExportSources): AsyncGenerator<{ event: ResourceEvent; state: ResourceState }> {
-  const items = itemsOf(sources.states[kind], kind, project);
+  const items = await itemsOf(sources.states[kind], project);
   const seqs = items.flatMap((item) => item.seqs).sort((a, b) => a - b);
   const folded = new Map<string, ResourceState | undefined>();
   for await (const logged of eventsAt(seqs, sources)) {
