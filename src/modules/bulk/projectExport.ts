@@ -31,9 +31,13 @@ export interface ExportSources {
 const ORDER: readonly ExportedKind[] = ['schemas', 'resources'];
 const RUN = 1_000;
 
-/** The project's items of a kind (every one, deprecated included). */
-const itemsOf = async (states: ProjectItems, project: ProjectRef): Promise<ResourceState[]> =>
-  (await states.getMany(await states.keysOf(project))).filter((state): state is ResourceState => state !== undefined);
+/** The log positions of every event of the project's items of a kind (deprecated included), ascending; states read a run of keys at a time. */
+const seqsOf = async (states: ProjectItems, project: ProjectRef): Promise<number[]> => {
+  const keys = await states.keysOf(project);
+  const seqs: number[] = [];
+  for (let at = 0; at < keys.length; at += RUN) for (const state of await states.getMany(keys.slice(at, at + RUN))) if (state) seqs.push(...state.seqs);
+  return seqs.sort((a, b) => a - b);
+};
 
 /**
  * The events at `seqs` (ascending), in order: read in runs when they are dense in the log (a project
@@ -62,8 +66,7 @@ async function* eventsAt(seqs: readonly number[], sources: ExportSources): Async
 
 /** Every event of the project's items of a kind, in log order, with the item's state after it. */
 async function* history(project: ProjectRef, kind: ExportedKind, sources: ExportSources): AsyncGenerator<{ event: ResourceEvent; state: ResourceState }> {
-  const items = await itemsOf(sources.states[kind], project);
-  const seqs = items.flatMap((item) => item.seqs).sort((a, b) => a - b);
+  const seqs = await seqsOf(sources.states[kind], project);
   const folded = new Map<string, ResourceState | undefined>();
   for await (const logged of eventsAt(seqs, sources)) {
     const event = resourceEventOf(logged.event);
