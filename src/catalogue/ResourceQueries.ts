@@ -36,10 +36,11 @@ export class ResourceQueries {
 
   async list(req: ListingRequest): Promise<Page<ResourceState>> {
     const result = await this.listings.list(req);
-    if (!result.scores) return { ...result, items: result.items.flatMap((i) => this.state(i.project, i.id) ?? []) };
+    const states = await this.states.getMany(result.items.map((i) => this.kind.key(i.project, i.id)));
+    if (!result.scores) return { ...result, items: states.flatMap((state) => state ?? []) };
     // Scores stay aligned with the items they rank.
-    const kept = result.items.flatMap((i, n) => {
-      const state = this.state(i.project, i.id);
+    const kept = result.items.flatMap((_, n) => {
+      const state = states[n];
       return state ? [{ state, score: result.scores![n]! }] : [];
     });
     return { ...result, items: kept.map((k) => k.state), scores: kept.map((k) => k.score) };
@@ -52,31 +53,27 @@ export class ResourceQueries {
   /** Resources of the project whose current revision links to this one. */
   async incoming(item: ItemRef, from: number, size: number): Promise<Page<LinkEntry>> {
     const ref = item.project;
-    const state = this.resources.locate(item);
+    const state = await this.resources.locate(item);
     const { total, rows } = await this.catalogue.incoming(this.kind.name, ref, state.id, from, size);
-    return { total, items: rows.map((r) => ({ id: r.id, paths: r.paths, ...this.known(r.project, r.id) })) };
+    const known = await this.known(rows.map((r) => [r.project, r.id]));
+    return { total, items: rows.map((r, at) => ({ id: r.id, paths: r.paths, ...known[at]! })) };
   }
 
   /** What this resource's current revision links to; external IRIs only when asked for. */
   async outgoing(item: ItemRef, from: number, size: number, external: boolean): Promise<Page<LinkEntry>> {
     const ref = item.project;
-    const state = this.resources.locate(item);
+    const state = await this.resources.locate(item);
     // A target is known when it is an item of this project; its metadata comes from its state.
-    const rows = (await this.catalogue.outgoing(this.kind.name, ref, state.id, state.links)).map((r) => ({
-      id: r.target,
-      paths: r.paths,
-      ...this.known(ref, r.target),
-    }));
+    const targets = await this.catalogue.outgoing(this.kind.name, ref, state.id, state.links);
+    const known = await this.known(targets.map((r) => [ref, r.target]));
+    const rows = targets.map((r, at) => ({ id: r.target, paths: r.paths, ...known[at]! }));
     const kept = external ? rows : rows.filter((r) => r.state);
     return { total: kept.length, items: kept.slice(from, from + size) };
   }
 
-  private state(project: ProjectRef, id: string): ResourceState | undefined {
-    return this.states.get(this.kind.key(project, id));
-  }
-
-  private known(project: ProjectRef, id: string): { state?: ResourceState } {
-    const state = this.state(project, id);
-    return state ? { state } : {};
+  /** The states of items named by project and id, read at once: `{}` where none. */
+  private async known(items: readonly (readonly [ProjectRef, string])[]): Promise<{ state?: ResourceState }[]> {
+    const states = await this.states.getMany(items.map(([project, id]) => this.kind.key(project, id)));
+    return states.map((state) => (state ? { state } : {}));
   }
 }

@@ -21,6 +21,8 @@ import type { FrontendOptions } from '../frontend/frontendOptions.js';
  * triples, ~13 KB of heap for a ~1.5 KB resource (400,000 held took ~5 GiB), so some 65 MB.
  */
 export const FEED_MAX_CHANGES = 5_000;
+/** Most item states a replica on Redis holds in memory, by default (Nexus Delta keeps 5,000 elements a node). */
+export const STATES_CACHE = 5_000;
 /** Stream nodes of 64 KB: ~3 % over the events' JSON, against ~20 % at Redis' default 4 KB. */
 export const REDIS_STREAM_NODE_BYTES = 65_536;
 
@@ -47,6 +49,8 @@ export interface Config {
    * behind (the store's writer under load) reads its changes again from the log.
    */
   feedMaxChanges?: number;
+  /** Most item states a replica on Redis holds in memory (the cache in front of the states Redis keeps). */
+  statesCache?: number;
   /**
    * `stream-node-max-bytes` the registry sets on the log's Redis at start when it is lower (0: leave
    * it): Redis' default 4 KB nodes hold two or three events of ~1.5 KB each, a quarter more bytes.
@@ -373,6 +377,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     redisWaitReplicas: integerSetting('REDIS_WAIT_REPLICAS', setting('REDIS_WAIT_REPLICAS', 'events.redis-wait-replicas'), 0, 0, 100),
     redisWaitMillis: integerSetting('REDIS_WAIT_MILLIS', setting('REDIS_WAIT_MILLIS', 'events.redis-wait-millis'), 1_000, 1, 60_000),
     feedMaxChanges: integerSetting('FEED_MAX_CHANGES', setting('FEED_MAX_CHANGES', 'events.feed-max-changes'), FEED_MAX_CHANGES, 1, 10_000_000),
+    statesCache: integerSetting('STATES_CACHE', setting('STATES_CACHE', 'events.states-cache'), STATES_CACHE, 1, 10_000_000),
     redisStreamNodeBytes: integerSetting(
       'REDIS_STREAM_NODE_BYTES',
       setting('REDIS_STREAM_NODE_BYTES', 'events.redis-stream-node-bytes'),

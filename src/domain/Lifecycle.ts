@@ -6,6 +6,7 @@ import { Rejection } from '../kernel/Rejection.js';
 import { projectKey } from '../kernel/logKeys.js';
 import type { ProjectRef } from '../kernel/labels.js';
 import { rejections } from './rejections.js';
+import { stateTemplate } from '../kernel/stateTemplate.js';
 
 /** Where an event goes in the log: the item's key and the scopes its streams filter on. */
 export interface Placement {
@@ -17,7 +18,13 @@ export interface Placement {
 }
 
 /** The item's state as the states hold it now, found from the draft of its next event. */
-export type CurrentState = (draft: EventDraft) => unknown;
+export type CurrentState = (draft: EventDraft) => Promise<unknown>;
+
+/**
+ * The state the draft leads from `previous` to, were it appended at `seq` (the kind's `next`): for
+ * a log that keeps each item's latest state beside its events. Absent: the log keeps none.
+ */
+export type NextState = (draft: EventDraft, previous: unknown, seq: number) => unknown;
 
 /** One command of a batch: the state it is evaluated against and where its event goes. */
 export interface BatchCommand<S, C> {
@@ -41,6 +48,7 @@ export class Lifecycle {
   constructor(
     private readonly writer: EventWriter,
     private readonly current: CurrentState,
+    private readonly nextState?: NextState,
   ) {}
 
   async run<S extends { rev: number }, C, E extends DomainEvent & { rev: number }>(
@@ -56,7 +64,7 @@ export class Lifecycle {
       if (decision instanceof Rejection) throw decision;
       if (decision === null) return undefined;
       await admit?.(decision);
-      const draft = this.draft(definition, decision, placement);
+      const draft = this.draft(definition, decision, placement, state);
       try {
         return await this.writer.append(draft, state?.rev ?? 0);
       } catch (error) {
@@ -65,7 +73,7 @@ export class Lifecycle {
         if (!(error instanceof RevisionConflict)) throw error;
         if (attempt >= ATTEMPTS) throw definition.conflict(state, cmd, error.actual);
         await this.writer.latest();
-        const fresh = this.current(draft) as S | undefined;
+        const fresh = (await this.current(draft)) as S | undefined;
         // The states did not learn the winner's write (pruned, or the log answered differently): the log's word stands.
         if ((fresh?.rev ?? 0) !== error.actual) throw definition.conflict(state, cmd, error.actual);
         state = fresh;
@@ -89,7 +97,7 @@ export class Lifecycle {
       const decision = definition.evaluate(state, cmd);
       if (decision instanceof Rejection) outcomes[index] = decision;
       else if (decision === null) outcomes[index] = undefined;
-      else entries.push({ index, draft: this.draft(definition, decision, placement), expectedRev: state?.rev ?? 0 });
+      else entries.push({ index, draft: this.draft(definition, decision, placement, state), expectedRev: state?.rev ?? 0 });
     });
     const appended = await this.writer.appendBatch(entries);
     const raced: number[] = [];
@@ -102,7 +110,7 @@ export class Lifecycle {
     if (raced.length) await this.writer.latest();
     for (const index of raced) {
       const { cmd, placement } = commands[index]!;
-      const fresh = this.current(entries.find((e) => e.index === index)!.draft) as S | undefined;
+      const fresh = (await this.current(entries.find((e) => e.index === index)!.draft)) as S | undefined;
       outcomes[index] = await this.run(definition, fresh, cmd, placement).catch((error: unknown) => {
         if (error instanceof Rejection) return error;
         throw error;
@@ -111,15 +119,25 @@ export class Lifecycle {
     return outcomes;
   }
 
-  private draft<S, C, E extends DomainEvent & { rev: number }>(definition: CommandDefinition<S, C, E>, decision: E, placement: Placement): EventDraft {
+  private draft<S, C, E extends DomainEvent & { rev: number }>(
+    definition: CommandDefinition<S, C, E>,
+    decision: E,
+    placement: Placement,
+    previous: S | undefined,
+  ): EventDraft {
     const rev = definition.revAfter ? definition.revAfter(decision) : decision.rev;
     const { projectSeen, ...where } = placement;
-    return {
+    const draft: EventDraft = {
       ...where,
       kind: definition.kind,
       rev,
       event: definition.logged ? definition.logged(decision) : decision,
       ...(projectSeen !== undefined && where.project !== undefined ? { within: { key: projectKey(where.project as ProjectRef), since: projectSeen } } : {}),
     };
+    // The log appends the event and the state it leads to in one step: the state is exact because
+    // the log appends only onto the revision `previous` has.
+    const { nextState } = this;
+    const state = nextState && rev !== 0 ? stateTemplate((seq) => nextState(draft, previous, seq)) : undefined;
+    return state ? { ...draft, state } : draft;
   }
 }

@@ -1,3 +1,5 @@
+import type { StateTemplate } from '../kernel/stateTemplate.js';
+
 /**
  * The kinds of item whose changes the log records, as the keys of an interface: a capability module
  * adds its own kind with a declaration merge (`declare module` ... `interface KindNames { views: true }`)
@@ -28,6 +30,11 @@ export interface EventDraft {
    * saw it exist, its creation). Judged by the log, as `rev` is; not recorded with the event.
    */
   within?: { key: string; since: number };
+  /**
+   * The state the event leads the item to, for a log that keeps the latest states beside the events
+   * (written in the same atomic step; absent when the item is gone). Not recorded with the event.
+   */
+  state?: StateTemplate;
 }
 
 /** A durable event: `seq` increases by one per event across the whole log, so it is comparable across every scope. */

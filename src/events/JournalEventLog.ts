@@ -115,7 +115,8 @@ export class JournalEventLog implements EventLog {
     if (this.failed) return Promise.reject(this.failed);
     const actual = this.revs.get(draft.key) ?? 0;
     if (actual !== expectedRev) return Promise.reject(new RevisionConflict(draft.key, expectedRev, actual));
-    const { within, ...recorded } = draft;
+    // The state travels only to a log that keeps states (Redis); the journal's are folded in process.
+    const { within, state: _state, ...recorded } = draft;
     const deletedAt = within && (this.deleted.get(within.key) ?? 0);
     if (within && deletedAt! > within.since) return Promise.reject(new ScopeDeleted(within.key, deletedAt!));
     const event: LogEvent = { ...recorded, seq: ++this.enqueued };

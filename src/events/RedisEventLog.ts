@@ -4,6 +4,8 @@ import type { Log } from '../kernel/Log.js';
 import { consoleLog } from '../kernel/Log.js';
 import type { Appended, BatchEntry, EventDraft, EventLog, LogEvent } from './EventLog.js';
 import { EventLogUnavailable, RevisionConflict, ScopeDeleted } from './EventLog.js';
+import type { FoldHistory } from './RedisItemStates.js';
+import { RedisItemStates } from './RedisItemStates.js';
 import { ADVANCE_SCRIPT, APPEND_SCRIPT, COPY_SCRIPT, PRUNE_SCRIPT } from './redisScripts.js';
 
 type StreamEntry = [id: string, fields: string[]];
@@ -16,20 +18,23 @@ interface Scripted {
     stream: string,
     seqs: string,
     deleted: string,
+    states: string,
     key: string,
     expected: number,
     rev: number,
     payload: string,
     withinKey: string,
     withinSince: number,
+    ...state: string[]
   ): Promise<[number, number]>;
-  registryPrune(seqs: string, stream: string, revs: string, key: string, beforeSeq: number): Promise<number>;
+  registryPrune(seqs: string, stream: string, revs: string, states: string, key: string, beforeSeq: number): Promise<number>;
   registryCopy(
     revs: string,
     seq: string,
     stream: string,
     seqs: string,
     deleted: string,
+    states: string,
     key: string,
     at: number,
     rev: number,
@@ -61,6 +66,7 @@ export const logKeys = (prefix: string) => ({
   revs: `{${prefix}}:revs`,
   seqs: `{${prefix}}:seqs`,
   deleted: `{${prefix}}:deleted`,
+  states: `{${prefix}}:states`,
 });
 
 /** The names before the hash tag (renamed at start, see `migrate`). */
@@ -97,9 +103,9 @@ export class RedisEventLog implements EventLog {
     private readonly replication: { replicas: number; millis: number },
   ) {
     this.keys = logKeys(prefix);
-    redis.defineCommand('registryAppend', { lua: APPEND_SCRIPT, numberOfKeys: 5 });
-    redis.defineCommand('registryPrune', { lua: PRUNE_SCRIPT, numberOfKeys: 3 });
-    redis.defineCommand('registryCopy', { lua: COPY_SCRIPT, numberOfKeys: 5 });
+    redis.defineCommand('registryAppend', { lua: APPEND_SCRIPT, numberOfKeys: 6 });
+    redis.defineCommand('registryPrune', { lua: PRUNE_SCRIPT, numberOfKeys: 4 });
+    redis.defineCommand('registryCopy', { lua: COPY_SCRIPT, numberOfKeys: 6 });
     redis.defineCommand('registryAdvance', { lua: ADVANCE_SCRIPT, numberOfKeys: 1 });
   }
 
@@ -190,6 +196,11 @@ export class RedisEventLog implements EventLog {
     return `{${this.prefix}}:${name}`;
   }
 
+  /** The items' latest states this log keeps beside its events, read through a cache of at most `capacity` states. */
+  itemStates(fold: FoldHistory, capacity: number, away?: ConstructorParameters<typeof RedisItemStates>[5]): RedisItemStates {
+    return new RedisItemStates(this.redis, this.keys, this, fold, capacity, away);
+  }
+
   /** The command connection, for stores kept beside the log. */
   get connection(): Redis {
     return this.redis;
@@ -228,19 +239,21 @@ export class RedisEventLog implements EventLog {
 
   private appendArgs(draft: EventDraft, expectedRev: number): Parameters<Scripted['registryAppend']> {
     const { keys } = this;
-    const { within, ...recorded } = draft;
+    const { within, state, ...recorded } = draft;
     return [
       keys.revs,
       keys.seq,
       keys.stream,
       keys.seqs,
       keys.deleted,
+      keys.states,
       draft.key,
       expectedRev,
       draft.rev,
       JSON.stringify(recorded),
       within?.key ?? '',
       within?.since ?? 0,
+      ...(state ?? []),
     ];
   }
 
@@ -248,7 +261,7 @@ export class RedisEventLog implements EventLog {
   private outcome(draft: EventDraft, expectedRev: number, [ok, value]: [number, number]): Appended {
     if (Number(ok) === 2) return new ScopeDeleted(draft.within!.key, Number(value));
     if (Number(ok) !== 1) return new RevisionConflict(draft.key, expectedRev, Number(value));
-    const { within: _within, ...recorded } = draft;
+    const { within: _within, state: _state, ...recorded } = draft;
     const seq = Number(value);
     this.bump(seq);
     return { ...recorded, seq };
@@ -349,7 +362,7 @@ export class RedisEventLog implements EventLog {
     const { keys } = this;
     const scripted = this.redis.pipeline() as unknown as Scripted & { exec(): Promise<[Error | null, unknown][] | null> };
     for (const { seq, ...draft } of events)
-      scripted.registryCopy(keys.revs, keys.seq, keys.stream, keys.seqs, keys.deleted, draft.key, seq, draft.rev, JSON.stringify(draft));
+      scripted.registryCopy(keys.revs, keys.seq, keys.stream, keys.seqs, keys.deleted, keys.states, draft.key, seq, draft.rev, JSON.stringify(draft));
     const results = (await reachable(scripted.exec())) ?? [];
     let copied = 0;
     for (const [error, result] of results) {
@@ -368,7 +381,7 @@ export class RedisEventLog implements EventLog {
   }
 
   async prune(key: string, beforeSeq: number): Promise<void> {
-    await reachable(this.scripted.registryPrune(this.keys.seqs, this.keys.stream, this.keys.revs, key, beforeSeq));
+    await reachable(this.scripted.registryPrune(this.keys.seqs, this.keys.stream, this.keys.revs, this.keys.states, key, beforeSeq));
   }
 
   async close(): Promise<void> {

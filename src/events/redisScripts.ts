@@ -5,8 +5,11 @@
 
 /**
  * KEYS: revs (hash key → rev), seq (counter), stream, seqs (hash key → comma-separated positions),
- * deleted (hash key → position of its last deletion, an event taking its revision to 0).
- * ARGV: key, expectedRev, newRev, payload, withinKey ('' for none), withinSince.
+ * deleted (hash key → position of its last deletion, an event taking its revision to 0),
+ * states (hash key → `{seq} {state as JSON}`, the item's latest state, written with its event).
+ * ARGV: key, expectedRev, newRev, payload, withinKey ('' for none), withinSince, then the parts of
+ * the state's template (none: the item is gone, or the writer did not say, and the state is dropped
+ * to be folded again from the log by whoever reads it).
  * Returns {1, seq} on success, {0, actualRev} on a revision conflict, {2, deletedAt} when the key
  * the item lives within was deleted after `withinSince` (a write that outlived its project).
  */
@@ -27,12 +30,18 @@ if seqs then
 else
   redis.call('HSET', KEYS[4], ARGV[1], tostring(seq))
 end
+if #ARGV >= 7 and tonumber(ARGV[3]) ~= 0 then
+  redis.call('HSET', KEYS[6], ARGV[1], seq .. ' ' .. table.concat(ARGV, seq, 7))
+else
+  redis.call('HDEL', KEYS[6], ARGV[1])
+end
 return {1, seq}
 `;
 
 /**
- * KEYS: seqs, stream, revs. ARGV: key, beforeSeq.
- * Deletes the key's stream entries before beforeSeq and keeps the later positions; a key left with none is at revision 0 again. Returns how many were deleted.
+ * KEYS: seqs, stream, revs, states. ARGV: key, beforeSeq.
+ * Deletes the key's stream entries before beforeSeq and keeps the later positions; a key left with
+ * none is at revision 0 again, with no state. Returns how many were deleted.
  */
 export const PRUNE_SCRIPT = `
 local seqs = redis.call('HGET', KEYS[1], ARGV[1])
@@ -50,6 +59,7 @@ end
 if #kept == 0 then
   redis.call('HDEL', KEYS[1], ARGV[1])
   redis.call('HDEL', KEYS[3], ARGV[1])
+  redis.call('HDEL', KEYS[4], ARGV[1])
 else
   redis.call('HSET', KEYS[1], ARGV[1], table.concat(kept, ','))
 end
@@ -57,9 +67,10 @@ return deleted
 `;
 
 /**
- * KEYS: revs, seq, stream, seqs, deleted. ARGV: key, seq, rev, payload.
+ * KEYS: revs, seq, stream, seqs, deleted, states. ARGV: key, seq, rev, payload.
  * Appends an event of another log at its own position (a journal moved onto Redis): positions only
- * increase, and the item's revision becomes the event's. Returns 1, or 0 when `seq` is not past the head.
+ * increase, and the item's revision becomes the event's; its state is dropped, folded again from
+ * the log by whoever reads it first. Returns 1, or 0 when `seq` is not past the head.
  */
 export const COPY_SCRIPT = `
 local seq = tonumber(ARGV[2])
@@ -74,6 +85,7 @@ if seqs then
 else
   redis.call('HSET', KEYS[4], ARGV[1], tostring(seq))
 end
+redis.call('HDEL', KEYS[6], ARGV[1])
 return 1
 `;
 

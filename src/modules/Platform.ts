@@ -24,11 +24,17 @@ import type { ProjectSparqlStore } from '../store/ProjectSparqlStore.js';
 /** Resources and schemas as a module reads them: by `@id` in a project, rendered as their routes render them. */
 export interface ItemReader {
   /** The item with that `@id` in the project (of `kind`, else a schema first, then a resource), current state. */
-  find(project: ProjectRef, id: string, kind?: 'resources' | 'schemas'): { kind: 'resources' | 'schemas'; state: ResourceState } | undefined;
+  find(project: ProjectRef, id: string, kind?: 'resources' | 'schemas'): Promise<{ kind: 'resources' | 'schemas'; state: ResourceState } | undefined>;
   /** Its JSON-LD body at the selected revision (`GET /v1/resources/...`). */
   body(kind: 'resources' | 'schemas', project: ProjectRef, id: string, selector: Selector): Promise<JsonObject>;
   /** Its payload as sent, annotated with its metadata when asked (`.../source?annotate=true`). */
   source(kind: 'resources' | 'schemas', project: ProjectRef, id: string, selector: Selector, annotate: boolean): Promise<JsonObject>;
+}
+
+/** The states of one kind's items in a project: their log keys, then their states at those keys. */
+export interface ProjectItems {
+  keysOf(project: ProjectRef): Promise<string[]>;
+  getMany(keys: readonly string[]): Promise<(ResourceState | undefined)[]>;
 }
 
 /**
@@ -38,7 +44,8 @@ export interface ItemReader {
  */
 export interface ItemRevisions {
   services: Record<'resources' | 'schemas', ResourceService>;
-  states: Record<'resources' | 'schemas', ReadonlyMap<string, ResourceState>>;
+  /** Where their states are kept (shared on Redis): no process holds all of them. */
+  states: Record<'resources' | 'schemas', ProjectItems>;
   log: Pick<EventLog, 'read' | 'get'>;
   toNQuads(expanded: JsonObject[]): Promise<string>;
 }

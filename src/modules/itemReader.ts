@@ -1,5 +1,5 @@
 import type { ResourceState } from '../domain/resources/Resource.js';
-import type { ResourceService } from '../domain/resources/ResourceService.js';
+import type { ResourceService, ResourceStates } from '../domain/resources/ResourceService.js';
 import { annotatedSource, resourceBody } from '../http/render/resources.js';
 import { annotatedSchema, schemaBody } from '../http/render/schemas.js';
 import type { Addresses } from '../kernel/Addresses.js';
@@ -8,17 +8,17 @@ import type { ItemReader } from './Platform.js';
 
 /** Resources and schemas for modules: found by `@id` (a schema first), rendered as their routes render them. */
 export const itemReader = (deps: {
-  resourceStates: ReadonlyMap<string, ResourceState>;
-  schemaStates: ReadonlyMap<string, ResourceState>;
+  resourceStates: ResourceStates;
+  schemaStates: ResourceStates;
   resources: ResourceService;
   schemas: ResourceService;
   addresses: Addresses;
 }): ItemReader => ({
-  find: (project, id, kind) => {
-    const schema = kind === 'resources' ? undefined : deps.schemaStates.get(schemaKey(project, id));
-    if (schema) return { kind: 'schemas', state: schema };
-    const resource = kind === 'schemas' ? undefined : deps.resourceStates.get(resourceKey(project, id));
-    return resource && { kind: 'resources', state: resource };
+  find: async (project, id, kind) => {
+    const schema = kind === 'resources' ? undefined : await deps.schemaStates.get(schemaKey(project, id));
+    if (schema) return { kind: 'schemas' as const, state: schema };
+    const resource = kind === 'schemas' ? undefined : await deps.resourceStates.get(resourceKey(project, id));
+    return resource && { kind: 'resources' as const, state: resource };
   },
   body: async (kind, project, id, selector) => {
     const { state, compacted } = await (kind === 'schemas' ? deps.schemas : deps.resources).fetchCompacted({ project, id }, selector);

@@ -12,6 +12,8 @@ import { OrgService } from '../domain/orgs/OrgService.js';
 import { ProjectService } from '../domain/projects/ProjectService.js';
 import { ProjectContexts } from '../domain/resources/ProjectContexts.js';
 import { ResourceService } from '../domain/resources/ResourceService.js';
+import type { ResourceStates } from '../domain/resources/ResourceService.js';
+import type { ResourceState } from '../domain/resources/Resource.js';
 import { RevisionReader } from '../domain/resources/RevisionReader.js';
 import type { EventLog } from '../events/EventLog.js';
 import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
@@ -63,6 +65,9 @@ export interface CoreParts {
   capabilities: () => readonly Pick<WiredCapability<unknown>, 'projectCreated' | 'projectDeleting' | 'projectDeleted'>[];
 }
 
+/** The kinds that grow with the data, whose states are read through the item states port (shared on Redis). */
+const SHARED_KINDS: ReadonlySet<string> = new Set(['resources', 'schemas']);
+
 /** The core's services: the log's writer, organizations, projects, resources, schemas, listings and search. */
 export const coreServices = async (p: CoreParts) => {
   const { config, clock, addresses, log, states, jsonld, executor, projections } = p;
@@ -74,10 +79,19 @@ export const coreServices = async (p: CoreParts) => {
     latest: async () => projections.projector.catchUp(await log.lastSeq()),
     indexing: () => requestIndexing.getStore() ?? 'sync',
   });
-  const lifecycle = new Lifecycle(writer, (draft) => {
-    const definition = states.definitionOf(draft.kind);
-    return definition && states.of(definition).get(definition.stateKey({ ...draft, seq: 0 }));
-  });
+  const { itemStates } = projections;
+  const lifecycle = new Lifecycle(
+    writer,
+    async (draft) => {
+      const definition = states.definitionOf(draft.kind);
+      if (!definition) return undefined;
+      const key = definition.stateKey({ ...draft, seq: 0 });
+      // Where the services read the kind's states: resources and schemas through the port (shared on Redis).
+      return draft.kind === 'resources' || draft.kind === 'schemas' ? itemStates.get(draft.kind, key) : states.of(definition).get(key);
+    },
+    // A log that keeps the states (Redis) is handed the state each event leads to.
+    projections.statesShared ? (draft, previous, seq) => states.definitionOf(draft.kind)?.next(previous, { ...draft, seq }) : undefined,
+  );
   const kinds = {
     orgs: states.of(p.kinds.orgs),
     projects: states.of(p.kinds.projects),
@@ -97,7 +111,12 @@ export const coreServices = async (p: CoreParts) => {
       for (const m of p.capabilities()) await m.projectCreated?.(ref, caller);
     },
     {
-      keys: (ref) => projectItemKeys(states, ref),
+      // Resources and schemas grow with the data: their keys come from where their states are kept.
+      keys: async (ref) => [
+        ...projectItemKeys(states, ref, SHARED_KINDS),
+        ...(await itemStates.keysOf('resources', ref)),
+        ...(await itemStates.keysOf('schemas', ref)),
+      ],
       bytes: (ref) => {
         const removals = p.capabilities().flatMap((m) => (m.projectDeleting ? [m.projectDeleting(ref)] : []));
         return async () => void (await Promise.all(removals.map((remove) => remove())));
@@ -109,18 +128,25 @@ export const coreServices = async (p: CoreParts) => {
     },
   );
   const reader = new RevisionReader(log);
+  // Resources and schemas, which grow with the data, are read where the states are kept (shared on Redis).
+  const latest = (kind: 'resources' | 'schemas'): ResourceStates => ({
+    get: (key) => itemStates.get<ResourceState>(kind, key),
+    getMany: (keys) => itemStates.getMany<ResourceState>(kind, keys),
+  });
+  const shared = { resources: latest('resources'), schemas: latest('schemas') };
   // Schemas and their imports are read back from the pinned revisions in the log.
-  const revisionTriples = pinnedRevisionTriples(kinds, reader, jsonld);
+  const revisionTriples = pinnedRevisionTriples(shared, reader, jsonld);
   // Schemas, imports and contexts of other projects are found through the project's resolvers.
   const elsewhere = resolveElsewhere(p.resolution);
-  const imports = new SchemaImports(kinds.schemas, kinds.resources, revisionTriples, elsewhere);
-  const contexts = new ProjectContexts(kinds.resources, reader, elsewhere);
+  const imports = new SchemaImports(shared.schemas, shared.resources, revisionTriples, elsewhere);
+  const contexts = new ProjectContexts(shared.resources, reader, elsewhere);
   const storable = storableRevision(jsonld, graphStore);
   // An id is unique in a project across kinds; the default storage's id is reserved.
-  const taken = (others: ItemKindParts) => (ref: string, id: string) => id === DEFAULT_STORAGE || states.of(others.definition).has(others.kind.key(ref, id));
+  const taken = (others: ItemKindParts) => async (ref: string, id: string) =>
+    id === DEFAULT_STORAGE || (await shared[others.definition.kind as 'resources' | 'schemas'].get(others.kind.key(ref, id))) !== undefined;
   const itemService = (own: ItemKindParts, other: ItemKindParts, validation: ConstructorParameters<typeof ResourceService>[2]) =>
     new ResourceService(
-      states.of(own.definition),
+      shared[own.definition.kind as 'resources' | 'schemas'],
       projects,
       validation,
       jsonld,
@@ -135,7 +161,7 @@ export const coreServices = async (p: CoreParts) => {
       contexts,
     );
   const { resources: resourceParts, schemas: schemaParts } = p.kinds;
-  const shacl = new ResolvingSchemas(new ShaclSchemas(kinds.schemas, reader, revisionTriples, imports, executor), p.resolution);
+  const shacl = new ResolvingSchemas(new ShaclSchemas(shared.schemas, reader, revisionTriples, imports, executor), p.resolution);
   const resources = itemService(resourceParts, schemaParts, shacl);
   const schemas = itemService(schemaParts, resourceParts, new SchemaPayloads(imports, jsonld, executor));
   const { textIndex, searchOnStore } = projections;
@@ -145,8 +171,8 @@ export const coreServices = async (p: CoreParts) => {
   const catalogue = new CatalogueQueries(graphStore, catalogueMemory, () => kinds.projects.keys(), storeListings);
   const textMatcher = textIndex && catalogueMemory ? new EmbeddedTextMatcher(textIndex, catalogueMemory.index) : (searchOnStore?.matcher ?? noTextIndex);
   const listings = new Listings(catalogue, listingScopes(orgs, projects, addresses, projections.terms), textMatcher);
-  const queries = new ResourceQueries(kinds.resources, listings, catalogue, resources);
-  const schemaQueries = new ResourceQueries(kinds.schemas, listings, catalogue, schemas, schemaParts.kind);
+  const queries = new ResourceQueries(shared.resources, listings, catalogue, resources);
+  const schemaQueries = new ResourceQueries(shared.schemas, listings, catalogue, schemas, schemaParts.kind);
   // One set of turns for every search, the views' included: they take their slices in turn.
   const turns = new CpuTurns();
   const searchTimeout = config.searchTimeoutMillis ?? 2_000;
@@ -180,6 +206,8 @@ export const coreServices = async (p: CoreParts) => {
     writer,
     lifecycle,
     kinds,
+    /** The latest states of resources and schemas, wherever they are kept. */
+    shared,
     orgs,
     projects,
     resources,

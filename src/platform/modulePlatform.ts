@@ -61,10 +61,19 @@ export const modulePlatform = (p: {
     ...(p.redis ? { redis: p.redis } : {}),
     revisions: {
       services: { resources: core.resources, schemas: core.schemas },
-      states: { resources: core.kinds.resources, schemas: core.kinds.schemas },
+      states: {
+        resources: { ...core.shared.resources, keysOf: (project) => projections.itemStates.keysOf('resources', project) },
+        schemas: { ...core.shared.schemas, keysOf: (project) => projections.itemStates.keysOf('schemas', project) },
+      },
       log: p.log,
       toNQuads: (expanded) => p.jsonld.toNQuads(expanded),
     },
-    items: itemReader({ resourceStates: core.kinds.resources, schemaStates: core.kinds.schemas, resources: core.resources, schemas: core.schemas, addresses }),
+    items: itemReader({
+      resourceStates: core.shared.resources,
+      schemaStates: core.shared.schemas,
+      resources: core.resources,
+      schemas: core.schemas,
+      addresses,
+    }),
   };
 };

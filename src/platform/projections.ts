@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/Config.js';
-import { defaultStreamsPerCaller, FEED_MAX_CHANGES, httpLimits } from '../config/Config.js';
+import { defaultStreamsPerCaller, FEED_MAX_CHANGES, httpLimits, STATES_CACHE } from '../config/Config.js';
 import type { KindDefinition } from '../domain/KindDefinition.js';
 import type { EventLog } from '../events/EventLog.js';
 import type { RedisEventLog } from '../events/RedisEventLog.js';
@@ -34,6 +34,7 @@ import { storeSearch } from '../search/store/storeSearch.js';
 import { EventStreams } from '../streams/EventStreams.js';
 import type { TripleStore } from './openTripleStore.js';
 import { wireStoreWriter } from './wireStoreWriter.js';
+import { openItemStates } from './itemStates.js';
 import type { StoreWriterDeps } from './wireStoreWriter.js';
 
 export interface ProjectionParts {
@@ -64,6 +65,8 @@ export interface ProjectionParts {
  */
 export const startProjections = async (p: ProjectionParts) => {
   const { config, log, logs, states, addresses } = p;
+  // [states] The items' latest states the services read: shared through Redis, else the projector's own.
+  const { itemStates, observe } = openItemStates(p.redis, states, config.statesCache ?? STATES_CACHE);
   const { graphStore, datasets: sparqlDatasets, recorded: storeRecorded } = p.store;
   // readmodels: the catalogue's in-memory indexes are the embedded layout's only; on a shared store
   // every listing is SPARQL over its catalogue graph, and a replica holds nothing per item.
@@ -170,6 +173,7 @@ export const startProjections = async (p: ProjectionParts) => {
     snapshotEvents: config.snapshotEvents,
     snapshotMillis: config.snapshotMillis,
     log: logs,
+    ...(observe ? { observe } : {}),
     durable: async (seq) => {
       await catalogueRunner.settle(seq);
       catalogueProjection.saveTerms();
@@ -186,6 +190,9 @@ export const startProjections = async (p: ProjectionParts) => {
   return {
     restoredMillis,
     projector,
+    itemStates,
+    /** Whether the log keeps the items' states (each append is handed the state it leads to). */
+    statesShared: observe !== undefined,
     feed,
     streams,
     catalogueMemory,

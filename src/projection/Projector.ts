@@ -24,6 +24,8 @@ export interface ProjectorOptions {
    */
   /** What must be durable at or past a background snapshot's position before the snapshot replaces the previous one (the catalogue's terms). */
   durable?: (seq: number) => Promise<void>;
+  /** Told of every event the fold passes, in log order, before it is applied (the shared states' cache drops what it overtakes). */
+  observe?: (logged: LogEvent) => void;
   restored?: (position: number, logEnd: number, states: ReadonlyMap<KindDefinition, ReadonlyMap<string, unknown>>) => Promise<void>;
 }
 
@@ -148,6 +150,7 @@ export class Projector {
         break;
       }
       for (const event of events) {
+        this.options.observe?.(event);
         await this.applyOrQuarantine(event);
         this.applied = event.seq;
         this.feed.advance(this.applied);

@@ -5,11 +5,13 @@ import type { States } from './States.js';
 /**
  * The log keys of every item in a project, over every listable kind (each keys its items
  * `{kind}/{org}/{project}/{id}`: resourceKey, schemaKey, storageKey, fileKey) and every kind whose
- * items it contains otherwise (the ACL on its path).
+ * items it contains otherwise (the ACL on its path). Kinds in `except` are left out (their states
+ * are not all held here: the caller asks where they are kept).
  */
-export const projectItemKeys = (states: States, project: ProjectRef): string[] => {
+export const projectItemKeys = (states: States, project: ProjectRef, except: ReadonlySet<string> = new Set()): string[] => {
   const keys: string[] = [];
   for (const definition of states.definitions) {
+    if (except.has(definition.kind)) continue;
     for (const state of states.of(definition).values()) {
       const key = containedKey(definition, state, project);
       if (key !== undefined) keys.push(key);

@@ -16,7 +16,7 @@ export interface Resolved {
 }
 
 /** Finds an item by `@id` in one project: of the kind named, else schemas first (as Delta's resource resolution tries them). */
-export type ItemLookup = (project: ProjectRef, id: string, kind?: Resolved['kind']) => Resolved | undefined;
+export type ItemLookup = (project: ProjectRef, id: string, kind?: Resolved['kind']) => Promise<Resolved | undefined>;
 
 /** What a resolution looks for: any item (the `_` route) or one kind, deprecated ones excluded or not. */
 export interface ResolutionScope {
@@ -148,7 +148,7 @@ export class Resolution {
       if (!allowed)
         return cause('ProjectAccessDenied', `The supplied authentication is not authorized to access the project '${target}' using resolution ${how}`);
     }
-    const found = this.lookup(target, id, scope.kind);
+    const found = await this.lookup(target, id, scope.kind);
     if (!found) return cause('ResourceNotFound', `The resource was not found in project '${target}'.`);
     if (selector.rev !== undefined && (selector.rev < 1 || selector.rev > found.state.rev))
       return cause('RevisionNotFound', `Revision requested '${selector.rev}' not found.`, { provided: selector.rev });

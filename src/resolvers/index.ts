@@ -26,8 +26,8 @@ export const createResolversModule = (): CapabilityModule<Platform, ResolverServ
     const resolvers = new ResolverService({ states, projects: p.projects, lifecycle: p.lifecycle, clock: p.clock });
     const resolution = new Resolution(
       resolvers,
-      (project, id, kind) => {
-        const found = p.items.find(project, id, kind);
+      async (project, id, kind) => {
+        const found = await p.items.find(project, id, kind);
         return found && { ...found, project };
       },
       p.acl,

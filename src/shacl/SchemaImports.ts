@@ -46,7 +46,7 @@ export class SchemaImports {
     for (let iri = queue.shift(); iri !== undefined; iri = queue.shift()) {
       if (seen.has(iri)) continue;
       seen.add(iri);
-      const found = this.find(project, iri) ?? (await this.resolved(project, iri, caller));
+      const found = (await this.find(project, iri)) ?? (await this.resolved(project, iri, caller));
       if (!found) throw rejections.invalidSchemaResolution(schemaId, iri, 'missing');
       if (found.state.deprecated) throw rejections.invalidSchemaResolution(schemaId, iri, 'deprecated');
       const text = await this.triples(found.kind, found.project, iri, found.state.rev);
@@ -63,10 +63,10 @@ export class SchemaImports {
     return texts.join('');
   }
 
-  private find(project: ProjectRef, iri: string) {
-    const schema = this.schemas.get(schemaKey(project, iri));
+  private async find(project: ProjectRef, iri: string) {
+    const schema = await this.schemas.get(schemaKey(project, iri));
     if (schema) return { kind: 'schemas' as const, project, state: schema };
-    const resource = this.resources.get(resourceKey(project, iri));
+    const resource = await this.resources.get(resourceKey(project, iri));
     return resource && { kind: 'resources' as const, project, state: resource };
   }
 

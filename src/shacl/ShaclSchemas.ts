@@ -40,7 +40,7 @@ export class ShaclSchemas implements SchemaResolver {
   async resolve(project: ProjectRef, schemaIri: string): Promise<ResolvedSchema> {
     const ref = parseSchemaRef(schemaIri);
     if (ref.iri === UNCONSTRAINED) return unconstrained(project);
-    const current = this.schemas.get(schemaKey(project, ref.iri));
+    const current = await this.schemas.get(schemaKey(project, ref.iri));
     if (!current) throw rejections.schemaNotFound(ref.iri, project);
     const state = await this.revision(current, ref.rev ?? (ref.tag === undefined ? current.rev : this.tagged(current, ref.tag)));
     if (state.deprecated) throw rejections.schemaIsDeprecated(ref.iri);

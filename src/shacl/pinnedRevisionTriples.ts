@@ -1,4 +1,4 @@
-import type { ResourceState } from '../domain/resources/Resource.js';
+import type { ResourceStates } from '../domain/resources/ResourceService.js';
 import type { RevisionReader } from '../domain/resources/RevisionReader.js';
 import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
 import { resourceKey, schemaKey } from '../kernel/logKeys.js';
@@ -11,15 +11,15 @@ import type { RevisionTriples } from './SchemaImports.js';
  * what it holds. Revisions are immutable, so each one is converted once and kept.
  */
 export const pinnedRevisionTriples = (
-  states: { schemas: ReadonlyMap<string, ResourceState>; resources: ReadonlyMap<string, ResourceState> },
+  states: { schemas: ResourceStates; resources: ResourceStates },
   reader: RevisionReader,
   jsonld: JsonLdProcessor,
 ): RevisionTriples => {
   const kept = new Lru<string, Promise<string>>(2_000);
   let revisions = 0;
-  return (kind, project, id, rev) => {
-    const state = kind === 'schemas' ? states.schemas.get(schemaKey(project, id)) : states.resources.get(resourceKey(project, id));
-    if (!state || rev > state.rev) return Promise.resolve('');
+  return async (kind, project, id, rev) => {
+    const state = await (kind === 'schemas' ? states.schemas.get(schemaKey(project, id)) : states.resources.get(resourceKey(project, id)));
+    if (!state || rev > state.rev) return '';
     const key = `${kind}\n${project}\n${id}\n${rev}\n${state.seqs[0]}`;
     let triples = kept.get(key);
     if (!triples) {

@@ -26,4 +26,13 @@ export class Lru<K, V> {
   clear(): void {
     this.map.clear();
   }
+
+  /** The entry without making it the most recently used. */
+  peek(key: K): V | undefined {
+    return this.map.get(key);
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
 }

@@ -4,6 +4,9 @@ import { Redis } from 'ioredis';
 import type { EventDraft } from '../../src/events/EventLog.js';
 import { REDIS_STREAM_NODE_BYTES } from '../../src/config/Config.js';
 import { RedisEventLog } from '../../src/events/RedisEventLog.js';
+import { nextResource } from '../../src/domain/resources/Resource.js';
+import type { ResourceEvent } from '../../src/domain/resources/ResourceEvent.js';
+import { stateTemplate } from '../../src/kernel/stateTemplate.js';
 import { dropPrefix, REDIS_URL, uniquePrefix } from '../support/redis.js';
 
 /** A resource creation of about 1.5 KB of JSON, as the registry logs one (source and its expanded form). */
@@ -71,6 +74,7 @@ const logBytes = async (redis: Redis, prefix: string): Promise<number> => {
 describe('Redis bytes per change', function () {
   this.timeout(120_000);
   const prefix = uniquePrefix('bytes');
+  const statesPrefix = uniquePrefix('bytes-states');
   let redis: Redis;
   let log: RedisEventLog;
   before(async () => {
@@ -81,6 +85,7 @@ describe('Redis bytes per change', function () {
   after(async () => {
     await log.close();
     await dropPrefix(prefix);
+    await dropPrefix(statesPrefix);
     redis.disconnect();
   });
 
@@ -104,5 +109,31 @@ describe('Redis bytes per change', function () {
       `      ${count} events: ${Math.round(json / count)} B of JSON each, ${Math.round(bytes / count)} B in Redis each (×${ratio.toFixed(3)}; used_memory +${Math.round(delta / count)} B each; stream-node-max-bytes ${((await redis.config('GET', 'stream-node-max-bytes')) as string[])[1]})`,
     );
     expect(ratio).to.be.at.most(1.3);
+  });
+
+  it('keeps the latest state of each item beside its events: one state per item (~0.9 KB for a created resource), at most 2 times the event JSON at one revision an item (2,000 creations)', async () => {
+    const shared = await RedisEventLog.open({ url: REDIS_URL, streamNodeBytes: REDIS_STREAM_NODE_BYTES }, statesPrefix);
+    try {
+      const count = 2_000;
+      let json = 0;
+      let stateJson = 0;
+      for (let n = 0; n < count; n++) {
+        const draft = created(n);
+        const { within: _, ...recorded } = draft;
+        json += Buffer.byteLength(JSON.stringify(recorded));
+        // The state the writer hands the log: the resource kind's own fold of the event.
+        const state = stateTemplate((seq) => nextResource(undefined, draft.event as unknown as ResourceEvent, seq))!;
+        stateJson += Buffer.byteLength(state.join('1'));
+        await shared.append({ ...draft, state }, 0);
+      }
+      const bytes = await logBytes(redis, statesPrefix);
+      const ratio = bytes / json;
+      console.log(
+        `      ${count} events with their states: ${Math.round(json / count)} B of event JSON and ${Math.round(stateJson / count)} B of state JSON each, ${Math.round(bytes / count)} B in Redis each (×${ratio.toFixed(3)} the event JSON)`,
+      );
+      expect(ratio).to.be.at.most(2);
+    } finally {
+      await shared.close();
+    }
   });
 });

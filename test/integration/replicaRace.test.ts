@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { killStarted } from '../support/process.js';
-import { dropPrefix, uniquePrefix } from '../support/redis.js';
+import { Redis } from 'ioredis';
+import { dropPrefix, REDIS_URL, uniquePrefix } from '../support/redis.js';
 import { startReplicas } from '../support/replicas.js';
 import { replicaRace } from '../support/replicaRace.js';
 
@@ -66,10 +67,78 @@ describe('replicas answer as one (two processes on one Redis)', function () {
         for (const id of acknowledged) expect((await fetch(`${base}/v1/resources/k/p/_/${id}`)).status, `${id} on ${base}`).to.equal(200);
       const listed = (await (await fetch(`${restarted!.url}/v1/resources/k/p?size=1`)).json()) as { _total: number };
       expect(listed._total).to.be.at.least(acknowledged.length);
+      // The state and its event are one step of the log: no item's state is missing, ahead of or behind its events.
+      const redis = new Redis(REDIS_URL);
+      try {
+        const [revs, seqs, states] = await Promise.all(['revs', 'seqs', 'states'].map((name) => redis.hgetall(`{${kill}}:${name}`)));
+        const items = Object.keys(revs!).filter((key) => key.startsWith('resources/'));
+        expect(items.length).to.be.at.least(acknowledged.length);
+        for (const key of items) {
+          const text = states![key];
+          expect(text, key).to.be.a('string');
+          const state = JSON.parse(text!.slice(text!.indexOf(' ') + 1)) as { rev: number; seqs: number[] };
+          expect(state.rev, key).to.equal(Number(revs![key]));
+          expect(state.seqs.join(','), key).to.equal(seqs![key]);
+        }
+      } finally {
+        redis.disconnect();
+      }
     } finally {
       killStarted();
       for (const dir of killDirs) rmSync(dir, { recursive: true, force: true });
       await dropPrefix(kill);
+    }
+  });
+
+  it('answers alike at once from two replicas started on empty data directories against a populated log: fetch, ?rev, ?tag, /source', async () => {
+    const populated = uniquePrefix('populated');
+    const firstDir = [mkdtempSync(join(tmpdir(), 'replica-first-'))];
+    const freshDirs = [mkdtempSync(join(tmpdir(), 'replica-c-')), mkdtempSync(join(tmpdir(), 'replica-d-'))];
+    try {
+      // One public address, as behind a balancer: answers name it, not the replica.
+      const shared = { BASE_URL: 'http://registry.example' };
+      const [first] = await startReplicas(populated, firstDir, shared);
+      const send = (method: string, path: string, body?: unknown) =>
+        fetch(`${first!.url}${path}`, {
+          method,
+          headers: { 'content-type': 'application/json' },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+      expect((await send('PUT', '/v1/orgs/f', {})).status).to.equal(201);
+      expect((await send('PUT', '/v1/projects/f/p', {})).status).to.equal(201);
+      const ids = Array.from({ length: 30 }, (_, n) => `item-${n}`);
+      for (const [n, id] of ids.entries()) {
+        expect((await send('PUT', `/v1/resources/f/p/_/${id}`, { 'http://x/n': n })).status).to.equal(201);
+        if (n % 2 === 0) expect((await send('PUT', `/v1/resources/f/p/_/${id}?rev=1`, { 'http://x/n': n, 'http://x/even': true })).status).to.equal(200);
+        if (n % 3 === 0) expect((await send('POST', `/v1/resources/f/p/_/${id}/tags?rev=${n % 2 === 0 ? 2 : 1}`, { tag: 't', rev: 1 })).status).to.equal(201);
+      }
+      const paths = ids.flatMap((id, n) => [
+        `/v1/resources/f/p/_/${id}`,
+        `/v1/resources/f/p/_/${id}?rev=1`,
+        `/v1/resources/f/p/_/${id}/source`,
+        ...(n % 3 === 0 ? [`/v1/resources/f/p/_/${id}?tag=t`] : []),
+      ]);
+      const answers = async (base: string) => {
+        // One request at a time: a client's connections are bounded.
+        const seen: string[] = [];
+        for (const path of paths) {
+          const reply = await fetch(`${base}${path}`);
+          seen.push(`${path} ${reply.status} ${await reply.text()}`);
+        }
+        return seen;
+      };
+      const expected = await answers(first!.url);
+      first!.child.kill('SIGTERM');
+      await first!.exited;
+      const [c, d] = await startReplicas(populated, freshDirs, shared);
+      const [onC, onD] = await Promise.all([answers(c!.url), answers(d!.url)]);
+      expect(onC).to.deep.equal(expected);
+      expect(onD).to.deep.equal(expected);
+      expect(expected.filter((a) => / 200 /.test(a))).to.have.length(paths.length);
+    } finally {
+      killStarted();
+      for (const dir of [...firstDir, ...freshDirs]) rmSync(dir, { recursive: true, force: true });
+      await dropPrefix(populated);
     }
   });
 });

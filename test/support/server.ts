@@ -3,12 +3,13 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { createRegistry } from '../../src/app.js';
 import type { Registry, RegistryHooks } from '../../src/app.js';
 import type { Config } from '../../src/config/Config.js';
 import { client } from './client.js';
 import { httpLimits } from '../../src/config/Config.js';
+import { dropPrefix, REDIS_URL } from './redis.js';
 import { serve as listen } from '../../src/http/serve.js';
 
 export interface TestServer {
@@ -22,6 +23,7 @@ export interface TestServer {
 /** The registry on a random loopback port with its own data directory. */
 export const startServer = async (overrides: Partial<Config> = {}, dataDir?: string, hooks: RegistryHooks = {}): Promise<TestServer> => {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'registry-test-'));
+  const onRedis = process.env['TEST_LOG'] === 'redis';
   const config: Config = {
     port: 0,
     baseUrl: 'http://127.0.0.1',
@@ -31,6 +33,9 @@ export const startServer = async (overrides: Partial<Config> = {}, dataDir?: str
     snapshotEvents: 1_000_000,
     snapshotMillis: 3_600_000,
     logLevel: 'silent',
+    // `TEST_LOG=redis` runs a suite on the Redis layout (its log, and the states kept beside it).
+    // The prefix follows the data directory, so a restart on it finds its log again.
+    ...(onRedis ? { redisUrl: REDIS_URL, redisPrefix: `test-http-${basename(dir)}` } : {}),
     ...overrides,
   };
   // The base URL must name the port, which is known only once listening: listen first on an ephemeral port.
@@ -61,6 +66,7 @@ export const startServer = async (overrides: Partial<Config> = {}, dataDir?: str
       });
       await registry.close();
       if (remove) rmSync(dir, { recursive: true, force: true });
+      if (remove && onRedis) await dropPrefix(`test-http-${basename(dir)}`);
     },
   };
 };

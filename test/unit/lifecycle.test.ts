@@ -5,6 +5,7 @@ import type { EventWriter } from '../../src/domain/EventWriter.js';
 import type { CommandDefinition, DomainEvent } from '../../src/domain/KindDefinition.js';
 import { Lifecycle } from '../../src/domain/Lifecycle.js';
 import { Rejection } from '../../src/kernel/Rejection.js';
+import { fillTemplate } from '../../src/kernel/stateTemplate.js';
 
 interface State {
   rev: number;
@@ -44,7 +45,7 @@ const setup = (logRev: number, racers: number, learned?: number) => {
       known = learned ?? log;
     },
   } as unknown as EventWriter;
-  const lifecycle = new Lifecycle(writer, () => (known ? { rev: known } : undefined));
+  const lifecycle = new Lifecycle(writer, async () => (known ? { rev: known } : undefined));
   return { lifecycle, appended, latests: () => latest };
 };
 
@@ -94,7 +95,7 @@ describe('Lifecycle: a write the log refuses', () => {
 
   it('lets another failure of the log through at once', async () => {
     const broken = new Error('log down');
-    const lifecycle = new Lifecycle({ append: () => Promise.reject(broken), latest: async () => undefined } as unknown as EventWriter, () => undefined);
+    const lifecycle = new Lifecycle({ append: () => Promise.reject(broken), latest: async () => undefined } as unknown as EventWriter, async () => undefined);
     expect(await outcome(lifecycle.run(definition, undefined, {}, { key: 'k' }))).to.equal(broken);
   });
 });
@@ -127,7 +128,7 @@ describe('Lifecycle: a batch of commands', () => {
       evaluate: (state: State | undefined, cmd: { refuse?: boolean }) =>
         cmd.refuse ? new Rejection('Refused', 'no') : ({ type: 'Updated', rev: (state?.rev ?? 0) + 1 } as unknown as Event),
     } as unknown as CommandDefinition<State, { refuse?: boolean }, Event>;
-    const lifecycle = new Lifecycle(writer, (draft) => ({ rev: logRevs.get(draft.key) ?? 0 }));
+    const lifecycle = new Lifecycle(writer, async (draft) => ({ rev: logRevs.get(draft.key) ?? 0 }));
     const outcomes = await lifecycle.runBatch(refusing, [
       { state: undefined, cmd: {}, placement: { key: 'a' } },
       { state: undefined, cmd: { refuse: true }, placement: { key: 'r' } },
@@ -139,5 +140,22 @@ describe('Lifecycle: a batch of commands', () => {
     expect(outcomes[1]).to.be.instanceOf(Rejection);
     expect((outcomes[2] as LogEvent).rev).to.equal(2);
     expect(singles).to.deep.equal(['b']);
+  });
+});
+
+describe('Lifecycle: the state handed to a log that keeps states', () => {
+  it('hands each append the state its event leads to, the position left for the log to fill; none without a fold or for a deletion', async () => {
+    const appended: EventDraft[] = [];
+    const writer = {
+      append: async (draft: EventDraft) => (appended.push(draft), { ...draft, seq: appended.length }) as LogEvent,
+    } as unknown as EventWriter;
+    const next = (draft: EventDraft, previous: unknown, seq: number) => ({ rev: draft.rev, seen: (previous as State | undefined)?.rev ?? 0, at: seq });
+    await new Lifecycle(writer, async () => undefined, next).run(definition, { rev: 4 }, {}, { key: 'k' });
+    expect(fillTemplate(appended[0]!.state!, 31)).to.equal('{"rev":5,"seen":4,"at":31}');
+    await new Lifecycle(writer, async () => undefined).run(definition, { rev: 4 }, {}, { key: 'k' });
+    expect(appended[1]).not.to.have.property('state');
+    const deleting = { ...definition, revAfter: () => 0 } as unknown as CommandDefinition<State, unknown, Event>;
+    await new Lifecycle(writer, async () => undefined, next).run(deleting, { rev: 4 }, {}, { key: 'k' });
+    expect(appended[2]).not.to.have.property('state');
   });
 });

@@ -41,7 +41,7 @@ const world = (logRev: number) => {
     latest: async () => void (seen.rev = rev),
     indexing: () => 'sync',
   });
-  return { seen, lifecycle: new Lifecycle(writer, () => ({ rev: seen.rev })) };
+  return { seen, lifecycle: new Lifecycle(writer, async () => ({ rev: seen.rev })) };
 };
 
 describe('replicas answer as one', () => {

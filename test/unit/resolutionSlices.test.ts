@@ -26,7 +26,7 @@ describe('resolution in slices', () => {
       setImmediate(other);
     };
     setImmediate(other);
-    const resolution = new Resolution(resolvers, () => (looked++, undefined), acl, sliceMillis);
+    const resolution = new Resolution(resolvers, async () => (looked++, undefined), acl, sliceMillis);
     const outcome = await resolution.resolve('o/q', 'http://x/a', {}, undefined);
     done = true;
     return { turns, looked, rejections: outcome.history[0]!.rejections.length };

@@ -22,7 +22,7 @@ describe('SchemaValidationJobs', () => {
       while (performance.now() < end);
     };
     const jobs = new SchemaValidationJobs({
-      resources: () => Array.from({ length: 20 }, (_, i) => resource(i)),
+      resources: async () => Array.from({ length: 20 }, (_, i) => resource(i)),
       // Validation that holds the loop for 2 ms and never awaits anything but itself.
       validate: async (_p, id) => {
         busy(2);
@@ -33,7 +33,7 @@ describe('SchemaValidationJobs', () => {
       sliceMillis: 5,
     });
     const project = 'o/p' as ProjectRef;
-    jobs.start(project);
+    await jobs.start(project);
     // A request arriving meanwhile: its callback runs before the job has gone through every resource.
     await new Promise((r) => setImmediate(r));
     order.push('request');
@@ -48,7 +48,7 @@ describe('SchemaValidationJobs', () => {
   it('one job a project at a time: starting again while it runs keeps it', async () => {
     let validated = 0;
     const jobs = new SchemaValidationJobs({
-      resources: () => Array.from({ length: 5 }, (_, i) => resource(i)),
+      resources: async () => Array.from({ length: 5 }, (_, i) => resource(i)),
       validate: async () => {
         validated += 1;
         return { conforms: false, targetedNodes: 1, json: { conforms: false } };
@@ -57,8 +57,9 @@ describe('SchemaValidationJobs', () => {
       sliceMillis: 0,
     });
     const project = 'o/p' as ProjectRef;
-    jobs.start(project);
-    jobs.start(project);
+    // Two starts at once (each reads the project's resources first), then one while it runs.
+    await Promise.all([jobs.start(project), jobs.start(project)]);
+    await jobs.start(project);
     await jobs.settled(project);
     expect(validated).to.equal(5);
     expect(jobs.errors(project).map((e) => e.reason.value['@type'])).to.deep.equal(Array(5).fill('InvalidResource'));

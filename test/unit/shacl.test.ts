@@ -62,8 +62,8 @@ describe('SHACL validation', () => {
     ]);
     const resources = new Map([[`resources/o/p/${EX}onto`, state(`${EX}onto`, 4)]]);
     const imports = new SchemaImports(
-      schemas,
-      resources,
+      asStates(schemas),
+      asStates(resources),
       async (_kind, _project, id) => graphs.get(id) ?? '',
       async () => undefined,
     );
@@ -100,3 +100,8 @@ describe('SHACL validation', () => {
     });
   });
 });
+
+/** A map of states as the services read them (the embedded layout's, in a test). */
+function asStates(map: ReadonlyMap<string, ResourceState>) {
+  return { get: async (key: string) => map.get(key), getMany: async (keys: readonly string[]) => keys.map((key) => map.get(key)) };
+}

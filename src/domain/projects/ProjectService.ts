@@ -21,7 +21,7 @@ export interface ProjectStates {
 /** What a project holds beyond its own state, for its permanent deletion. */
 export interface ProjectContents {
   /** The log keys of every item in the project. */
-  keys(ref: ProjectRef): string[];
+  keys(ref: ProjectRef): Promise<string[]>;
   /** Prepares the removal of its files' bytes (read before the deletion), run after it. */
   bytes(ref: ProjectRef): () => Promise<void>;
   /** Blanks a key's events before the deletion marker (`EventWriter.prune`). */
@@ -40,7 +40,7 @@ export class ProjectService {
     /** What follows a project's creation (its default storage). */
     private readonly created: (ref: ProjectRef, caller: Caller) => Promise<void> = async () => undefined,
     private readonly contents: ProjectContents = {
-      keys: () => [],
+      keys: async () => [],
       bytes: () => async () => undefined,
       prune: async () => undefined,
       forget: async () => undefined,
@@ -57,7 +57,7 @@ export class ProjectService {
     const ref = projectRef(org, label);
     const state = this.fetch(ref);
     // Read before the event: once it is projected, the items' states are gone.
-    const keys = this.contents.keys(ref);
+    const keys = await this.contents.keys(ref);
     const removeBytes = this.contents.bytes(ref);
     const instant = this.clock.now();
     const logged = await this.lifecycle.run(

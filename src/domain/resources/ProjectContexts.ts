@@ -17,7 +17,7 @@ type ProjectContextRef = Extract<RemoteContextRef, { type: 'ProjectContextRef' }
  */
 export class ProjectContexts {
   constructor(
-    private readonly states: { get(key: string): ResourceState | undefined },
+    private readonly states: { get(key: string): Promise<ResourceState | undefined> },
     private readonly reader: RevisionReader,
     private readonly elsewhere: ResolveElsewhere,
   ) {}
@@ -25,7 +25,7 @@ export class ProjectContexts {
   /** Where the expansion of a payload written to `project` by `caller` finds contexts named by IRI. */
   source(project: ProjectRef, caller: Caller | undefined): ContextSource {
     return async (iri) => {
-      const own = this.states.get(resourceKey(project, iri));
+      const own = await this.states.get(resourceKey(project, iri));
       if (own) return this.context(iri, project, own);
       const found = await this.elsewhere({ project, id: iri, kind: 'resources', caller, excludeDeprecated: false });
       return found && this.context(iri, found.project, found.state);
@@ -34,7 +34,7 @@ export class ProjectContexts {
 
   /** The document a revision pinned, read back at the pinned revision. */
   async pinned(ref: ProjectContextRef): Promise<unknown> {
-    const state = this.states.get(resourceKey(ref.resource.project, ref.resource.id));
+    const state = await this.states.get(resourceKey(ref.resource.project, ref.resource.id));
     if (!state) return undefined;
     const { content } = await this.reader.at(state, Math.min(ref.resource.rev, state.rev));
     return { '@context': content.source['@context'] };

@@ -23,8 +23,10 @@ import { Rejection } from '../../kernel/Rejection.js';
 import type { Committed, PreparedWrite, ReplayedRevision } from './bulkWrites.js';
 import { CONTENT_EVENTS, replayedCommand } from './bulkWrites.js';
 
+/** The latest states of one kind (resources, or schemas), wherever they are kept: in process, or shared by the log. */
 export interface ResourceStates {
-  get(key: string): ResourceState | undefined;
+  get(key: string): Promise<ResourceState | undefined>;
+  getMany(keys: readonly string[]): Promise<(ResourceState | undefined)[]>;
 }
 
 /** Fetch selectors: at most one of `rev` and `tag`. */
@@ -41,7 +43,7 @@ export interface WriteGuards {
   /** Rejects an expanded payload the triple store could not keep as a revision graph. */
   storable(expanded: JsonObject[]): Promise<void>;
   /** Whether an item of another kind (or a reserved one) has this id in the project: ids are unique across kinds. */
-  takenElsewhere(project: ProjectRef, id: string): boolean;
+  takenElsewhere(project: ProjectRef, id: string): Promise<boolean>;
 }
 
 /**
@@ -76,7 +78,7 @@ export class ResourceService {
     const expansion = await this.expand(project, source, target.id, caller);
     const schema = await this.schemas.resolve(ref, target.schema ?? this.kind.defaultSchema, caller);
     const pins = await schema.validate(expansion.id, expansion.expanded);
-    if (this.guards.takenElsewhere(ref, expansion.id)) throw rejections.alreadyExists(expansion.id, ref);
+    if (await this.guards.takenElsewhere(ref, expansion.id)) throw rejections.alreadyExists(expansion.id, ref);
     return this.run(
       undefined,
       {
@@ -101,12 +103,12 @@ export class ResourceService {
     const project = this.projects.active(ref);
     const source = checkSource(payload);
     const expansion = await this.expand(project, source, undefined, caller);
-    const existing = upsert ? this.states.get(this.kind.key(ref, expansion.id)) : undefined;
+    const existing = upsert ? await this.states.get(this.kind.key(ref, expansion.id)) : undefined;
     const schema = existing
       ? await this.schemaForUpdate(project, schemaSegment === '_' ? undefined : this.schemaIri(project, schemaSegment), existing, caller)
       : await this.schemas.resolve(ref, this.schemaIri(project, schemaSegment), caller);
     const pins = await schema.validate(expansion.id, expansion.expanded);
-    if (this.guards.takenElsewhere(ref, expansion.id)) throw rejections.alreadyExists(expansion.id, ref);
+    if (await this.guards.takenElsewhere(ref, expansion.id)) throw rejections.alreadyExists(expansion.id, ref);
     const target = this.target(ref, expansion.id, caller, project);
     const content = this.content(source, expansion, schema.iri, schema.project, pins);
     const tagged = tag === undefined ? {} : { tag };
@@ -130,7 +132,7 @@ export class ResourceService {
     const source = checkSource(revision.source);
     const expansion = await this.expand(project, source, id, caller);
     const pins = await schema.validate(id, expansion.expanded);
-    if (this.guards.takenElsewhere(ref, id)) throw rejections.alreadyExists(id, ref);
+    if (await this.guards.takenElsewhere(ref, id)) throw rejections.alreadyExists(id, ref);
     const content = this.content(source, expansion, schema.iri, schema.project, pins);
     return { key: this.kind.key(ref, id), id, expansion, decide: (state) => replayedCommand(revision, state, target, content, schema.project) };
   }
@@ -146,8 +148,9 @@ export class ResourceService {
       if (error instanceof Rejection) return writes.map(() => error);
       throw error;
     }
-    const decided = writes.map((write) => {
-      const state = this.states.get(write.key);
+    const states = await this.states.getMany(writes.map((write) => write.key));
+    const decided = writes.map((write, at) => {
+      const state = states[at];
       return { state, cmd: write.decide(state), write };
     });
     const runnable = decided.filter((d): d is typeof d & { cmd: ResourceCommand } => !(d.cmd instanceof Rejection));
@@ -160,13 +163,16 @@ export class ResourceService {
       })),
     );
     const byWrite = new Map(runnable.map((d, i) => [d.write, outcomes[i]]));
-    return decided.map(({ cmd, write }) => {
+    const after = await this.states.getMany(decided.map(({ write }) => write.key));
+    return decided.map(({ cmd, write }, at) => {
       if (cmd instanceof Rejection) return cmd;
       const outcome = byWrite.get(write);
       if (outcome instanceof Rejection) return outcome;
       const compacted = write.expansion && this.jsonld.takeCompacted(write.expansion.expanded);
       if (compacted && outcome !== undefined && !this.compacted.get(outcome.seq)) this.compacted.set(outcome.seq, compacted);
-      return { state: this.current(cmd.project, cmd.id), created: cmd.type === 'Create' };
+      const state = after[at];
+      if (!state) return rejections.notFound(cmd.id, cmd.project);
+      return { state, created: cmd.type === 'Create' };
     });
   }
 
@@ -174,7 +180,7 @@ export class ResourceService {
     const { project: ref, id } = item;
     const project = this.projects.active(ref);
     const source = checkSource(payload);
-    const state = this.current(ref, id);
+    const state = await this.current(ref, id);
     const expansion = await this.expand(project, source, id, caller);
     const schema = await this.schemaForUpdate(project, item.schema, state, caller);
     const pins = await schema.validate(id, expansion.expanded);
@@ -195,7 +201,7 @@ export class ResourceService {
   async refresh(item: ItemRef, caller: Caller) {
     const { project: ref, id } = item;
     const project = this.projects.active(ref);
-    const state = this.current(ref, id);
+    const state = await this.current(ref, id);
     if (state.deprecated) throw rejections.isDeprecated(id);
     const { content } = await this.reader.at(state, state.rev);
     const expansion = await this.expand(project, content.source, id, caller);
@@ -209,22 +215,22 @@ export class ResourceService {
   }
 
   async tag(item: ItemRef, rev: number, tag: string, targetRev: number, caller: Caller) {
-    const { state, id, ref } = this.writable(item);
+    const { state, id, ref } = await this.writable(item);
     return this.run(state, { type: 'Tag', ...this.target(ref, id, caller), rev, tag, targetRev });
   }
 
   async deleteTag(item: ItemRef, rev: number, tag: string, caller: Caller) {
-    const { state, id, ref } = this.writable(item);
+    const { state, id, ref } = await this.writable(item);
     return this.run(state, { type: 'DeleteTag', ...this.target(ref, id, caller), rev, tag });
   }
 
   async deprecate(item: ItemRef, rev: number, caller: Caller) {
-    const { state, id, ref } = this.writable(item);
+    const { state, id, ref } = await this.writable(item);
     return this.run(state, { type: 'Deprecate', ...this.target(ref, id, caller), rev });
   }
 
   async undeprecate(item: ItemRef, rev: number, caller: Caller) {
-    const { state, id, ref } = this.writable(item);
+    const { state, id, ref } = await this.writable(item);
     return this.run(state, { type: 'Undeprecate', ...this.target(ref, id, caller), rev });
   }
 
@@ -232,7 +238,7 @@ export class ResourceService {
   async updateSchema(item: ItemRef, caller: Caller) {
     const { project: ref, id } = item;
     const project = this.projects.active(ref);
-    const state = this.current(ref, id);
+    const state = await this.current(ref, id);
     if (state.deprecated) throw rejections.isDeprecated(id);
     const schema = await this.schemas.resolve(ref, item.schema ?? this.kind.defaultSchema, caller);
     const { content } = await this.reader.at(state, state.rev);
@@ -244,7 +250,7 @@ export class ResourceService {
   async validate(item: ItemRef): Promise<ValidationReport> {
     const ref = item.project;
     this.projects.fetch(ref);
-    const state = this.current(ref, item.id);
+    const state = await this.current(ref, item.id);
     const iri = item.schema ?? this.schemas.baseOf(state.schema);
     const schema = await this.schemas.resolve(ref, iri);
     const { content } = await this.reader.at(state, state.rev);
@@ -253,28 +259,28 @@ export class ResourceService {
 
   /** Permanent deletion: the resource's events are pruned from the log once the deletion marker is durable. */
   async delete(item: ItemRef, caller: Caller): Promise<void> {
-    const { state, id, ref } = this.located(item, false);
+    const { state, id, ref } = await this.located(item, false);
     const seq = await this.append(state, { type: 'Delete', ...this.target(ref, id, caller) });
     if (seq !== undefined) await this.writer.prune(this.kind.key(ref, id), seq);
   }
 
   /** The revision selected by `rev` or `tag` (the current one by default). */
   async fetch(item: ItemRef, selector: Selector): Promise<Revision> {
-    const { state, rev } = this.selected(item, selector);
+    const { state, rev } = await this.selected(item, selector);
     return this.reader.at(state, rev);
   }
 
   /** The selected revision compacted; the log is read only when the compacted form is not kept. */
   async fetchCompacted(item: ItemRef, selector: Selector): Promise<{ state: ResourceState; compacted: JsonObject }> {
-    const { state: current, rev } = this.selected(item, selector);
+    const { state: current, rev } = await this.selected(item, selector);
     const state = await this.reader.stateAt(current, rev);
     const cached = this.compacted.get(state.contentSeq);
     if (cached) return { state, compacted: cached };
     return { state, compacted: await this.compact({ state, content: await this.reader.content(state.contentSeq) }) };
   }
 
-  private selected(item: ItemRef, selector: Selector) {
-    const { state } = this.located(item, true);
+  private async selected(item: ItemRef, selector: Selector) {
+    const { state } = await this.located(item, true);
     if (selector.tag === undefined) return { state, rev: selector.rev ?? state.rev };
     const tagged = state.tags[selector.tag];
     if (tagged === undefined) throw rejections.tagNotFound(selector.tag);
@@ -300,8 +306,8 @@ export class ResourceService {
   }
 
   /** The current state of the item a path names (no content is read), for link queries. */
-  locate(item: ItemRef): ResourceState {
-    return this.located(item, true).state;
+  async locate(item: ItemRef): Promise<ResourceState> {
+    return (await this.located(item, true)).state;
   }
 
   private async expand(project: ProjectState, source: JsonObject, pathId: string | undefined, caller: Caller): Promise<Expansion> {
@@ -344,23 +350,23 @@ export class ResourceService {
     return id;
   }
 
-  private current(ref: ProjectRef, id: string): ResourceState {
-    const state = this.states.get(this.kind.key(ref, id));
+  private async current(ref: ProjectRef, id: string): Promise<ResourceState> {
+    const state = await this.states.get(this.kind.key(ref, id));
     if (!state) throw rejections.notFound(id, ref);
     return state;
   }
 
   /** The resource named by the path; a schema it names must be the resource's schema. */
-  private located(item: ItemRef, read: boolean) {
+  private async located(item: ItemRef, read: boolean) {
     const { project: ref, id } = item;
     if (read) this.projects.fetch(ref);
     else this.projects.active(ref);
-    const state = this.current(ref, id);
+    const state = await this.current(ref, id);
     if (item.schema !== undefined && this.schemas.baseOf(item.schema) !== this.schemas.baseOf(state.schema)) throw rejections.notFound(id, ref);
     return { state, id, ref };
   }
 
-  private writable(item: ItemRef) {
+  private async writable(item: ItemRef) {
     return this.located(item, false);
   }
 

@@ -172,7 +172,7 @@ export class ArchiveService {
     await this.deps.acl.authorize(caller, 'resources/read', `/${project}`);
     const id = resolveId(entry.resourceId, this.deps.projects.fetch(project));
     if (id === undefined) throw rejections.invalidResourceId(entry.resourceId);
-    const found = this.deps.items.find(project, id);
+    const found = await this.deps.items.find(project, id);
     const rev = entry.tag !== undefined ? found?.state.tags[entry.tag] : (entry.rev ?? found?.state.rev);
     if (!found || rev === undefined || rev > found.state.rev) throw archiveRejections.entryNotFound(describe(id, entry), project);
     return { type: 'Resource', kind: found.kind, project, id, path: entry.path ?? defaultResourcePath(project, id), entry };

@@ -12,10 +12,12 @@ import { revisionGraph } from '../../store/graphNames.js';
 import type { ExportedKind, ExportRecord } from './exportRecord.js';
 import type { FileItem, FilePort } from '../filePorts.js';
 import { fileRecords } from './fileRecords.js';
+import type { ProjectItems } from '../Platform.js';
 
 /** What an export reads: the items' current states, their events in the log, the RDF of a payload. */
 export interface ExportSources {
-  states: Record<ExportedKind, ReadonlyMap<string, ResourceState>>;
+  /** Resources' and schemas' states where they are kept. */
+  states: Record<ExportedKind, ProjectItems>;
   /** Files, every revision's metadata kept in each. */
   files: FilePort;
   /** Events with `seq > after`, in order (a run of them at once). */
@@ -29,12 +31,12 @@ export interface ExportSources {
 const ORDER: readonly ExportedKind[] = ['schemas', 'resources'];
 const RUN = 1_000;
 
-/** The project's items of a kind (every one, deprecated included). */
-const itemsOf = (states: ReadonlyMap<string, ResourceState>, kind: ExportedKind, project: ProjectRef): ResourceState[] => {
-  const prefix = `${kind}/${project}/`;
-  const items: ResourceState[] = [];
-  for (const [key, state] of states) if (key.startsWith(prefix)) items.push(state);
-  return items;
+/** The log positions of every event of the project's items of a kind (deprecated included), ascending; states read a run of keys at a time. */
+const seqsOf = async (states: ProjectItems, project: ProjectRef): Promise<number[]> => {
+  const keys = await states.keysOf(project);
+  const seqs: number[] = [];
+  for (let at = 0; at < keys.length; at += RUN) for (const state of await states.getMany(keys.slice(at, at + RUN))) if (state) seqs.push(...state.seqs);
+  return seqs.sort((a, b) => a - b);
 };
 
 /**
@@ -64,8 +66,7 @@ async function* eventsAt(seqs: readonly number[], sources: ExportSources): Async
 
 /** Every event of the project's items of a kind, in log order, with the item's state after it. */
 async function* history(project: ProjectRef, kind: ExportedKind, sources: ExportSources): AsyncGenerator<{ event: ResourceEvent; state: ResourceState }> {
-  const items = itemsOf(sources.states[kind], kind, project);
-  const seqs = items.flatMap((item) => item.seqs).sort((a, b) => a - b);
+  const seqs = await seqsOf(sources.states[kind], project);
   const folded = new Map<string, ResourceState | undefined>();
   for await (const logged of eventsAt(seqs, sources)) {
     const event = resourceEventOf(logged.event);

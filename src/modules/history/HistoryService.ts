@@ -70,7 +70,7 @@ export class HistoryService {
 
   /** Every revision of a resource, schema or file, oldest first, `size` of them from `from`. */
   async history({ project, id }: ItemRef, from: number, size: number): Promise<{ total: number; entries: HistoryEntry[] }> {
-    const item = this.deps.items.find(project, id);
+    const item = await this.deps.items.find(project, id);
     if (item) {
       const seqs = item.state.seqs.slice(from, from + size);
       const events = await Promise.all(seqs.map((seq) => this.deps.events.get(seq)));
@@ -106,7 +106,7 @@ export class HistoryService {
   async blame(kind: ItemKindName, item: ItemRef, selector: Selector): Promise<{ id: string; rev: number; triples: BlamedTriple[] }> {
     const project = item.project;
     const target = await this.deps.revisions[kind].fetch(item, selector);
-    const current = this.deps.items.find(project, target.state.id, kind)?.state ?? target.state;
+    const current = (await this.deps.items.find(project, target.state.id, kind))?.state ?? target.state;
     const contents: ContentEvent[] = [];
     for (const seq of current.seqs) {
       const logged = await this.deps.events.get(seq);

@@ -32,7 +32,7 @@ interface Job extends JobProgress {
 
 interface Deps {
   /** The project's current resources (data resources: schemas are another kind). */
-  resources(project: ProjectRef): ResourceState[];
+  resources(project: ProjectRef): Promise<ResourceState[]>;
   validate(project: ProjectRef, id: string): Promise<ValidationReport>;
   /** Hands the event loop back to requests and other work; resolves when the job may go on. */
   yieldLoop(): Promise<void>;
@@ -52,13 +52,21 @@ interface Deps {
 export class SchemaValidationJobs {
   private readonly jobs = new Map<ProjectRef, Job>();
   private queue: Promise<void> = Promise.resolve();
+  private readonly starting = new Map<ProjectRef, Promise<void>>();
 
   constructor(private readonly deps: Deps) {}
 
-  start(project: ProjectRef): void {
+  /** Starts a job unless one runs; a start already reading the project's resources is the one that runs. */
+  start(project: ProjectRef): Promise<void> {
     const running = this.jobs.get(project);
-    if (running && running.processed < running.total) return;
-    const resources = this.deps.resources(project).sort((a, b) => (a.contentSeq ?? 0) - (b.contentSeq ?? 0));
+    if (running && running.processed < running.total) return Promise.resolve();
+    const starting = this.starting.get(project) ?? this.begin(project).finally(() => this.starting.delete(project));
+    this.starting.set(project, starting);
+    return starting;
+  }
+
+  private async begin(project: ProjectRef): Promise<void> {
+    const resources = (await this.deps.resources(project)).sort((a, b) => (a.contentSeq ?? 0) - (b.contentSeq ?? 0));
     const lastEventInstant = resources.reduce<string | undefined>((last, r) => (last === undefined || r.updatedAt > last ? r.updatedAt : last), undefined);
     const job: Job = {
       total: resources.length,

@@ -19,10 +19,10 @@ export const createSchemaJobsModule = (sliceMillis = 10): CapabilityModule<Platf
   projections: [],
   statuses: {},
   wire: (p) => {
-    const definition = p.states.definitionOf('resources');
-    if (!definition) throw new Error("the 'resources' kind is not registered");
-    const resources = (project: ProjectRef) =>
-      [...(p.states.of(definition) as ReadonlyMap<string, ResourceState>).values()].filter((r) => r.project === project);
+    // Where the resources' states are kept (shared on Redis): the project's keys, then their states.
+    const items = p.revisions.states.resources;
+    const resources = async (project: ProjectRef) =>
+      (await items.getMany(await items.keysOf(project))).filter((state): state is ResourceState => state !== undefined);
     const jobs = new SchemaValidationJobs({
       resources,
       validate: (project, id) => p.revisions.services.resources.validate({ project, id }),
@@ -31,7 +31,8 @@ export const createSchemaJobsModule = (sliceMillis = 10): CapabilityModule<Platf
     });
     return {
       services: { jobs },
-      routes: (routes, router) => schemaJobRoutes(routes, router, { jobs, projects: p.projects, resourceCount: (ref) => resources(ref).length }),
+      routes: (routes, router) =>
+        schemaJobRoutes(routes, router, { jobs, projects: p.projects, resourceCount: async (ref) => (await items.keysOf(ref)).length }),
       projectDeleted: async (ref) => jobs.forget(ref),
     };
   },

@@ -11,7 +11,7 @@ interface Deps {
   jobs: SchemaValidationJobs;
   projects: { fetch(ref: ProjectRef): unknown };
   /** How many current resources the project has: what a job would run over, before one has run. */
-  resourceCount(project: ProjectRef): number;
+  resourceCount(project: ProjectRef): Promise<number>;
 }
 
 const guard = { permission: 'schemas/run', on: onProject } as const;
@@ -40,10 +40,10 @@ export const schemaJobRoutes = (routes: Routes, router: Router, { jobs, projects
       reads: STATES,
       body: 'none',
       summary: 'Start validating every current resource of the project again against the latest revision of its schema (202; one job a project at a time)',
-      handle: (req, res) => {
+      handle: async (req, res) => {
         const ref = projectOf(req);
         projects.fetch(ref);
-        jobs.start(ref);
+        await jobs.start(ref);
         res.status(202).end();
       },
     },
@@ -54,10 +54,10 @@ export const schemaJobRoutes = (routes: Routes, router: Router, { jobs, projects
       reads: FETCH,
       body: 'none',
       summary: "The progress of the project's schema-validation job: processed, discarded (deprecated, unconstrained), failed, remaining",
-      handle: (req, res) => {
+      handle: async (req, res) => {
         const ref = projectOf(req);
         projects.fetch(ref);
-        const total = resourceCount(ref);
+        const total = await resourceCount(ref);
         send(res, statistics(jobs.progress(ref) ?? { total, processed: 0, discarded: 0, failed: 0 }));
       },
     },

@@ -1,0 +1,161 @@
+import type { Redis } from 'ioredis';
+import { Lru } from '../util/Lru.js';
+import type { EventLog, Kind, LogEvent } from './EventLog.js';
+import { EventLogUnavailable } from './EventLog.js';
+import type { ItemStates } from './ItemStates.js';
+
+/** A literal for a Redis MATCH pattern. */
+const globEscaped = (text: string): string => text.replace(/[\\*?[\]^-]/g, (c) => `\\${c}`);
+
+/** A state as this process holds it, with the log position it reflects. */
+interface Cached {
+  seq: number;
+  state: unknown;
+}
+
+/** Folds an item's events (its whole history, in order) into its state. */
+export type FoldHistory = (kind: Kind, events: readonly LogEvent[]) => unknown;
+
+/** A read under way: told when its key changed meanwhile, so what it read is not kept. */
+interface Reading {
+  key: string;
+  stale: boolean;
+}
+
+/**
+ * The latest states kept by the Redis log, beside the events (`{prefix}:states`, written by the
+ * append script in the step that appends the event), read through a bounded cache. The cache is kept
+ * true by `observe`, which this process's fold of the log calls for every event it passes: an event
+ * newer than a cached state drops it. The read barrier waits for that fold to reach the log head as
+ * of a request's arrival, and a writer for its own event, so a read never answers from a state
+ * older than what the log had acknowledged when it began.
+ *
+ * A key with events but no stored state (a log copied from a journal, or written before the states
+ * were kept) is folded from its history in the log.
+ */
+export class RedisItemStates implements ItemStates {
+  private readonly cache: Lru<string, Cached>;
+  private readonly reading = new Set<Reading>();
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: { states: string; revs: string },
+    private readonly log: Pick<EventLog, 'history'>,
+    private readonly fold: FoldHistory,
+    /** The most states held in memory at once. */
+    readonly capacity: number,
+    /**
+     * Where states are read while Redis cannot be reached (this process's own fold of the log, as
+     * far as it got), so reads go on answering as they did before the states were shared; absent:
+     * the read fails as the log does.
+     */
+    private readonly away?: (kind: Kind, keys: readonly string[]) => (unknown | undefined)[],
+  ) {
+    this.cache = new Lru(capacity);
+  }
+
+  async get<S>(kind: Kind, key: string): Promise<S | undefined> {
+    return (await this.getMany<S>(kind, [key]))[0];
+  }
+
+  async getMany<S>(kind: Kind, keys: readonly string[]): Promise<(S | undefined)[]> {
+    const found: (S | undefined)[] = new Array(keys.length);
+    const missing: number[] = [];
+    keys.forEach((key, i) => {
+      const cached = this.cache.get(key);
+      if (cached) found[i] = cached.state as S;
+      else missing.push(i);
+    });
+    if (!missing.length) return found;
+    const wanted = missing.map((i) => keys[i]!);
+    const readings = wanted.map((key) => ({ key, stale: false }));
+    for (const r of readings) this.reading.add(r);
+    try {
+      let answers: (Cached | undefined | null)[];
+      try {
+        answers = await this.read(wanted);
+      } catch (error) {
+        if (!(error instanceof EventLogUnavailable) || !this.away) throw error;
+        // Not cached: what Redis would answer once back may be newer.
+        this.away(kind, wanted).forEach((state, at) => (found[missing[at]!] = state as S | undefined));
+        return found;
+      }
+      const folded = await Promise.all(answers.map(async (answer, at) => answer ?? (answer === null ? await this.folded(kind, wanted[at]!) : undefined)));
+      folded.forEach((cached, at) => {
+        found[missing[at]!] = cached?.state as S | undefined;
+        if (cached && !readings[at]!.stale) this.cache.set(wanted[at]!, cached);
+      });
+    } finally {
+      for (const r of readings) this.reading.delete(r);
+    }
+    return found;
+  }
+
+  /** Every event this process passes, in log order: a cached state older than it is dropped, a read under way for its key not kept. */
+  observe(logged: LogEvent): void {
+    const cached = this.cache.peek(logged.key);
+    if (cached && cached.seq < logged.seq) this.cache.delete(logged.key);
+    for (const r of this.reading) if (r.key === logged.key) r.stale = true;
+  }
+
+  /** Scans the log's revisions (a key at revision 0 is deleted): Redis walks them, this process holds only the project's keys. */
+  async keysOf(kind: Kind, project: string): Promise<string[]> {
+    const pattern = `${globEscaped(kind)}/${globEscaped(project)}/*`;
+    const keys: string[] = [];
+    let cursor = '0';
+    try {
+      do {
+        const [next, pairs] = await this.redis.hscan(this.keys.revs, cursor, 'MATCH', pattern, 'COUNT', 1000);
+        for (let i = 0; i < pairs.length; i += 2) if (Number(pairs[i + 1]) > 0) keys.push(pairs[i]!);
+        cursor = next;
+      } while (cursor !== '0');
+    } catch (error) {
+      throw new EventLogUnavailable(`the event log's Redis is unreachable: ${(error as Error).message}`);
+    }
+    // HSCAN may return a field twice while the hash is rehashed.
+    return [...new Set(keys)];
+  }
+
+  held(): number {
+    return this.cache.size;
+  }
+
+  /** Forgets every cached state (the log was replaced under it). */
+  clear(): void {
+    this.cache.clear();
+  }
+
+  /**
+   * The stored states, one round trip: a state; undefined when the key has none (no event, or its
+   * revision is 0); null when it has events but no stored state (fold them).
+   */
+  private async read(keys: readonly string[]): Promise<(Cached | undefined | null)[]> {
+    let answers: [Error | null, unknown][] | null;
+    try {
+      answers = await this.redis
+        .pipeline()
+        .hmget(this.keys.states, ...keys)
+        .hmget(this.keys.revs, ...keys)
+        .exec();
+    } catch (error) {
+      throw new EventLogUnavailable(`the event log's Redis is unreachable: ${(error as Error).message}`);
+    }
+    const [[stateError, states], [revError, revs]] = answers as [[Error | null, (string | null)[]], [Error | null, (string | null)[]]];
+    if (stateError || revError) throw new EventLogUnavailable(`reading states failed: ${(stateError ?? revError)!.message}`);
+    return keys.map((_, i) => {
+      const text = states[i];
+      if (text) {
+        const space = text.indexOf(' ');
+        return { seq: Number(text.slice(0, space)), state: JSON.parse(text.slice(space + 1)) as unknown };
+      }
+      return Number(revs[i] ?? 0) > 0 ? null : undefined;
+    });
+  }
+
+  private async folded(kind: Kind, key: string): Promise<Cached | undefined> {
+    const events = await this.log.history(key, Number.MAX_SAFE_INTEGER);
+    if (!events.length) return undefined;
+    const state = this.fold(kind, events);
+    return state === undefined ? undefined : { seq: events[events.length - 1]!.seq, state };
+  }
+}
