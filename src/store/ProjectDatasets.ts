@@ -3,7 +3,7 @@ import oxigraph from 'oxigraph';
 import type { ProjectRef } from '../kernel/labels.js';
 import { iri } from '../rdf/terms.js';
 import { parseItemNode } from './graphNames.js';
-import { CLAIM_CEILING, claimWasmMemory } from './wasmMemory.js';
+import { MemoryClaims } from './wasmMemory.js';
 import type { ProjectQuery, QueryAnswer } from './ProjectSparqlStore.js';
 import { QueryFailed } from './ProjectSparqlStore.js';
 import { capped } from './cappedQuery.js';
@@ -20,10 +20,12 @@ const RESULT_FORMATS: Record<string, string> = {
 /** Graphs copied into a default graph per update: one VALUES list each. */
 const BATCH = 500;
 
-/** WASM memory per byte of N-Triples loaded (measured, see OxigraphGraphStore); a head's copy in the default graph takes as much again. */
-const MEMORY_PER_TEXT_BYTE = 4;
-/** Memory is claimed ahead once this much text was loaded since the last claim. */
-const CLAIM_EVERY = 32 * 1024 * 1024;
+/**
+ * WASM memory per byte of text loaded, counting a head's copy in the default graph as text of its
+ * own: 58 MiB of revision graphs (10,000 resources of ~25 properties in 10 projects, 540,297 quads
+ * with the heads' copies) took 140 MiB in these stores (measured on `bench/memory.ts`'s data).
+ */
+const MEMORY_PER_TEXT_BYTE = 1.25;
 
 /**
  * Every project as an Oxigraph store of its own: its revision graphs as named graphs, and in the
@@ -45,9 +47,7 @@ export class ProjectDatasets {
   /** Project → the graphs in `heads`, for the shared-triple check. */
   private readonly headGraphs = new Map<ProjectRef, Set<string>>();
   private readonly empty = new oxigraph.Store();
-  /** Text loaded since the last claim of memory, and in all (the data's estimate). */
-  private written = 0;
-  private loaded = 0;
+  private readonly claims = new MemoryClaims(this.empty, MEMORY_PER_TEXT_BYTE);
   /** Graphs bulk loaded so far: their blank nodes get labels of their own. */
   private bulkGraphs = 0;
   /** The revision loaded last, when its text has no blank node: the head it becomes is loaded from it. */
@@ -71,24 +71,16 @@ export class ProjectDatasets {
 
   /**
    * A hint before a bulk load of about `bytes` of N-Quads: claims the memory at once. Writes claim
-   * ahead as they go too, in large blocks: Oxigraph left alone grows its memory 64 KiB at a time,
+   * ahead as they go too, in blocks of a quarter of the data (`MemoryClaims`): Oxigraph left alone grows its memory 64 KiB at a time,
    * each growth a full garbage collection (measured here: 0.2 ms a write at 5,000 items, 4.6 ms at
    * 100,000, the worker falling behind the writes).
    */
   prepareLoad(bytes: number): void {
-    claimWasmMemory(this.empty, Math.min(bytes * 2 * MEMORY_PER_TEXT_BYTE, CLAIM_CEILING));
-    this.written = 0;
+    this.claims.prepare(2 * bytes);
   }
 
   private reserve(bytes: number): void {
-    this.written += bytes;
-    this.loaded += bytes;
-    if (this.written < CLAIM_EVERY) return;
-    claimWasmMemory(
-      this.empty,
-      Math.min(Math.max(this.written * 2 * MEMORY_PER_TEXT_BYTE, 256 * 1024 * 1024), CLAIM_CEILING - this.loaded * MEMORY_PER_TEXT_BYTE),
-    );
-    this.written = 0;
+    this.claims.grow(bytes);
   }
 
   private store(project: ProjectRef): oxigraph.Store {
