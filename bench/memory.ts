@@ -70,8 +70,8 @@ interface Parts {
 
 /**
  * The process' resident memory by part, from smaps. A WebAssembly memory is a reservation of
- * several GiB of which the part in use is readable: a mapping followed at once by an inaccessible
- * one that, with it, spans 4 GiB or more.
+ * several GiB of which the part in use is readable: mappings followed at once by an inaccessible
+ * one that, with them, spans 4 GiB or more.
  */
 const parts = (pid: number): Parts => {
   const text = readFileSync(`/proc/${pid}/smaps`, 'utf8');
@@ -83,14 +83,28 @@ const parts = (pid: number): Parts => {
     if (rss) maps[maps.length - 1]!.rss = Number(rss[1]) * 1024;
   }
   const result: Parts = { rss: 0, wasm: [], anonymous: 0, files: 0 };
-  maps.forEach((map, i) => {
+  // Readable anonymous mappings adjoining each other up to an inaccessible one: one reservation when they span 4 GiB or more.
+  let run: typeof maps = [];
+  for (const map of maps) {
     result.rss += map.rss;
-    const after = maps[i + 1];
-    if (map.file) result.files += map.rss;
-    else if (map.access.startsWith('rw') && after?.start === map.end && after.access.startsWith('---') && after.end - map.start >= 4 * 1024 ** 3)
-      result.wasm.push(map.rss);
-    else result.anonymous += map.rss;
-  });
+    if (map.file) {
+      result.files += map.rss;
+      run = [];
+      continue;
+    }
+    if (run.length && run[run.length - 1]!.end !== map.start) run = [];
+    if (!map.access.startsWith('---')) {
+      run.push(map);
+      result.anonymous += map.rss;
+      continue;
+    }
+    if (run.length && map.end - run[0]!.start >= 4 * 1024 ** 3) {
+      const held = run.reduce((sum, m) => sum + m.rss, 0);
+      result.wasm.push(held);
+      result.anonymous -= held;
+    }
+    run = [];
+  }
   return result;
 };
 

@@ -28,6 +28,12 @@ const BATCH = 500;
 const MEMORY_PER_TEXT_BYTE = 1.25;
 
 /**
+ * Where a project's revision graphs are read from when it is first queried: N-Quads text of every
+ * project, in pieces cut at line ends, each graph's lines together (the revision file).
+ */
+export type RevisionSource = () => Iterable<string>;
+
+/**
  * Every project as an Oxigraph store of its own: its revision graphs as named graphs, and in the
  * store's default graph a copy of the head revision of each current, non-deprecated item. So a
  * query sees exactly its project's dataset with no list of graphs to pass (a default graph given as
@@ -37,6 +43,14 @@ const MEMORY_PER_TEXT_BYTE = 1.25;
  * The copy is kept right when items share triples: leaving the default graph, a head's triples are
  * removed only when no other current head holds them. Copies are made by SPARQL from the named
  * graph, so blank nodes keep their identity and can be removed the same way.
+ *
+ * With a `source`, a project's store is made when the project is first queried (or a SPARQL view
+ * of it copied): until then only its heads are kept, its changes are not, and its revision graphs
+ * are read from the source when it is loaded. A query worker so holds the projects it was asked
+ * about, not a whole copy of the store (each held 140 MiB at 10,000 resources of ~25 properties).
+ * The source must hold every revision whose change was given before the load (the revision file
+ * is flushed before changes are posted to the worker); revisions it holds beyond them are
+ * recognized when their change comes (`loadedRevs`).
  *
  * Synchronous, as Oxigraph is: it runs in the query worker (`SparqlReplica`).
  */
@@ -61,12 +75,37 @@ export class ProjectDatasets {
   /** User-defined SPARQL views, copied from the revision graphs here. */
   readonly views: ViewStores;
 
+  /** The projects loaded from `source` (without one, every project is held from the start). */
+  private readonly held = new Set<ProjectRef>();
+  /**
+   * Graphs dropped from projects not held: skipped when the project is loaded, should the source
+   * still hold them (a graph written again afterwards, its item's id used anew, is taken off).
+   */
+  private readonly dropped = new Set<string>();
+
   /** `maxViewQuads`: most quads one SPARQL view's copy may hold (see ViewStores). */
   constructor(
     private readonly maxResults: number,
     maxViewQuads?: number,
+    private readonly source?: RevisionSource,
   ) {
-    this.views = new ViewStores((project) => this.stores.get(project), maxViewQuads);
+    this.views = new ViewStores((project) => (this.hold(project), this.stores.get(project)), maxViewQuads);
+  }
+
+  /** Whether the project's graphs are here (else its first query loads them, see `hold`). */
+  holds(project: ProjectRef): boolean {
+    return !this.source || this.held.has(project);
+  }
+
+  /** Loads the project's revision graphs from the source, once. */
+  hold(project: ProjectRef): void {
+    if (this.holds(project)) return;
+    this.held.add(project);
+    this.store(project);
+    let carry = '';
+    for (const piece of this.source!()) carry = this.loadRevisions(carry + piece, false, project);
+    this.loadRevisions(carry, true, project);
+    for (const graph of this.dropped) if (parseItemNode(graph)?.project === project) this.dropped.delete(graph);
   }
 
   /**
@@ -107,7 +146,7 @@ export class ProjectDatasets {
    * load would take them for one node): each graph is loaded in one piece, so unless `final`, the
    * lines of the last graph are held back and returned, to come first in the next piece.
    */
-  loadRevisions(nquads: string, final: boolean): string {
+  loadRevisions(nquads: string, final: boolean, only?: ProjectRef): string {
     const lines = nquads.split('\n');
     let held = '';
     if (!final) {
@@ -123,6 +162,7 @@ export class ProjectDatasets {
     let suffix = '';
     let head = false;
     let project: ProjectRef = '';
+    let skip = false;
     for (const line of lines) {
       const name = graphOf(line);
       if (name === undefined) continue;
@@ -130,6 +170,9 @@ export class ProjectDatasets {
         const item = parseItemNode(name);
         if (!item) continue;
         graph = name;
+        // Another project's graph (a project is loaded alone), or one of a project not held yet.
+        skip = (only === undefined ? !this.holds(item.project) : item.project !== only) || this.dropped.has(name);
+        if (skip) continue;
         suffix = `_g${++this.bulkGraphs}`;
         project = item.project;
         head = this.graphsOf(project).has(graph);
@@ -137,18 +180,23 @@ export class ProjectDatasets {
         const loaded = itemOf(graph);
         if (loaded) this.loadedRevs.set(loaded.item, loaded.rev);
       }
+      if (skip) continue;
       const scoped = line.includes('_:') ? scopeBlankNodes(line, suffix) : line;
       let out = byProject.get(project);
       if (!out) byProject.set(project, (out = []));
       out.push(scoped);
       if (head) out.push(`${scoped.slice(0, scoped.lastIndexOf(' <'))} .`);
     }
-    this.reserve(2 * nquads.length);
+    let bytes = 0;
+    for (const out of byProject.values()) for (const line of out) bytes += line.length + 1;
+    this.reserve(bytes);
     for (const [project, out] of byProject) this.store(project).load(out.join('\n') + '\n', { format: 'application/n-quads', lenient: true });
     return held ? `${held}\n` : '';
   }
 
   revision(project: ProjectRef, graph: string, ntriples: string): void {
+    // A project not held yet reads this revision from the source when it is loaded.
+    if (!this.holds(project)) return void this.dropped.delete(graph);
     if (!ntriples || !this.noteLoaded(graph)) return;
     const store = this.store(project);
     // Counted twice: the head's copy in the default graph follows.
@@ -165,15 +213,17 @@ export class ProjectDatasets {
     const heads = this.headsOf(project);
     const previous = heads.get(item);
     if (previous === graph) return;
+    const held = this.holds(project);
     if (previous !== undefined) {
       heads.delete(item);
       this.graphsOf(project).delete(previous);
-      this.removeFromDefault(project, previous, graph);
+      if (held) this.removeFromDefault(project, previous, graph);
     }
     if (graph !== undefined) {
       heads.set(item, graph);
       this.graphsOf(project).add(graph);
       const loaded = this.lastLoaded;
+      if (!held) return;
       if (loaded?.graph === graph && loaded.project === project) this.store(project).load(loaded.ntriples, { format: 'application/n-triples', lenient: true });
       else this.copyToDefault(project, [graph]);
     }
@@ -185,6 +235,10 @@ export class ProjectDatasets {
     for (const graph of graphs) {
       const loaded = itemOf(graph);
       if (loaded) this.loadedRevs.delete(loaded.item);
+    }
+    if (!this.holds(project)) {
+      for (const graph of graphs) this.dropped.add(graph);
+      return;
     }
     const store = this.stores.get(project);
     if (!store) return;
@@ -198,6 +252,7 @@ export class ProjectDatasets {
   }
 
   query(q: ProjectQuery): QueryAnswer {
+    this.hold(q.project);
     // A view's copy is complete before it is queried (the worker builds it in slices first, see sparqlReplicaWorker).
     if (q.view !== undefined) this.views.build(Number.POSITIVE_INFINITY, q.view);
     const store = (q.view === undefined ? this.stores.get(q.project) : this.views.storeOf(q.view)) ?? this.empty;
