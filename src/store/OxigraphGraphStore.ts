@@ -6,7 +6,7 @@ import { refusedLine } from './refusedLine.js';
 import { RevisionFile } from './RevisionFile.js';
 import { scopeBlankNodes } from './blankNodes.js';
 import { randomUUID } from 'node:crypto';
-import { CLAIM_CEILING, claimWasmMemory } from './wasmMemory.js';
+import { MemoryClaims } from './wasmMemory.js';
 
 export interface OxigraphOptions {
   /** Where revision graphs persist (an N-Quads file); without it they live in memory only. */
@@ -16,13 +16,11 @@ export interface OxigraphOptions {
 }
 
 /**
- * Oxigraph needs about 4 bytes of WASM memory per byte of N-Quads it loads (measured). Memory is
- * claimed 8x ahead of the text written since the last claim, in blocks of at least 256 MiB.
+ * WASM memory per byte of N-Quads loaded: 58 MiB of revision graphs (10,000 resources of ~25
+ * properties, 270,270 quads) took 68 MiB in one store (measured, `bench/memory.ts`'s data), with
+ * room for the parser's passing buffers.
  */
-const MEMORY_PER_TEXT_BYTE = 8;
-/** WASM memory per stored quad: 4 GiB held about 10 M quads (dependencies.md). */
-const MEMORY_PER_QUAD = 400;
-const CLAIM_EVERY = 32 * 1024 * 1024;
+const MEMORY_PER_TEXT_BYTE = 1.5;
 
 /**
  * The embedded store: Oxigraph compiled to WASM, in memory; its revision graphs persist in an
@@ -32,14 +30,12 @@ const CLAIM_EVERY = 32 * 1024 * 1024;
  * Every growth of the WASM memory makes V8 run a full garbage collection, and Oxigraph's allocator
  * grows it 64 KiB at a time: left alone, a growing store triggers a full GC every few writes
  * (measured: 41% of CPU in GC at 10k resources, writes 4x slower; a bulk load at 15k quads/s
- * instead of 370k). So the store claims memory ahead of need in large blocks, which its allocator
+ * instead of 370k). So the store claims memory ahead of need in blocks (`MemoryClaims`), which its allocator
  * then reuses: one growth (one GC) per block.
  */
 export class OxigraphGraphStore implements GraphStore {
   private readonly store = new oxigraph.Store();
-  private written = CLAIM_EVERY;
-  private counted = 0;
-  private loadedAtCount = 0;
+  private readonly claims = new MemoryClaims(this.store, MEMORY_PER_TEXT_BYTE);
   private loadedQuads = 0;
   private readonly file: RevisionFile | undefined;
   private readonly room: () => Promise<void>;
@@ -102,7 +98,7 @@ export class OxigraphGraphStore implements GraphStore {
       return { restored: false, reason: `the revision file ${this.file.path} is shorter than the checkpoint (${mark} bytes)` };
     }
     try {
-      this.prepareLoad(this.file.flush() + extraBytes);
+      this.claims.prepare(this.file.flush() + extraBytes);
       for (const chunk of this.file.chunks()) await this.load(chunk);
       return { restored: true };
     } catch (error) {
@@ -136,28 +132,8 @@ export class OxigraphGraphStore implements GraphStore {
     this.store.update(sparql);
   }
 
-  /** Before a bulk load of about `bytes` of N-Quads text: claims the memory it will need in one step. */
-  private prepareLoad(bytes: number): void {
-    this.claim(bytes * 4.5);
-    this.written = 0;
-  }
-
   private reserve(bytes: number): void {
-    this.written += bytes;
-    if (this.written < CLAIM_EVERY) return;
-    this.claim(Math.max(this.written * MEMORY_PER_TEXT_BYTE, 256 * 1024 * 1024));
-    this.written = 0;
-  }
-
-  /**
-   * Allocates (and at once frees) a block inside the WASM memory, growing it in one step; the
-   * allocator keeps the block for the data that follows. The memory is not visible from here:
-   * the data is estimated from the quads (last count plus quads loaded since), and data plus
-   * block stay under the ceiling. (Text bytes overestimate it: graph IRIs repeat in the text.)
-   */
-  private claim(bytes: number): void {
-    const data = (this.counted + this.loadedQuads - this.loadedAtCount) * MEMORY_PER_QUAD;
-    claimWasmMemory(this.store, Math.min(bytes, CLAIM_CEILING - data));
+    this.claims.grow(bytes);
   }
 
   refusedLine(ntriples: string): string | undefined {
@@ -190,9 +166,7 @@ export class OxigraphGraphStore implements GraphStore {
   }
 
   async size(): Promise<number> {
-    this.counted = this.store.size;
-    this.loadedAtCount = this.loadedQuads;
-    return this.counted;
+    return this.store.size;
   }
 }
 

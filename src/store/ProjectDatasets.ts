@@ -3,7 +3,7 @@ import oxigraph from 'oxigraph';
 import type { ProjectRef } from '../kernel/labels.js';
 import { iri } from '../rdf/terms.js';
 import { parseItemNode } from './graphNames.js';
-import { CLAIM_CEILING, claimWasmMemory } from './wasmMemory.js';
+import { MemoryClaims } from './wasmMemory.js';
 import type { ProjectQuery, QueryAnswer } from './ProjectSparqlStore.js';
 import { QueryFailed } from './ProjectSparqlStore.js';
 import { capped } from './cappedQuery.js';
@@ -20,10 +20,18 @@ const RESULT_FORMATS: Record<string, string> = {
 /** Graphs copied into a default graph per update: one VALUES list each. */
 const BATCH = 500;
 
-/** WASM memory per byte of N-Triples loaded (measured, see OxigraphGraphStore); a head's copy in the default graph takes as much again. */
-const MEMORY_PER_TEXT_BYTE = 4;
-/** Memory is claimed ahead once this much text was loaded since the last claim. */
-const CLAIM_EVERY = 32 * 1024 * 1024;
+/**
+ * WASM memory per byte of text loaded, counting a head's copy in the default graph as text of its
+ * own: 58 MiB of revision graphs (10,000 resources of ~25 properties in 10 projects, 540,297 quads
+ * with the heads' copies) took 140 MiB in these stores (measured on `bench/memory.ts`'s data).
+ */
+const MEMORY_PER_TEXT_BYTE = 1.25;
+
+/**
+ * Where a project's revision graphs are read from when it is first queried: N-Quads text of every
+ * project, in pieces cut at line ends, each graph's lines together (the revision file).
+ */
+export type RevisionSource = () => Iterable<string>;
 
 /**
  * Every project as an Oxigraph store of its own: its revision graphs as named graphs, and in the
@@ -36,6 +44,14 @@ const CLAIM_EVERY = 32 * 1024 * 1024;
  * removed only when no other current head holds them. Copies are made by SPARQL from the named
  * graph, so blank nodes keep their identity and can be removed the same way.
  *
+ * With a `source`, a project's store is made when the project is first queried (or a SPARQL view
+ * of it copied): until then only its heads are kept, its changes are not, and its revision graphs
+ * are read from the source when it is loaded. A query worker so holds the projects it was asked
+ * about, not a whole copy of the store (each held 140 MiB at 10,000 resources of ~25 properties).
+ * The source must hold every revision whose change was given before the load (the revision file
+ * is flushed before changes are posted to the worker); revisions it holds beyond them are
+ * recognized when their change comes (`loadedRevs`).
+ *
  * Synchronous, as Oxigraph is: it runs in the query worker (`SparqlReplica`).
  */
 export class ProjectDatasets {
@@ -45,9 +61,7 @@ export class ProjectDatasets {
   /** Project → the graphs in `heads`, for the shared-triple check. */
   private readonly headGraphs = new Map<ProjectRef, Set<string>>();
   private readonly empty = new oxigraph.Store();
-  /** Text loaded since the last claim of memory, and in all (the data's estimate). */
-  private written = 0;
-  private loaded = 0;
+  private readonly claims = new MemoryClaims(this.empty, MEMORY_PER_TEXT_BYTE);
   /** Graphs bulk loaded so far: their blank nodes get labels of their own. */
   private bulkGraphs = 0;
   /** The revision loaded last, when its text has no blank node: the head it becomes is loaded from it. */
@@ -61,34 +75,51 @@ export class ProjectDatasets {
   /** User-defined SPARQL views, copied from the revision graphs here. */
   readonly views: ViewStores;
 
+  /** The projects loaded from `source` (without one, every project is held from the start). */
+  private readonly held = new Set<ProjectRef>();
+  /**
+   * Graphs dropped from projects not held: skipped when the project is loaded, should the source
+   * still hold them (a graph written again afterwards, its item's id used anew, is taken off).
+   */
+  private readonly dropped = new Set<string>();
+
   /** `maxViewQuads`: most quads one SPARQL view's copy may hold (see ViewStores). */
   constructor(
     private readonly maxResults: number,
     maxViewQuads?: number,
+    private readonly source?: RevisionSource,
   ) {
-    this.views = new ViewStores((project) => this.stores.get(project), maxViewQuads);
+    this.views = new ViewStores((project) => (this.hold(project), this.stores.get(project)), maxViewQuads);
+  }
+
+  /** Whether the project's graphs are here (else its first query loads them, see `hold`). */
+  holds(project: ProjectRef): boolean {
+    return !this.source || this.held.has(project);
+  }
+
+  /** Loads the project's revision graphs from the source, once. */
+  hold(project: ProjectRef): void {
+    if (this.holds(project)) return;
+    this.held.add(project);
+    this.store(project);
+    let carry = '';
+    for (const piece of this.source!()) carry = this.loadRevisions(carry + piece, false, project);
+    this.loadRevisions(carry, true, project);
+    for (const graph of this.dropped) if (parseItemNode(graph)?.project === project) this.dropped.delete(graph);
   }
 
   /**
    * A hint before a bulk load of about `bytes` of N-Quads: claims the memory at once. Writes claim
-   * ahead as they go too, in large blocks: Oxigraph left alone grows its memory 64 KiB at a time,
+   * ahead as they go too, in blocks of a quarter of the data (`MemoryClaims`): Oxigraph left alone grows its memory 64 KiB at a time,
    * each growth a full garbage collection (measured here: 0.2 ms a write at 5,000 items, 4.6 ms at
    * 100,000, the worker falling behind the writes).
    */
   prepareLoad(bytes: number): void {
-    claimWasmMemory(this.empty, Math.min(bytes * 2 * MEMORY_PER_TEXT_BYTE, CLAIM_CEILING));
-    this.written = 0;
+    this.claims.prepare(2 * bytes);
   }
 
   private reserve(bytes: number): void {
-    this.written += bytes;
-    this.loaded += bytes;
-    if (this.written < CLAIM_EVERY) return;
-    claimWasmMemory(
-      this.empty,
-      Math.min(Math.max(this.written * 2 * MEMORY_PER_TEXT_BYTE, 256 * 1024 * 1024), CLAIM_CEILING - this.loaded * MEMORY_PER_TEXT_BYTE),
-    );
-    this.written = 0;
+    this.claims.grow(bytes);
   }
 
   private store(project: ProjectRef): oxigraph.Store {
@@ -115,7 +146,7 @@ export class ProjectDatasets {
    * load would take them for one node): each graph is loaded in one piece, so unless `final`, the
    * lines of the last graph are held back and returned, to come first in the next piece.
    */
-  loadRevisions(nquads: string, final: boolean): string {
+  loadRevisions(nquads: string, final: boolean, only?: ProjectRef): string {
     const lines = nquads.split('\n');
     let held = '';
     if (!final) {
@@ -131,6 +162,7 @@ export class ProjectDatasets {
     let suffix = '';
     let head = false;
     let project: ProjectRef = '';
+    let skip = false;
     for (const line of lines) {
       const name = graphOf(line);
       if (name === undefined) continue;
@@ -138,25 +170,34 @@ export class ProjectDatasets {
         const item = parseItemNode(name);
         if (!item) continue;
         graph = name;
+        // Another project's graph (a project is loaded alone), or one of a project not held yet.
+        skip = (only === undefined ? !this.holds(item.project) : item.project !== only) || this.dropped.has(name);
+        if (skip) continue;
         suffix = `_g${++this.bulkGraphs}`;
         project = item.project;
         head = this.graphsOf(project).has(graph);
         // Set, not raised: a file may hold an item deleted for good before its id was used again.
         const loaded = itemOf(graph);
-        if (loaded) this.loadedRevs.set(loaded.item, loaded.rev);
+        // A key of its own: a slice of the piece read would keep the whole piece (8 MiB of text) alive.
+        if (loaded) this.loadedRevs.set(detached(loaded.item), loaded.rev);
       }
+      if (skip) continue;
       const scoped = line.includes('_:') ? scopeBlankNodes(line, suffix) : line;
       let out = byProject.get(project);
       if (!out) byProject.set(project, (out = []));
       out.push(scoped);
       if (head) out.push(`${scoped.slice(0, scoped.lastIndexOf(' <'))} .`);
     }
-    this.reserve(2 * nquads.length);
+    let bytes = 0;
+    for (const out of byProject.values()) for (const line of out) bytes += line.length + 1;
+    this.reserve(bytes);
     for (const [project, out] of byProject) this.store(project).load(out.join('\n') + '\n', { format: 'application/n-quads', lenient: true });
     return held ? `${held}\n` : '';
   }
 
   revision(project: ProjectRef, graph: string, ntriples: string): void {
+    // A project not held yet reads this revision from the source when it is loaded.
+    if (!this.holds(project)) return void this.dropped.delete(graph);
     if (!ntriples || !this.noteLoaded(graph)) return;
     const store = this.store(project);
     // Counted twice: the head's copy in the default graph follows.
@@ -173,15 +214,17 @@ export class ProjectDatasets {
     const heads = this.headsOf(project);
     const previous = heads.get(item);
     if (previous === graph) return;
+    const held = this.holds(project);
     if (previous !== undefined) {
       heads.delete(item);
       this.graphsOf(project).delete(previous);
-      this.removeFromDefault(project, previous, graph);
+      if (held) this.removeFromDefault(project, previous, graph);
     }
     if (graph !== undefined) {
       heads.set(item, graph);
       this.graphsOf(project).add(graph);
       const loaded = this.lastLoaded;
+      if (!held) return;
       if (loaded?.graph === graph && loaded.project === project) this.store(project).load(loaded.ntriples, { format: 'application/n-triples', lenient: true });
       else this.copyToDefault(project, [graph]);
     }
@@ -193,6 +236,10 @@ export class ProjectDatasets {
     for (const graph of graphs) {
       const loaded = itemOf(graph);
       if (loaded) this.loadedRevs.delete(loaded.item);
+    }
+    if (!this.holds(project)) {
+      for (const graph of graphs) this.dropped.add(graph);
+      return;
     }
     const store = this.stores.get(project);
     if (!store) return;
@@ -206,6 +253,7 @@ export class ProjectDatasets {
   }
 
   query(q: ProjectQuery): QueryAnswer {
+    this.hold(q.project);
     // A view's copy is complete before it is queried (the worker builds it in slices first, see sparqlReplicaWorker).
     if (q.view !== undefined) this.views.build(Number.POSITIVE_INFINITY, q.view);
     const store = (q.view === undefined ? this.stores.get(q.project) : this.views.storeOf(q.view)) ?? this.empty;
@@ -297,6 +345,9 @@ export class ProjectDatasets {
     }
   }
 }
+
+/** A copy of a string that holds no larger one (V8 keeps a slice's parent string alive). */
+const detached = (text: string): string => (text + ' ').slice(0, -1);
 
 /** The item and revision a revision graph's name (`{item}/rev/{n}`, see graphNames.ts) names. */
 const itemOf = (graph: string): { item: string; rev: number } | undefined => {

@@ -26,6 +26,11 @@ export class QueryMemoryWatch {
     this.timer.unref();
   }
 
+  /** Growth until now is not the queries': measure from the next sample. */
+  rebase(): void {
+    this.lowest = Infinity;
+  }
+
   idle(): void {
     clearInterval(this.timer);
     this.timer = undefined;

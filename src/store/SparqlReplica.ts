@@ -5,10 +5,9 @@ import { QueryFailed } from './ProjectSparqlStore.js';
 import { QueryMemoryWatch } from './QueryMemoryWatch.js';
 import { FairQueue } from './FairQueue.js';
 
-/** What a fresh query worker starts from: the revision file up to `length`, and the current heads. */
+/** What a fresh query worker starts from: the revision file (read as projects are first queried), and the current heads. */
 export interface ReplicaStart {
   file: string;
-  length: number;
   heads: [ProjectRef, string, string][];
   /** The user-defined SPARQL views' members, copied once the file is loaded. */
   views: [ProjectRef, string, ViewMember[]][];
@@ -46,7 +45,7 @@ export interface ReplicaOptions {
   timeoutMillis: number;
   /** Most rows (SELECT) or triples (CONSTRUCT, DESCRIBE) one answer may hold. */
   maxResults: number;
-  /** Query workers, each holding a whole replica (default 1). */
+  /** Query workers, each holding the projects it was asked about (default 1). */
   workers?: number;
   /** The JavaScript heap of a worker, in MiB: past it the worker is stopped (its query answered as a crash). */
   heapMb?: number;
@@ -65,17 +64,20 @@ const POST_CHANGES = 500;
 interface Slot {
   worker: Worker;
   ready: boolean;
+  /** The projects it was asked about, which it holds. */
+  projects: Set<ProjectRef>;
   running?: Pending & {
     id: number;
     timer: NodeJS.Timeout;
-    /** It waits in the worker for its view's copy to be built, not running yet. */
+    /** It waits in the worker for its project to be loaded or its view's copy built, not running yet. */
     building?: boolean;
   };
 }
 
 /**
- * Callers' SPARQL queries run in worker threads, each holding a replica of every project's dataset
- * (`ProjectDatasets`), never on the event loop: Oxigraph evaluates synchronously and cannot be
+ * Callers' SPARQL queries run in worker threads, each holding a replica of the datasets of the
+ * projects it was asked about (`ProjectDatasets`, loaded from the revision file on a project's first
+ * query), never on the event loop: Oxigraph evaluates synchronously and cannot be
  * interrupted, so a query over its budget is stopped by terminating its worker. A new one starts at
  * once from the revision file and the current heads, which this side keeps; changes made since are
  * sent after, in order. Each worker runs one query at a time, so a costly query holds one worker and
@@ -144,6 +146,8 @@ export class SparqlReplica implements ProjectSparqlStore {
       if (member.graph === undefined) held.members.delete(member.item);
       else held.members.set(member.item, member);
     }
+    // Every worker copies the view, from its project's graphs: each holds the project from then on.
+    for (const slot of this.slots) slot.projects.add(project);
     this.send({ t: 'members', project, view, members });
   }
 
@@ -196,9 +200,15 @@ export class SparqlReplica implements ProjectSparqlStore {
   private post(): void {
     clearTimeout(this.timer);
     if (!this.changes.length) return;
-    const message: ReplicaMessage = { t: 'changes', changes: this.changes };
+    // A worker loads a project from the file when first asked about it, having skipped its changes: the file holds their revisions first.
+    this.revisions.flush();
+    const changes = this.changes;
     this.changes = [];
-    for (const slot of this.slots) slot.worker.postMessage(message);
+    // A revision goes only to the workers holding its project (the others would skip it): the text is most of what a message copies.
+    for (const slot of this.slots) {
+      const theirs = changes.filter((change) => change.t !== 'revision' || slot.projects.has(change.project));
+      if (theirs.length) slot.worker.postMessage({ t: 'changes', changes: theirs } satisfies ReplicaMessage);
+    }
   }
 
   private spawn(): Slot {
@@ -207,11 +217,11 @@ export class SparqlReplica implements ProjectSparqlStore {
     const heads: [ProjectRef, string, string][] = [];
     for (const [project, items] of this.heads) for (const [item, graph] of items) heads.push([project, item, graph]);
     // Everything projected so far is in the file once flushed; later changes reach the worker as messages.
+    this.revisions.flush();
     const views: [ProjectRef, string, ViewMember[]][] = [];
     for (const [view, { project, members }] of this.views) views.push([project, view, [...members.values()]]);
     const start: ReplicaStart = {
       file: this.revisions.path,
-      length: this.revisions.flush(),
       heads,
       views,
       maxResults: this.options.maxResults,
@@ -221,7 +231,7 @@ export class SparqlReplica implements ProjectSparqlStore {
       workerData: start,
       ...(this.options.heapMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb } }),
     });
-    const slot: Slot = { worker, ready: false };
+    const slot: Slot = { worker, ready: false, projects: new Set(views.map(([project]) => project)) };
     worker.on('message', (reply: Reply) => this.settle(slot, reply));
     worker.on('error', (error) => this.failed(slot, error));
     worker.on('exit', (code) => code !== 0 && this.failed(slot, new Error(`the query worker exited with code ${code}`)));
@@ -236,30 +246,36 @@ export class SparqlReplica implements ProjectSparqlStore {
     return count;
   }
 
+  /**
+   * Gives waiting queries to idle workers: to one holding the query's project if any, else to the
+   * first idle one, so that a project is loaded into a second worker only while the first is busy.
+   */
   private dispatch(): void {
     const may = (caller: string) => this.held(caller) < this.perCaller;
-    for (const slot of this.slots) {
-      if (slot.running || !slot.ready) continue;
-      for (let pending = this.queue.take(may); pending; pending = this.queue.take(may)) {
-        const left = this.options.timeoutMillis - (Date.now() - pending.queuedAt);
-        if (left <= 0) {
-          pending.reject(new QueryFailed({ failure: 'busy', millis: this.options.timeoutMillis }));
-          continue;
-        }
-        const id = ++this.next;
-        this.post();
-        slot.running = { ...pending, id, timer: setTimeout(() => this.overBudget(slot), left) };
-        slot.worker.postMessage({
-          t: 'query',
-          id,
-          query: pending.query,
-          deadline: pending.queuedAt + this.options.timeoutMillis,
-          millis: this.options.timeoutMillis,
-        } satisfies ReplicaMessage);
-        this.memory?.running();
-        break;
+    for (;;) {
+      const idle = this.slots.filter((slot) => !slot.running && slot.ready);
+      if (!idle.length || !this.queue.size) return;
+      const pending = this.queue.take(may);
+      if (!pending) return;
+      const left = this.options.timeoutMillis - (Date.now() - pending.queuedAt);
+      if (left <= 0) {
+        pending.reject(new QueryFailed({ failure: 'busy', millis: this.options.timeoutMillis }));
+        continue;
       }
-      if (!this.queue.size) return;
+      const slot = idle.find((candidate) => candidate.projects.has(pending.query.project)) ?? idle[0]!;
+      const id = ++this.next;
+      this.post();
+      // Its revisions go to this worker from now on; those before are in the file it loads the project from.
+      slot.projects.add(pending.query.project);
+      slot.running = { ...pending, id, timer: setTimeout(() => this.overBudget(slot), left) };
+      slot.worker.postMessage({
+        t: 'query',
+        id,
+        query: pending.query,
+        deadline: pending.queuedAt + this.options.timeoutMillis,
+        millis: this.options.timeoutMillis,
+      } satisfies ReplicaMessage);
+      this.memory?.running();
     }
   }
 
@@ -277,6 +293,8 @@ export class SparqlReplica implements ProjectSparqlStore {
     if ('started' in reply) {
       if (running?.id !== reply.started) return;
       running.building = false;
+      // What the load or the copy took is not the query's.
+      this.memory?.rebase();
       return;
     }
     if (!running || running.id !== reply.id) return;
@@ -313,8 +331,9 @@ export class SparqlReplica implements ProjectSparqlStore {
 
   private overMemory(grownBytes: number): void {
     let oldest: Slot | undefined;
-    for (const slot of this.slots) if (slot.running && (!oldest || slot.running.id < oldest.running!.id)) oldest = slot;
-    if (!oldest) return this.watchIdle();
+    // A worker loading a project or building a view's copy grows by design: the watch measures afresh after it.
+    for (const slot of this.slots) if (slot.running && !slot.running.building && (!oldest || slot.running.id < oldest.running!.id)) oldest = slot;
+    if (!oldest) return this.slots.some((slot) => slot.running) ? undefined : this.watchIdle();
     const mib = Math.round(grownBytes / 1024 / 1024);
     this.failed(oldest, new Error(`the queries took ${mib} MiB, over the cap of ${this.options.queryMemoryMb} MiB: the longest-running one was stopped`));
   }

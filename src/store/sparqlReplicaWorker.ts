@@ -1,23 +1,20 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { ProjectDatasets } from './ProjectDatasets.js';
 import { QueryFailed } from './ProjectSparqlStore.js';
 import type { ReplicaChange, ReplicaMessage, ReplicaStart, Reply } from './SparqlReplica.js';
 
-/** The query worker: a replica of every project's dataset, fed in log order, answering one query at a time. */
-const start = workerData as ReplicaStart;
-const datasets = new ProjectDatasets(start.maxResults, start.maxViewQuads);
-const reply = (message: Reply): void => parentPort!.postMessage(message);
-
 const CHUNK = 8 * 1024 * 1024;
 
-/** The revision file up to `length` bytes, in chunks cut at line ends (never inside a character); each graph in one piece. */
-const loadFile = (path: string, length: number): void => {
-  if (!length) return;
+/**
+ * The revision file as it is now, in pieces cut at line ends (never inside a character). The
+ * other side flushes it before posting changes, so it holds the revision of every change received.
+ */
+function* revisionFile(path: string): Generator<string> {
   const fd = openSync(path, 'r');
   try {
+    const length = fstatSync(fd).size;
     let carry = Buffer.alloc(0);
-    let held = '';
     for (let position = 0; position < length;) {
       const buffer = Buffer.allocUnsafe(Math.min(CHUNK, length - position));
       const read = readSync(fd, buffer, 0, buffer.length, position);
@@ -26,18 +23,24 @@ const loadFile = (path: string, length: number): void => {
       const data = carry.length ? Buffer.concat([carry, buffer.subarray(0, read)]) : buffer.subarray(0, read);
       const cut = data.lastIndexOf(0x0a) + 1;
       carry = Buffer.from(data.subarray(cut));
-      if (cut) held = datasets.loadRevisions(held + data.toString('utf8', 0, cut), false);
+      if (cut) yield data.toString('utf8', 0, cut);
     }
-    datasets.loadRevisions(held + carry.toString('utf8'), true);
+    if (carry.length) yield carry.toString('utf8');
   } finally {
     closeSync(fd);
   }
-};
+}
 
-// The heads first: their graphs are copied into the default graphs as the file is read.
+/**
+ * The query worker: the datasets of the projects it was asked about, loaded from the revision file
+ * on their first query and fed in log order after, answering one query at a time.
+ */
+const start = workerData as ReplicaStart;
+const datasets = new ProjectDatasets(start.maxResults, start.maxViewQuads, () => revisionFile(start.file));
+const reply = (message: Reply): void => parentPort!.postMessage(message);
+
+// The heads of every project: a project's are copied into its default graph as it is loaded.
 datasets.setHeads(start.heads);
-datasets.prepareLoad(start.length);
-loadFile(start.file, start.length);
 /**
  * SPARQL views' copies are built in slices of this long, between messages: a query waits at most a
  * slice behind a copy (issue 32: twenty copies built at once held every worker for minutes).
@@ -114,13 +117,37 @@ parentPort!.on('message', (message: ReplicaMessage) => {
     case 'cancel':
       if (waiting.has(message.id)) cancelled.add(message.id);
       return;
-    case 'query': {
-      const view = message.query.view;
-      if (view !== undefined && datasets.views.building(view)) return afterCopy(message, view);
-      return answer(message);
-    }
+    case 'query':
+      if (!datasets.holds(message.query.project)) return afterLoad(message);
+      return run(message);
   }
 });
+
+function run(message: QueryMessage): void {
+  const view = message.query.view;
+  if (view !== undefined && datasets.views.building(view)) return afterCopy(message, view);
+  answer(message);
+}
+
+/**
+ * A query over a project not held yet: the project is loaded first, as a view's copy is built
+ * (answered busy, never run, if less than half its budget is left; the project stays loaded).
+ */
+function afterLoad(message: QueryMessage): void {
+  reply({ building: message.id });
+  waiting.add(message.id);
+  setImmediate(() => {
+    datasets.hold(message.query.project);
+    // Changes and a cancel posted during the load come first.
+    setImmediate(() => {
+      waiting.delete(message.id);
+      if (cancelled.delete(message.id)) return;
+      if (message.deadline - Date.now() < message.millis / 2) return reply({ id: message.id, failure: { failure: 'busy', millis: message.millis } });
+      reply({ started: message.id });
+      run(message);
+    });
+  });
+}
 
 function answer(message: QueryMessage): void {
   try {

@@ -393,7 +393,13 @@ for (const subject of querySubjects) {
       await stopped;
       expect(failure).to.be.instanceOf(QueryFailed);
       expect((failure as QueryFailed).reason).to.deep.equal({ failure: 'timeout', millis: 300 });
-      expect(await select(P1, 'SELECT ?n WHERE { ?s <urn:name> ?n }')).to.deep.equal(['a2', 'during', 'shared']);
+      // Its replacement, too, may take longer than the budget to start (and to load the project) on a loaded machine.
+      for (;;) {
+        const names = await select(P1, 'SELECT ?n WHERE { ?s <urn:name> ?n }').catch((e: QueryFailed) => e);
+        if (names instanceof QueryFailed && names.reason.failure === 'busy') continue;
+        expect(names).to.deep.equal(['a2', 'during', 'shared']);
+        break;
+      }
     });
 
     it('sorts under the default result cap: ORDER BY with the LIMIT of cap + 1 the endpoint adds (Virtuoso: MaxSortedTopRows)', async () => {
