@@ -110,6 +110,9 @@ describe('docker/compose.yaml and the code it runs', () => {
       query: 'http://virtuoso:8890/sparql',
       update: 'http://virtuoso:8890/sparql',
       gsp: 'http://virtuoso:8890/sparql-graph-crud',
+      // Projections are rebuildable from the log: the compose file writes them by Virtuoso's unlogged path and its text index.
+      fastWrites: 'virtuoso',
+      textIndex: 'virtuoso',
     });
     const blob = config.storages!.defaults.BlobStorage;
     expect(blob).to.include({ enabled: true, endpoint: 'http://minio:9000', accessKey: 'registry', secretKey: 'secret-key-123', bucket: 'registry' });
