@@ -10,7 +10,7 @@ import { n, Statement, str } from '../store/sparql.js';
 import { spelledIri } from '../rdf/terms.js';
 import { CatalogueIndex } from './CatalogueIndex.js';
 import { PayloadSortIndexes } from './PayloadSortIndexes.js';
-import { MISSING_DATATYPE } from './SortValue.js';
+import { compareSortValues, compareText, MISSING_DATATYPE, SortKind, sortValueOfBinding } from './SortValue.js';
 import type { Link } from '../domain/resources/links.js';
 import type { RankedQuery, TextMatch } from './textRanking.js';
 import { eachSelectedMatch } from './textRanking.js';
@@ -38,6 +38,12 @@ export interface CatalogueMemory {
   sorts: PayloadSortIndexes;
 }
 
+/**
+ * The most matched items one page or count query names (a `VALUES` block): Virtuoso refused a block
+ * of 9,000 nodes (SP030); past this the listing asks per chunk and merges.
+ */
+export const LISTED_ITEMS_AT_ONCE = 1000;
+
 /** Queries a `q` listing's matches are selected by at once on the store. */
 const SELECTIONS_AT_ONCE = 4;
 
@@ -63,6 +69,24 @@ export interface SelectedMatch {
   project: ProjectRef;
   types: readonly string[];
 }
+
+/**
+ * Orders listed rows by their cursors as the page query's ORDER BY does: each key's value (an item
+ * without a payload value last in both directions), then the item node.
+ */
+export const cursorOrder =
+  (sort: SortKey[]) =>
+  (a: ListedItem, b: ListedItem): number => {
+    for (let i = 0; i < sort.length; i++) {
+      const x = sortValueOfBinding(a.cursor[i]);
+      const y = sortValueOfBinding(b.cursor[i]);
+      const missing = Number(x.kind === SortKind.Missing) - Number(y.kind === SortKind.Missing);
+      if (missing) return missing;
+      const d = compareSortValues(x, y);
+      if (d) return sort[i]!.descending ? -d : d;
+    }
+    return compareText(a.cursor[sort.length]!.value, b.cursor[sort.length]!.value);
+  };
 
 /**
  * Listings, aggregations and link queries, one port for both layouts: from the in-memory indexes
@@ -98,7 +122,10 @@ export class CatalogueQueries {
     if (kept) return kept;
     // The store's position before asking: what it answers is at least that recent.
     const at = cache?.storePosition();
-    const [total, rows] = await Promise.all([this.count(f), this.page(f, sort, page)]);
+    const [total, rows] =
+      f.items !== undefined && f.items.length > LISTED_ITEMS_AT_ONCE
+        ? await this.chunkedListing(f, sort, page)
+        : await Promise.all([this.count(f), this.page(f, sort, page)]);
     if (key !== undefined) cache!.listings.set(key, at!, { total, rows });
     return { total, rows };
   }
@@ -155,6 +182,25 @@ export class CatalogueQueries {
       if (parsed) rows.push({ node, score: scores.get(node)!, exact: exact.has(node), project: parsed.project, types: list });
     }
     return rows;
+  }
+
+  /**
+   * A listing of many matched items, a chunk of them a query, one after another: the items are
+   * distinct, so the total is the sum of the chunks' counts, and the page is among each chunk's first
+   * `offset + limit` rows (after the cursor), merged in the listing's order.
+   */
+  private async chunkedListing(f: ListingFilter, sort: SortKey[], page: { offset: number; limit: number; after?: Binding[] }): Promise<[number, ListedItem[]]> {
+    const items = f.items!;
+    let total = 0;
+    const rows: ListedItem[] = [];
+    const head = { offset: 0, limit: page.offset + page.limit, ...(page.after ? { after: page.after } : {}) };
+    for (let at = 0; at < items.length; at += LISTED_ITEMS_AT_ONCE) {
+      const chunk = { ...f, items: items.slice(at, at + LISTED_ITEMS_AT_ONCE) };
+      total += await this.count(chunk);
+      rows.push(...(await this.page(chunk, sort, head)));
+    }
+    rows.sort(cursorOrder(sort));
+    return [total, rows.slice(page.offset, page.offset + page.limit)];
   }
 
   async page(f: ListingFilter, sort: SortKey[], page: { offset: number; limit: number; after?: Binding[] }): Promise<ListedItem[]> {
