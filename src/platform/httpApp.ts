@@ -50,6 +50,11 @@ import type { CoreKinds } from './coreKinds.js';
 import type { CoreServices } from './coreServices.js';
 import type { TripleStore } from './openTripleStore.js';
 import type { Projections } from './projections.js';
+import { projectStatistics } from '../domain/projects/projectStatistics.js';
+import { listedPages } from '../projection/ProjectItemStates.js';
+
+/** The kinds a project's statistics count, as Delta counts them. */
+const COUNTED_KINDS: ReadonlySet<string> = new Set(['resources', 'schemas']);
 
 export interface HttpParts {
   config: Config;
@@ -129,7 +134,7 @@ export const httpApp = ({ config, logs, addresses, log, projections, core, kinds
     orgs: core.orgs,
     projects: core.projects,
     addresses,
-    scoped: [core.kinds.resources, core.kinds.schemas, ...p.capabilities.flatMap((m) => m.counted ?? [])],
+    statistics: (ref) => projectStatistics(listedPages(projections.projectItems.of(ref, COUNTED_KINDS))),
   });
   // Before the resource routes: `/v1/resources/{org}/events` must not read as a project named `events`.
   eventRoutes(routes, router, {
