@@ -66,7 +66,6 @@ export interface CoreParts {
   capabilities: () => readonly Pick<WiredCapability<unknown>, 'projectCreated' | 'projectDeleting' | 'projectDeleted'>[];
 }
 
-
 /** The core's services: the log's writer, organizations, projects, resources, schemas, listings and search. */
 export const coreServices = async (p: CoreParts) => {
   const { config, clock, addresses, log, states, jsonld, executor, projections } = p;

@@ -55,7 +55,15 @@ export const wireStoreWriter = (deps: StoreWriterDeps) => {
   const writers =
     datasets instanceof RemoteProjectSparqlStore
       ? deps.writers.map((made) =>
-          made({ store: datasets, states: deps.states, items: deps.items, addresses: deps.addresses, epoch: () => lease.epoch, renew: () => lease.renew(), log: deps.log }),
+          made({
+            store: datasets,
+            states: deps.states,
+            items: deps.items,
+            addresses: deps.addresses,
+            epoch: () => lease.epoch,
+            renew: () => lease.renew(),
+            log: deps.log,
+          }),
         )
       : [];
   const runner = new StoreProjectionRunner(

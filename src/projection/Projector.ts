@@ -59,6 +59,13 @@ export class Projector {
    * log. Nothing of the shared kinds grows with the data here.
    */
   private readonly recent: Lru<string, { state: unknown }>;
+  /**
+   * The log's end when the states were restored: a shared kind's change up to it is replayed for the
+   * runners without its revision's triples (the store's writer, past it already or derives them
+   * itself when planning its batch), so a replica on an empty data directory does not derive every
+   * revision again.
+   */
+  private restoredEnd = 0;
   /** The states before the batch being folded of the shared items it touches, then as it leaves them; cleared after each batch. */
   private readonly before = new Map<string, unknown>();
 
@@ -134,6 +141,7 @@ export class Projector {
     const held = new Map(this.states.definitions.map((d) => [d, this.states.holds(d) ? this.states.of(d) : new Map<string, unknown>()]));
     await this.options.restored?.(this.applied, logEnd, held);
     step('projections');
+    this.restoredEnd = logEnd;
     await this.catchUp(await this.log.lastSeq());
     step('replay');
     return timings;
@@ -273,7 +281,7 @@ export class Projector {
     keep(next);
     let triples: string | undefined;
     try {
-      triples = await this.revisions.apply({ definition, logged, previous, next });
+      if (held || logged.seq > this.restoredEnd) triples = await this.revisions.apply({ definition, logged, previous, next });
     } catch (error) {
       keep(previous);
       throw error;

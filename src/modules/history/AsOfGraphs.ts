@@ -8,7 +8,6 @@ import { Lru } from '../../util/Lru.js';
 import type { ProjectItemStates } from '../../projection/ProjectItemStates.js';
 import type { AsOf, AsOfSelection } from '../../sparqlEndpoint/SparqlEndpoint.js';
 
-
 /** An item's revision at an instant: the one current then, undefined when it did not exist yet or was deprecated then. */
 export type RevisionAt = { rev: number } | undefined;
 

@@ -35,7 +35,15 @@ export const createViewsModule = (options: { searchBudgetMillis: number; sparqlV
   statuses: viewStatuses,
   // With the external store, the lease holder writes the views' graphs after each batch.
   storeWriter: (d) =>
-    new ViewGraphWriter({ store: d.store, states: d.states, items: d.items, metadataOf: viewMetadata(d.addresses), epoch: d.epoch, renew: d.renew, log: d.log }),
+    new ViewGraphWriter({
+      store: d.store,
+      states: d.states,
+      items: d.items,
+      metadataOf: viewMetadata(d.addresses),
+      epoch: d.epoch,
+      renew: d.renew,
+      log: d.log,
+    }),
   wire: (p) => {
     const states = p.states.of(viewDefinition) as ReadonlyMap<string, ViewState>;
     const views = new ViewService({
