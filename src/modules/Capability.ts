@@ -49,6 +49,8 @@ export interface WiredCapability<Services> {
   projectDeleting?(ref: ProjectRef): () => Promise<void>;
   /** Runs once a project's deletion is durable: removes what the module keeps of it outside the log (archives). */
   projectDeleted?(ref: ProjectRef): Promise<void>;
+  /** The kinds of its items counted in a project's statistics (`GET /v1/projects/{org}/{project}/statistics`). */
+  counted?: readonly string[];
   /** Work before the service listens, once every capability is wired (files: removing uploads a crash left). */
   ready?(): Promise<void>;
   /** Its kinds as multi-fetch reads them (`GET /v1/multi-fetch/resources`), tried after the core's. */

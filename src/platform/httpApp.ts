@@ -53,9 +53,6 @@ import type { Projections } from './projections.js';
 import { projectStatistics } from '../domain/projects/projectStatistics.js';
 import { listedPages } from '../projection/ProjectItemStates.js';
 
-/** The kinds a project's statistics count, as Delta counts them. */
-const COUNTED_KINDS: ReadonlySet<string> = new Set(['resources', 'schemas']);
-
 export interface HttpParts {
   config: Config;
   logger: Logger;
@@ -130,11 +127,13 @@ export const httpApp = ({ config, logs, addresses, log, projections, core, kinds
       }
     },
   });
+  // A project's statistics count its resources, schemas and the capabilities' items (storages, files), as Delta counts them.
+  const counted = new Set(['resources', 'schemas', ...p.capabilities.flatMap((m) => m.counted ?? [])]);
   orgAndProjectRoutes(routes, router, {
     orgs: core.orgs,
     projects: core.projects,
     addresses,
-    statistics: (ref) => projectStatistics(listedPages(projections.projectItems.of(ref, COUNTED_KINDS))),
+    statistics: (ref) => projectStatistics(listedPages(projections.projectItems.of(ref, counted))),
   });
   // Before the resource routes: `/v1/resources/{org}/events` must not read as a project named `events`.
   eventRoutes(routes, router, {
