@@ -37,7 +37,12 @@ interface Tree {
 
 /** `NAME=value NAME=value` as an environment. */
 const settings = (line: string | undefined): Record<string, string> =>
-  Object.fromEntries((line ?? '').split(/\s+/).filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+  Object.fromEntries(
+    (line ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
 
 const sh = (command: string, cwd: string) => execSync(command, { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
 
