@@ -18,7 +18,8 @@ import type { ServerProcess } from './harness.js';
  * `MEM_IDLE_MILLIS`, default 10,000, and waits that long and 5 s more). Each line also gives the threads and the main
  * thread's JavaScript heap and external memory (`/metrics`). `BENCH_A_DIR=<built tree>`
  * runs that tree's server instead (`BENCH_A_DIR/dist/src/main.js`); extra settings pass through
- * the environment as for the server (`SPARQL_WORKERS=1`, ...); `MEM_KEEP=1` keeps the data directory.
+ * the environment as for the server (`SPARQL_WORKERS=1`, ...); `MEM_KEEP=1` keeps the data directory,
+ * and `MEM_DIR=<it>` measures only a restart on it (and its RSS before any query).
  */
 const N = Number(process.argv[2] ?? 10_000);
 const PROJECTS = Number(process.env['MEM_PROJECTS'] ?? 10);
@@ -121,7 +122,9 @@ const mainThread = async (url: string): Promise<string> => {
   const text = await (await fetch(`${url}/metrics`)).text();
   const part = (name: string) => new RegExp(`^registry_process_memory_bytes\\{part="${name}"\\} (\\S+)`, 'm').exec(text)?.[1];
   const [used, total, external] = [part('heap_used'), part('heap_total'), part('external')];
-  return used === undefined ? '' : `; main thread heap ${mib(Number(used))} used of ${mib(Number(total))}, external ${mib(Number(external))}`;
+  const quads = /^registry_store_quads (\S+)/m.exec(text)?.[1];
+  const heap = used === undefined ? '' : `; main thread heap ${mib(Number(used))} used of ${mib(Number(total))}, external ${mib(Number(external))}`;
+  return `${heap}; ${quads} quads in the store`;
 };
 
 const show = async (label: string, server: ServerProcess) => {
@@ -198,35 +201,40 @@ const idle = async (): Promise<void> => {
   await show(`  then ${IDLE_MILLIS / 1000 + 5} s without a query`, server);
 };
 
-const dataDir = mkdtempSync(join(tmpdir(), 'registry-memory-'));
+/** `MEM_DIR=<a kept data directory>`: only the restart on it is measured (the directory is kept). */
+const kept = process.env['MEM_DIR'];
+const dataDir = kept ?? mkdtempSync(join(tmpdir(), 'registry-memory-'));
 let server = await start(dataDir, await freePort());
 try {
   await show('started', server);
-  await send(`${server.url}/v1/orgs/bench`, 'PUT', {});
-  for (let p = 0; p < PROJECTS; p++) await send(`${server.url}/v1/projects/bench/p${p}`, 'PUT', {});
-  const began = performance.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      for (let i = next++; i < N; i = next++) await send(`${server.url}/v1/resources/${project(i)}/_/r${local(i)}`, 'PUT', payload(i));
-    }),
-  );
-  console.log(`${N} creates: ${Math.round(N / ((performance.now() - began) / 1000))}/s`);
+  if (!kept) {
+    await send(`${server.url}/v1/orgs/bench`, 'PUT', {});
+    for (let p = 0; p < PROJECTS; p++) await send(`${server.url}/v1/projects/bench/p${p}`, 'PUT', {});
+    const began = performance.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        for (let i = next++; i < N; i = next++) await send(`${server.url}/v1/resources/${project(i)}/_/r${local(i)}`, 'PUT', payload(i));
+      }),
+    );
+    console.log(`${N} creates: ${Math.round(N / ((performance.now() - began) / 1000))}/s`);
+    await caughtUp(server.url);
+    await sparqlEach(server.url);
+    await new Promise((r) => setTimeout(r, 1_000));
+    await show(`after ${N}`, server);
+    await idle();
+    await server.stop();
+    server = await start(dataDir, await freePort());
+    console.log(`restart on its data directory: ready in ${(server.readyMillis / 1000).toFixed(1)} s`);
+  }
   await caughtUp(server.url);
-  await sparqlEach(server.url);
-  await new Promise((r) => setTimeout(r, 1_000));
-  await show(`after ${N}`, server);
-  await idle();
-  await server.stop();
-  server = await start(dataDir, await freePort());
-  console.log(`restart on its data directory: ready in ${(server.readyMillis / 1000).toFixed(1)} s`);
-  await caughtUp(server.url);
+  await show('caught up, before any query', server);
   await sparqlEach(server.url);
   await new Promise((r) => setTimeout(r, 1_000));
   await show('after the restart', server);
   await idle();
 } finally {
   await server.stop();
-  if (process.env['MEM_KEEP']) console.log(`data directory kept: ${dataDir}`);
+  if (process.env['MEM_KEEP'] || kept) console.log(`data directory kept: ${dataDir}`);
   else rmSync(dataDir, { recursive: true, force: true });
 }
