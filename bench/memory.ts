@@ -151,6 +151,8 @@ const start = (dataDir: string, port: number): Promise<ServerProcess & { readyMi
     READ_BARRIER_MILLIS: '60000',
     BASE_URL: BASE,
     SPARQL_WORKER_IDLE_MILLIS: String(IDLE_MILLIS),
+    // As `npm start` and docker/start.sh run it (set MALLOC_ARENA_MAX to another value to compare).
+    MALLOC_ARENA_MAX: process.env['MALLOC_ARENA_MAX'] ?? '2',
   };
   const tree = process.env['BENCH_A_DIR'];
   return tree ? startProcessIn(tree, dataDir, port, env) : startProcess(dataDir, port, env, '/health/ready');
