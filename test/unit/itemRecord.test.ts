@@ -3,10 +3,20 @@ import { decodeState, encodeState, formatRecord, parseRecord } from '../../src/e
 import { stateTemplate } from '../../src/kernel/stateTemplate.js';
 
 describe('the Redis log item record', () => {
-  const event = JSON.stringify({ key: 'resources/o/p/a', rev: 2, event: { id: 'https://example.org/a', subject: 'alice', types: ['https://schema.org/Dataset'] } });
+  const event = JSON.stringify({
+    key: 'resources/o/p/a',
+    rev: 2,
+    event: { id: 'https://example.org/a', subject: 'alice', types: ['https://schema.org/Dataset'] },
+  });
 
   it('keeps a state as what it adds to its event, its position filled in when read', () => {
-    const template = stateTemplate((seq) => ({ id: 'https://example.org/a', types: ['https://schema.org/Dataset'], seqs: [3, seq], contentSeq: seq, note: 'ünï \u0001' }))!;
+    const template = stateTemplate((seq) => ({
+      id: 'https://example.org/a',
+      types: ['https://schema.org/Dataset'],
+      seqs: [3, seq],
+      contentSeq: seq,
+      note: 'ünï \u0001',
+    }))!;
     const state = encodeState(template, event);
     expect(decodeState(state, Buffer.from(event), 41)).to.deep.equal({
       id: 'https://example.org/a',
