@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { killStarted } from '../support/process.js';
 import { Redis } from 'ioredis';
+import { decodeState, parseRecord } from '../../src/events/itemRecord.js';
 import { dropPrefix, REDIS_URL, uniquePrefix } from '../support/redis.js';
 import { startReplicas } from '../support/replicas.js';
 import { replicaRace } from '../support/replicaRace.js';
@@ -70,15 +71,17 @@ describe('replicas answer as one (two processes on one Redis)', function () {
       // The state and its event are one step of the log: no item's state is missing, ahead of or behind its events.
       const redis = new Redis(REDIS_URL);
       try {
-        const [revs, seqs, states] = await Promise.all(['revs', 'seqs', 'states'].map((name) => redis.hgetall(`{${kill}}:${name}`)));
-        const items = Object.keys(revs!).filter((key) => key.startsWith('resources/'));
+        const records = await redis.hgetallBuffer(`{${kill}}:items`);
+        const items = Object.keys(records).filter((key) => key.startsWith('resources/'));
         expect(items.length).to.be.at.least(acknowledged.length);
         for (const key of items) {
-          const text = states![key];
-          expect(text, key).to.be.a('string');
-          const state = JSON.parse(text!.slice(text!.indexOf(' ') + 1)) as { rev: number; seqs: number[] };
-          expect(state.rev, key).to.equal(Number(revs![key]));
-          expect(state.seqs.join(','), key).to.equal(seqs![key]);
+          const { rev, seqs, state } = parseRecord(records[key]!);
+          expect(state, key).to.be.instanceOf(Buffer);
+          const last = seqs[seqs.length - 1]!;
+          const [[, [, payload]]] = (await redis.xrangeBuffer(`{${kill}}:events`, `${last}-0`, `${last}-0`)) as [Buffer, Buffer[]][];
+          const decoded = decodeState(state!, payload!, last) as { rev: number; seqs: number[] };
+          expect(decoded.rev, key).to.equal(rev);
+          expect(decoded.seqs, key).to.deep.equal(seqs);
         }
       } finally {
         redis.disconnect();
