@@ -195,9 +195,10 @@ describe('docker/Dockerfile and the package', () => {
   });
 
   it('starts what `npm start` starts, and ships every file the code reads at run time', () => {
-    // Settings of the process may come first (`MALLOC_ARENA_MAX=...`), as start.sh exports them.
-    const entry = /^(?:[A-Z_]+=\S+ )*node (\S+)$/.exec(pkg.scripts['start']!)![1]!;
+    const [, arenas, entry] = /^MALLOC_ARENA_MAX=\$\{MALLOC_ARENA_MAX:-(\d+)\} node (\S+)$/.exec(pkg.scripts['start']!)!;
     expect(text('start.sh')).to.include(`node dist/src/main.js`);
+    // The container runs with the malloc arenas `npm start` sets.
+    expect(text('start.sh')).to.include(`export MALLOC_ARENA_MAX="\${MALLOC_ARENA_MAX:-${arenas}}"`);
     expect(entry).to.equal('dist/src/main.js');
     expect(pkg.scripts['migrate-store']).to.match(/^node dist\/src\/tools\/migrateStore\.js$/);
     const shipped = copied(runtime).map((c) => (c.to.endsWith('/') ? `${c.to}${c.from.split('/').pop()}` : c.to).replace(/^\.\//, ''));
