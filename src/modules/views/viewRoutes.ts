@@ -1,16 +1,12 @@
-import type { Request, Response, Router } from 'express';
+import type { Request, Router } from 'express';
 import type { KindQueries } from '../../catalogue/KindQueries.js';
 import type { Addresses } from '../../kernel/Addresses.js';
 import type { ProjectService } from '../../domain/projects/ProjectService.js';
 import { resolveId } from '../../domain/projects/apiMappings.js';
-import { listingRequest, nextAddress } from '../../http/listingParams.js';
-import { requiredRev, selector, single } from '../../http/params.js';
-import { pageBody } from '../../http/render/listing.js';
+import { requiredRev } from '../../http/params.js';
 import { itemOf, onProject, projectOf, segment } from '../../http/route.js';
-import { projectEndpoints } from '../../http/projectEndpoints.js';
-import type { Context, Handler, Routes } from '../../http/route.js';
-import { tagBody } from '../../http/routes/tagBody.js';
-import { sendJsonLd as send, tagsBody } from '../../http/routes/itemResponses.js';
+import type { Routes } from '../../http/route.js';
+import { sendJsonLd as send } from '../../http/routes/itemResponses.js';
 import { context } from '../../kernel/vocabulary.js';
 import type { ViewState } from './View.js';
 import type { ViewService } from './ViewService.js';
@@ -19,9 +15,10 @@ import type { ViewQueries } from './ViewQueries.js';
 import { viewBody, viewMetadata } from './viewJson.js';
 import { isDefaultView } from './viewDefinition.js';
 import type { IndexCounts } from './ViewIndex.js';
-import { FETCH, LISTING, SEARCH } from '../../http/reads.js';
+import { FETCH, SEARCH } from '../../http/reads.js';
 import type { ItemPath } from '../../http/requestEdge.js';
 import { VIEW_SEGMENTS } from './ViewService.js';
+import { versionedRoutes } from '../../http/routes/versionedRoutes.js';
 
 interface Deps {
   views: ViewService;
@@ -36,63 +33,25 @@ const T = '/v1/views/:org/:project';
 const S = `${T}/:id`;
 
 /** Delta: views are read with `resources/read` and written with `views/write` on the project. */
-const { read, write } = projectEndpoints('views/write');
-/** The view of `S` (`graph`: the default SPARQL view), and a POST's (none: the payload's `@id` or a new one). */
+/** The view of `S` (`graph`: the default SPARQL view). */
 const ITEM: ItemPath = { id: 'id', rules: VIEW_SEGMENTS };
-const NEW: ItemPath = { rules: VIEW_SEGMENTS };
 
 /** Views (Delta's views API): lifecycle, listing, `_search`, statistics and offsets; SPARQL queries go through the project's endpoint. */
 export const viewRoutes = (routes: Routes, router: Router, { views, queries, indexes, listing, projects, addresses }: Deps): void => {
-  const written = (res: Response, status: number) => (s: ViewState) => send(res, viewMetadata(s, addresses), status);
-  const list = async (req: Request, res: Response, ctx: Context) => {
-    projects.fetch(projectOf(req));
-    const page = await listing.list(listingRequest(req, { kind: 'views', project: projectOf(req) }, ctx.access));
-    send(
-      res,
-      pageBody(page, (s) => viewMetadata(s, addresses), page.next && nextAddress(addresses, req, page.next)),
-    );
-  };
-
-  routes.add(router, T, {
-    get: read('List views of a project', list, LISTING),
-    post: write(
-      'Create a view (ElasticSearchView, SparqlView, AggregateElasticSearchView, AggregateSparqlView)',
-      async (req, res, ctx) => {
-        written(res, 201)(await views.create(ctx.item!, req.body, ctx.caller));
-      },
-      'json',
-      true,
-      NEW,
-    ),
-  });
-  const tag: Handler = async (req, res, ctx) => {
-    const rev = requiredRev(req.query);
-    const body = tagBody(req.body);
-    written(res, 201)(await views.tag(itemOf(ctx), rev, body.tag, body.rev, ctx.caller));
-  };
-  routes.add(router, S, {
-    get: read('Fetch a view (?rev or ?tag)', (req, res, ctx) => send(res, viewBody(views.fetch(itemOf(ctx), selector(req.query)), addresses)), FETCH, ITEM),
-    put: write(
-      'Create a view with this id, or update it (?rev)',
-      async (req, res, ctx) => {
-        if (single(req.query, 'rev') === undefined) return written(res, 201)(await views.create(itemOf(ctx), req.body, ctx.caller));
-        written(res, 200)(await views.update(itemOf(ctx), requiredRev(req.query), req.body, ctx.caller));
-      },
-      'json',
-      true,
-      ITEM,
-    ),
-    delete: write(
-      'Deprecate a view (?rev)',
-      async (req, res, ctx) => {
-        written(res, 200)(await views.deprecate(itemOf(ctx), requiredRev(req.query), ctx.caller));
-      },
-      'none',
-      true,
-      ITEM,
-    ),
-    // @bbp/nexus-sdk 1.3 (`View.tag`) posts the tag to the view itself rather than to `/tags`.
-    post: write('Tag a revision of a view (?rev), where @bbp/nexus-sdk 1.3 sends it', tag, 'json', true, ITEM),
+  // Delta: views are read with `resources/read` and written with `views/write` on the project.
+  const { read, write, written } = versionedRoutes(routes, router, {
+    path: T,
+    kind: 'views',
+    noun: 'a view',
+    types: 'ElasticSearchView, SparqlView, AggregateElasticSearchView, AggregateSparqlView',
+    writePermission: 'views/write',
+    item: ITEM,
+    service: views,
+    listing,
+    projects,
+    addresses,
+    body: viewBody,
+    metadata: viewMetadata,
   });
   routes.add(router, `${S}/undeprecate`, {
     put: write(
@@ -104,13 +63,6 @@ export const viewRoutes = (routes: Routes, router: Router, { views, queries, ind
       true,
       ITEM,
     ),
-  });
-  routes.add(router, `${S}/source`, {
-    get: read('The view payload as sent', (req, res, ctx) => send(res, views.fetch(itemOf(ctx), selector(req.query)).value.source), FETCH, ITEM),
-  });
-  routes.add(router, `${S}/tags`, {
-    get: read('Tags of a view', (req, res, ctx) => send(res, tagsBody(views.fetch(itemOf(ctx), selector(req.query)).tags)), FETCH, ITEM),
-    post: write('Tag a revision of a view (?rev)', tag, 'json', true, ITEM),
   });
   routes.add(router, `${S}/_search`, {
     post: {
