@@ -13,12 +13,17 @@ import type { ServerProcess } from './harness.js';
  * then prints the process' RSS and its parts from `/proc/<pid>/smaps`: each WebAssembly memory
  * (one per thread running Oxigraph, a reservation of several GiB), the rest of the anonymous
  * memory (the JavaScript heaps, SQLite, buffers), and the files mapped. Then restarts it on its
- * data directory and prints the time until ready and the RSS again. `BENCH_A_DIR=<built tree>`
+ * data directory and prints the time until ready and the RSS again. After each, the RSS once more
+ * once the query workers were idle past `SPARQL_WORKER_IDLE_MILLIS` (the bench sets it to
+ * `MEM_IDLE_MILLIS`, default 10,000, and waits that long and 5 s more). Each line also gives the threads and the main
+ * thread's JavaScript heap and external memory (`/metrics`). `BENCH_A_DIR=<built tree>`
  * runs that tree's server instead (`BENCH_A_DIR/dist/src/main.js`); extra settings pass through
- * the environment as for the server (`SPARQL_WORKERS=1`, ...); `MEM_KEEP=1` keeps the data directory.
+ * the environment as for the server (`SPARQL_WORKERS=1`, ...); `MEM_KEEP=1` keeps the data directory,
+ * and `MEM_DIR=<it>` measures only a restart on it (and its RSS before any query).
  */
 const N = Number(process.argv[2] ?? 10_000);
 const PROJECTS = Number(process.env['MEM_PROJECTS'] ?? 10);
+const IDLE_MILLIS = Number(process.env['MEM_IDLE_MILLIS'] ?? 10_000);
 const CONCURRENCY = Number(process.env['MEM_CONCURRENCY'] ?? 16);
 const BASE = 'http://registry.bench';
 const CONTEXT = {
@@ -62,6 +67,7 @@ const send = async (url: string, method: string, body?: unknown, headers: Record
 };
 
 interface Parts {
+  threads: number;
   rss: number;
   wasm: number[];
   anonymous: number;
@@ -82,7 +88,8 @@ const parts = (pid: number): Parts => {
     const rss = /^Rss:\s+(\d+) kB/.exec(line);
     if (rss) maps[maps.length - 1]!.rss = Number(rss[1]) * 1024;
   }
-  const result: Parts = { rss: 0, wasm: [], anonymous: 0, files: 0 };
+  const threads = Number(/^Threads:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+  const result: Parts = { threads, rss: 0, wasm: [], anonymous: 0, files: 0 };
   // Readable anonymous mappings adjoining each other up to an inaccessible one: one reservation when they span 4 GiB or more.
   let run: typeof maps = [];
   for (const map of maps) {
@@ -109,10 +116,23 @@ const parts = (pid: number): Parts => {
 };
 
 const mib = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`;
-const show = (label: string, p: Parts) =>
+
+/** The main thread's heap and external memory, from `/metrics` (absent from builds before it). */
+const mainThread = async (url: string): Promise<string> => {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const part = (name: string) => new RegExp(`^registry_process_memory_bytes\\{part="${name}"\\} (\\S+)`, 'm').exec(text)?.[1];
+  const [used, total, external] = [part('heap_used'), part('heap_total'), part('external')];
+  const quads = /^registry_store_quads (\S+)/m.exec(text)?.[1];
+  const heap = used === undefined ? '' : `; main thread heap ${mib(Number(used))} used of ${mib(Number(total))}, external ${mib(Number(external))}`;
+  return `${heap}; ${quads} quads in the store`;
+};
+
+const show = async (label: string, server: ServerProcess) => {
+  const p = parts(server.child.pid!);
   console.log(
-    `${label}: RSS ${mib(p.rss)}; WebAssembly memories ${p.wasm.length ? p.wasm.map(mib).join(' + ') : 'none'}; other anonymous ${mib(p.anonymous)}; files ${mib(p.files)}`,
+    `${label}: RSS ${mib(p.rss)}; ${p.threads} threads; WebAssembly memories ${p.wasm.length ? p.wasm.map(mib).join(' + ') : 'none'}; other anonymous ${mib(p.anonymous)}; files ${mib(p.files)}${await mainThread(server.url)}`,
   );
+};
 
 const caughtUp = async (url: string): Promise<void> => {
   for (;;) {
@@ -124,7 +144,16 @@ const caughtUp = async (url: string): Promise<void> => {
 };
 
 const start = (dataDir: string, port: number): Promise<ServerProcess & { readyMillis: number }> => {
-  const env = { LOG_LEVEL: 'warn', METRICS: 'open', STORAGE_PASSWORD: 'bench', READ_BARRIER_MILLIS: '60000', BASE_URL: BASE };
+  const env = {
+    LOG_LEVEL: 'warn',
+    METRICS: 'open',
+    STORAGE_PASSWORD: 'bench',
+    READ_BARRIER_MILLIS: '60000',
+    BASE_URL: BASE,
+    SPARQL_WORKER_IDLE_MILLIS: String(IDLE_MILLIS),
+    // As `npm start` and docker/start.sh run it (set MALLOC_ARENA_MAX to another value to compare).
+    MALLOC_ARENA_MAX: process.env['MALLOC_ARENA_MAX'] ?? '2',
+  };
   const tree = process.env['BENCH_A_DIR'];
   return tree ? startProcessIn(tree, dataDir, port, env) : startProcess(dataDir, port, env, '/health/ready');
 };
@@ -168,33 +197,46 @@ const sparqlEach = async (url: string): Promise<void> => {
   }
 };
 
-const dataDir = mkdtempSync(join(tmpdir(), 'registry-memory-'));
+/** Past the query workers' idle time: those that loaded projects are replaced by fresh ones. */
+const idle = async (): Promise<void> => {
+  await new Promise((r) => setTimeout(r, IDLE_MILLIS + 5_000));
+  await show(`  then ${IDLE_MILLIS / 1000 + 5} s without a query`, server);
+};
+
+/** `MEM_DIR=<a kept data directory>`: only the restart on it is measured (the directory is kept). */
+const kept = process.env['MEM_DIR'];
+const dataDir = kept ?? mkdtempSync(join(tmpdir(), 'registry-memory-'));
 let server = await start(dataDir, await freePort());
 try {
-  show('started', parts(server.child.pid!));
-  await send(`${server.url}/v1/orgs/bench`, 'PUT', {});
-  for (let p = 0; p < PROJECTS; p++) await send(`${server.url}/v1/projects/bench/p${p}`, 'PUT', {});
-  const began = performance.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      for (let i = next++; i < N; i = next++) await send(`${server.url}/v1/resources/${project(i)}/_/r${local(i)}`, 'PUT', payload(i));
-    }),
-  );
-  console.log(`${N} creates: ${Math.round(N / ((performance.now() - began) / 1000))}/s`);
+  await show('started', server);
+  if (!kept) {
+    await send(`${server.url}/v1/orgs/bench`, 'PUT', {});
+    for (let p = 0; p < PROJECTS; p++) await send(`${server.url}/v1/projects/bench/p${p}`, 'PUT', {});
+    const began = performance.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        for (let i = next++; i < N; i = next++) await send(`${server.url}/v1/resources/${project(i)}/_/r${local(i)}`, 'PUT', payload(i));
+      }),
+    );
+    console.log(`${N} creates: ${Math.round(N / ((performance.now() - began) / 1000))}/s`);
+    await caughtUp(server.url);
+    await sparqlEach(server.url);
+    await new Promise((r) => setTimeout(r, 1_000));
+    await show(`after ${N}`, server);
+    await idle();
+    await server.stop();
+    server = await start(dataDir, await freePort());
+    console.log(`restart on its data directory: ready in ${(server.readyMillis / 1000).toFixed(1)} s`);
+  }
   await caughtUp(server.url);
+  await show('caught up, before any query', server);
   await sparqlEach(server.url);
   await new Promise((r) => setTimeout(r, 1_000));
-  show(`after ${N}`, parts(server.child.pid!));
-  await server.stop();
-  server = await start(dataDir, await freePort());
-  console.log(`restart on its data directory: ready in ${(server.readyMillis / 1000).toFixed(1)} s`);
-  await caughtUp(server.url);
-  await sparqlEach(server.url);
-  await new Promise((r) => setTimeout(r, 1_000));
-  show('after the restart', parts(server.child.pid!));
+  await show('after the restart', server);
+  await idle();
 } finally {
   await server.stop();
-  if (process.env['MEM_KEEP']) console.log(`data directory kept: ${dataDir}`);
+  if (process.env['MEM_KEEP'] || kept) console.log(`data directory kept: ${dataDir}`);
   else rmSync(dataDir, { recursive: true, force: true });
 }

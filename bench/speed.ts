@@ -31,7 +31,18 @@ interface Tree {
   dir: string;
   /** Access control with a realm, text index, metrics, request logs. */
   capabilities: boolean;
+  /** Settings of this tree's server besides the benchmark's (BENCH_A_ENV: to compare two settings of one build). */
+  env?: Record<string, string>;
 }
+
+/** `NAME=value NAME=value` as an environment. */
+const settings = (line: string | undefined): Record<string, string> =>
+  Object.fromEntries(
+    (line ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
 
 const sh = (command: string, cwd: string) => execSync(command, { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
 
@@ -51,10 +62,13 @@ export const baselineTree = (): Tree => {
 /** Today's tree; BENCH_TODAY_DIR names a built copy of it (so that the working tree can be rebuilt meanwhile). */
 export const todayTree = (): Tree => ({ name: 'today', dir: process.env['BENCH_TODAY_DIR'] ?? assetPath(), capabilities: true });
 
-/** A: the baseline, or BENCH_A_DIR, a built copy of a later tree (with every capability on) to compare two of today's versions. */
+/**
+ * A: the baseline, or BENCH_A_DIR, a built copy of a later tree (with every capability on) to compare
+ * two of today's versions; BENCH_A_ENV (`NAME=value ...`) sets A's server apart (two settings of one build).
+ */
 const treeA = (): Tree => {
   const dir = process.env['BENCH_A_DIR'];
-  return dir === undefined ? baselineTree() : { name: 'A', dir, capabilities: true };
+  return dir === undefined ? baselineTree() : { name: 'A', dir, capabilities: true, env: settings(process.env['BENCH_A_ENV']) };
 };
 
 let agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY * 2 });
@@ -194,7 +208,7 @@ const OPS: Op[] = ['create', 'fetch', 'update'];
 /** One fresh server: create, fetch and update `count` resources at concurrency 8. */
 const round = async (tree: Tree, count: number, provider: OidcIssuer, nodeArgs: string[] = []): Promise<Round & { dir: string }> => {
   const dir = mkdtempSync(join(tmpdir(), `registry-speed-${tree.name}-`));
-  const env: Record<string, string> = tree.capabilities ? { LOG_LEVEL: 'info', METRICS: 'permission', TEXT_INDEX: 'on' } : {};
+  const env: Record<string, string> = { ...(tree.capabilities ? { LOG_LEVEL: 'info', METRICS: 'permission', TEXT_INDEX: 'on' } : {}), ...tree.env };
   const server = await start(tree, dir, nodeArgs, env);
   const { url } = server;
   const pid = server.child.pid!;

@@ -15,7 +15,7 @@ import type { Log } from './kernel/Log.js';
 import type { CapabilityModule } from './modules/Capability.js';
 import type { Platform } from './modules/Platform.js';
 import { capabilities } from './platform/capabilities.js';
-import { coreKinds } from './platform/coreKinds.js';
+import { coreKinds, sharedKinds } from './platform/coreKinds.js';
 import { coreServices } from './platform/coreServices.js';
 import { cpuOperations, cpuWorkerScript } from './platform/cpuOperations.js';
 import type { CpuOperations } from './platform/cpuOperations.js';
@@ -80,7 +80,8 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
   // Every kind is registered once, the core's and each capability's; the projector, snapshots and event streams loop over them.
   const kinds = coreKinds(addresses);
   const modules = capabilities(config, hooks.capabilities);
-  const states = new States([...kinds.definitions, ...modules.all.flatMap((m) => m.kinds)]);
+  const shared = sharedKinds(opened.redis !== undefined, store.recorded !== undefined);
+  const states = new States([...kinds.definitions, ...modules.all.flatMap((m) => m.kinds)], shared);
   const projections = await startProjections({
     config,
     log,
@@ -90,13 +91,13 @@ export const createRegistry = async (config: Config, clock: Clock = systemClock,
     jsonld,
     states,
     addresses,
-    lookups: stateLookups(states.of(kinds.projects), states.of(kinds.resources.definition), addresses),
+    lookups: (items) => stateLookups(states.of(kinds.projects), items, addresses),
     documents: { ...kinds.documents, states: Object.assign({}, kinds.documents.states, ...modules.all.map((m) => m.documents?.(addresses))) },
     extra: modules.all.flatMap((m) => m.projections.map((projection) => ({ name: m.name, projection }))),
     storeWriters: modules.all.flatMap(({ storeWriter }) => (storeWriter ? [storeWriter] : [])),
     ...(hooks.storeProgress ? { storeProgress: hooks.storeProgress } : {}),
   });
-  const counts = kinds.definitions.map((d) => `${states.of(d).size} ${d.kind}`).join(', ');
+  const counts = kinds.definitions.map((d) => (states.holds(d) ? `${states.of(d).size} ${d.kind}` : `${d.kind} (shared)`)).join(', ');
   logs.info(`restored ${counts} up to event ${projections.projector.position}`, {
     restoredMillis: projections.restoredMillis,
     position: projections.projector.position,

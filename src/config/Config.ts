@@ -100,6 +100,8 @@ export interface Config {
   sparqlWorkers?: number;
   /** The JavaScript heap of one SPARQL query worker, in MiB (its `resourceLimits`; Oxigraph's own memory is apart). */
   sparqlWorkerHeapMb?: number;
+  /** A SPARQL query worker that answered no query for this long is replaced by a fresh one, giving its memory back (ms; 0: never). */
+  sparqlWorkerIdleMillis?: number;
   /** Growth of memory the SPARQL endpoint's running queries may cause before the longest-running is stopped (MiB). */
   sparqlQueryMemoryMb?: number;
   /** Searches and SPARQL queries one caller may have in flight at once (429 TooManyRequests beyond). */
@@ -413,6 +415,13 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     sparqlMaxResults: integerSetting('SPARQL_MAX_RESULTS', setting('SPARQL_MAX_RESULTS', 'sparql.max-results'), 100_000, 1, 10_000_000),
     sparqlWorkers: integerSetting('SPARQL_WORKERS', setting('SPARQL_WORKERS', 'sparql.workers'), 2, 1, 16),
     sparqlWorkerHeapMb: integerSetting('SPARQL_WORKER_HEAP_MB', setting('SPARQL_WORKER_HEAP_MB', 'sparql.worker-heap-mb'), 512, 64, 16_384),
+    sparqlWorkerIdleMillis: integerSetting(
+      'SPARQL_WORKER_IDLE_MILLIS',
+      setting('SPARQL_WORKER_IDLE_MILLIS', 'sparql.worker-idle-millis'),
+      60_000,
+      0,
+      86_400_000,
+    ),
     sparqlQueryMemoryMb: integerSetting('SPARQL_QUERY_MEMORY_MB', setting('SPARQL_QUERY_MEMORY_MB', 'sparql.query-memory-mb'), 1024, 16, 65_536),
     costlyPerCaller: integerSetting('COSTLY_PER_CALLER', setting('COSTLY_PER_CALLER', 'http.costly-per-caller'), 4, 1, 10_000),
     sparqlViewsPerProject: integerSetting('SPARQL_VIEWS_PER_PROJECT', setting('SPARQL_VIEWS_PER_PROJECT', 'sparql.views-per-project'), 10, 0, 1_000),

@@ -1,76 +1,23 @@
-import { Redis } from 'ioredis';
-import type { RedisOptions } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Log } from '../kernel/Log.js';
 import { consoleLog } from '../kernel/Log.js';
 import type { Appended, BatchEntry, EventDraft, EventLog, LogEvent } from './EventLog.js';
 import { EventLogUnavailable, RevisionConflict, ScopeDeleted } from './EventLog.js';
+import { encodeState, parseRecord } from './itemRecord.js';
+import type { RedisTarget } from './redisConnection.js';
+import { connectRedis, reachable, reportErrors, widenStreamNodes } from './redisConnection.js';
+import { migrateLayout } from './redisLayout.js';
+import type { LogKeys } from './redisLogKeys.js';
+import { logKeys } from './redisLogKeys.js';
 import type { FoldHistory } from './RedisItemStates.js';
 import { RedisItemStates } from './RedisItemStates.js';
-import { ADVANCE_SCRIPT, APPEND_SCRIPT, COPY_SCRIPT, PRUNE_SCRIPT } from './redisScripts.js';
+import type { Scripted } from './redisScripts.js';
+import { defineScripts, scriptedPipeline } from './redisScripts.js';
+
+export type { RedisTarget } from './redisConnection.js';
+export { logKeys } from './redisLogKeys.js';
 
 type StreamEntry = [id: string, fields: string[]];
-
-/** The scripted commands, registered with `defineCommand` (ioredis sends EVALSHA, falling back to EVAL). */
-interface Scripted {
-  registryAppend(
-    revs: string,
-    seq: string,
-    stream: string,
-    seqs: string,
-    deleted: string,
-    states: string,
-    key: string,
-    expected: number,
-    rev: number,
-    payload: string,
-    withinKey: string,
-    withinSince: number,
-    ...state: string[]
-  ): Promise<[number, number]>;
-  registryPrune(seqs: string, stream: string, revs: string, states: string, key: string, beforeSeq: number): Promise<number>;
-  registryCopy(
-    revs: string,
-    seq: string,
-    stream: string,
-    seqs: string,
-    deleted: string,
-    states: string,
-    key: string,
-    at: number,
-    rev: number,
-    payload: string,
-  ): Promise<number>;
-  registryAdvance(seq: string, to: number): Promise<number>;
-}
-
-/** Where the log's Redis is: a URL, or Sentinel (the URL then gives only credentials and database). */
-export interface RedisTarget {
-  url?: string;
-  sentinels?: { host: string; port: number }[];
-  /** The primary's name the sentinels watch. */
-  name?: string;
-  /** After each append, wait for this many replicas of Redis to acknowledge it (`WAIT`), at most `waitMillis`. */
-  waitReplicas?: number;
-  waitMillis?: number;
-  /**
-   * The least `stream-node-max-bytes` the stream should be written with: set at open when Redis has
-   * less (a server-wide setting, for the nodes made from then on). Absent or 0: Redis is left as is.
-   */
-  streamNodeBytes?: number;
-}
-
-/** The names of one log's keys: all under one hash tag, so Redis Cluster keeps them in one slot (the append script touches five). */
-export const logKeys = (prefix: string) => ({
-  stream: `{${prefix}}:events`,
-  seq: `{${prefix}}:seq`,
-  revs: `{${prefix}}:revs`,
-  seqs: `{${prefix}}:seqs`,
-  deleted: `{${prefix}}:deleted`,
-  states: `{${prefix}}:states`,
-});
-
-/** The names before the hash tag (renamed at start, see `migrate`). */
-const untaggedKeys = (prefix: string) => ({ stream: `${prefix}:events`, seq: `${prefix}:seq`, revs: `${prefix}:revs`, seqs: `${prefix}:seqs` });
 
 interface Waiter {
   after: number;
@@ -83,12 +30,13 @@ const BLOCK_MILLIS = 5_000;
 /**
  * The event log on Redis Streams, shareable by several server processes. One stream holds every
  * event with the explicit id `{seq}-0`, so stream ids are the log positions. A Lua script checks the
- * item's revision, takes the next position and appends in one atomic step; a hash keeps each key's
- * revision and another each key's positions (for prune). Waiting for new events uses one blocking
- * XREAD on a dedicated connection, shared by every waiter of the process.
+ * item's revision, takes the next position and appends in one atomic step; one hash keeps each item's
+ * revision, positions (for history and prune) and latest state (itemRecord.ts). Waiting for new
+ * events uses one blocking XREAD on a dedicated connection, shared by every waiter of the process.
  */
 export class RedisEventLog implements EventLog {
-  private readonly keys: ReturnType<typeof logKeys>;
+  private readonly keys: LogKeys;
+  private readonly scripted: Scripted;
   /** Highest position known to exist (pruned or not); never ahead of Redis. */
   private known = 0;
   private readonly waiters = new Set<Waiter>();
@@ -103,92 +51,24 @@ export class RedisEventLog implements EventLog {
     private readonly replication: { replicas: number; millis: number },
   ) {
     this.keys = logKeys(prefix);
-    redis.defineCommand('registryAppend', { lua: APPEND_SCRIPT, numberOfKeys: 6 });
-    redis.defineCommand('registryPrune', { lua: PRUNE_SCRIPT, numberOfKeys: 4 });
-    redis.defineCommand('registryCopy', { lua: COPY_SCRIPT, numberOfKeys: 6 });
-    redis.defineCommand('registryAdvance', { lua: ADVANCE_SCRIPT, numberOfKeys: 1 });
+    this.scripted = defineScripts(redis);
   }
 
   /**
-   * Connects, waiting with backoff (and a log line per attempt) while Redis does not answer, and
-   * learns the current position. Afterwards the connections reconnect on their own; a command sent
-   * while Redis is away fails after one retry (writes answer 503) and is never resent blindly (an
-   * append whose answer was lost must not be appended twice).
+   * Connects (waiting while Redis does not answer, see `connectRedis`), brings a log written by an
+   * earlier version to this layout and learns the current position.
    */
   static async open(where: string | RedisTarget, prefix: string, signal?: AbortSignal, log: Log = consoleLog): Promise<RedisEventLog> {
     const target: RedisTarget = typeof where === 'string' ? { url: where } : where;
-    const url = target.sentinels ? `Sentinel ${target.name} via ${target.sentinels.map((s) => `${s.host}:${s.port}`).join(',')}` : target.url;
-    const options: RedisOptions = {
-      lazyConnect: true,
-      maxRetriesPerRequest: 1,
-      autoResendUnfulfilledCommands: false,
-      retryStrategy: (times) => Math.min(100 * 2 ** times, 2_000),
-      ...(target.sentinels ? { sentinels: target.sentinels, name: target.name! } : {}),
-    };
-    const connect = () => (target.url ? new Redis(target.url, options) : new Redis(options));
-    let redis: Redis;
-    for (let attempt = 1; ; attempt++) {
-      // A fresh client per attempt: one given up on before it ever connected would not reconnect later.
-      redis = connect();
-      redis.on('error', () => undefined);
-      try {
-        await redis.connect();
-        await redis.ping();
-        break;
-      } catch (error) {
-        redis.disconnect();
-        if (signal?.aborted) throw new Error(`the event log's Redis at ${url} does not answer: ${(error as Error).message}`);
-        const wait = Math.min(250 * 2 ** (attempt - 1), 5_000);
-        log.warn(`event log: waiting for Redis at ${url} (attempt ${attempt}: ${(error as Error).message}); next try in ${wait} ms`);
-        await new Promise((r) => setTimeout(r, wait));
-      }
-    }
+    const redis = await connectRedis(target, log, signal);
     reportErrors(redis, 'commands', log);
     const blocking = redis.duplicate({ maxRetriesPerRequest: null, autoResendUnfulfilledCommands: true });
     reportErrors(blocking, 'follower', log);
     const events = new RedisEventLog(redis, blocking, prefix, log, { replicas: target.waitReplicas ?? 0, millis: target.waitMillis ?? 1_000 });
-    await events.migrate();
+    await migrateLayout(redis, events.scripted, prefix, log);
     await events.lastSeq();
-    if (target.streamNodeBytes) await events.widenStreamNodes(target.streamNodeBytes);
+    if (target.streamNodeBytes) await widenStreamNodes(redis, target.streamNodeBytes, log);
     return events;
-  }
-
-  /**
-   * An event of ~1.5 KB costs a quarter more in Redis' default 4 KB stream nodes (two or three
-   * entries a node, each node with its own header and master entry), about 3 % more in 64 KB ones
-   * (test/integration/redisBytesPerChange.test.ts). A Redis that refuses CONFIG (a managed service)
-   * keeps its own setting, said once in the log: set it there.
-   */
-  private async widenStreamNodes(bytes: number): Promise<void> {
-    try {
-      const [, current] = (await this.redis.config('GET', 'stream-node-max-bytes')) as [string, string];
-      if (Number(current) !== 0 && Number(current) < bytes) {
-        await this.redis.config('SET', 'stream-node-max-bytes', String(bytes));
-        this.log.info(`event log: Redis stream-node-max-bytes raised from ${current} to ${bytes} (fewer bytes per event)`);
-      }
-    } catch (error) {
-      this.log.warn(
-        `event log: cannot set Redis stream-node-max-bytes to ${bytes} (${(error as Error).message}): set it in Redis' own configuration, or each event costs up to a quarter more memory`,
-      );
-    }
-  }
-
-  /**
-   * A log written before its keys shared a hash tag is renamed to the tagged names once, at the
-   * first start of this version (several replicas starting together: one renames, the others find
-   * it done). On one Redis, renaming is instant and keeps every entry.
-   */
-  private async migrate(): Promise<void> {
-    const old = untaggedKeys(this.prefix);
-    if (!(await this.redis.exists(old.seq)) || (await this.redis.exists(this.keys.seq))) return;
-    try {
-      const rename = this.redis.multi();
-      for (const name of ['stream', 'seq', 'revs', 'seqs'] as const) if (await this.redis.exists(old[name])) rename.rename(old[name], this.keys[name]);
-      await rename.exec();
-      this.log.info(`event log: keys '${this.prefix}:*' renamed to '{${this.prefix}}:*' (one hash tag, for Redis Cluster)`);
-    } catch (error) {
-      if (!(await this.redis.exists(this.keys.seq))) throw error;
-    }
   }
 
   /** The name of another key kept beside the log (tracker tokens, checkpoints), under its hash tag. */
@@ -197,17 +77,13 @@ export class RedisEventLog implements EventLog {
   }
 
   /** The items' latest states this log keeps beside its events, read through a cache of at most `capacity` states. */
-  itemStates(fold: FoldHistory, capacity: number, away?: ConstructorParameters<typeof RedisItemStates>[5]): RedisItemStates {
-    return new RedisItemStates(this.redis, this.keys, this, fold, capacity, away);
+  itemStates(fold: FoldHistory, capacity: number, away?: ConstructorParameters<typeof RedisItemStates>[6]): RedisItemStates {
+    return new RedisItemStates(this.redis, this.scripted, this.keys, this, fold, capacity, away);
   }
 
   /** The command connection, for stores kept beside the log. */
   get connection(): Redis {
     return this.redis;
-  }
-
-  private get scripted(): Scripted {
-    return this.redis as unknown as Scripted;
   }
 
   private bump(seq: number): void {
@@ -224,7 +100,7 @@ export class RedisEventLog implements EventLog {
   /** One pipeline of the append script (each run atomic on its own, in order), then one `WAIT` for the Redis replicas. */
   async appendBatch(entries: readonly BatchEntry[]): Promise<Appended[]> {
     if (entries.length === 0) return [];
-    const pipeline = this.redis.pipeline() as unknown as Scripted & { exec(): Promise<[Error | null, unknown][] | null> };
+    const pipeline = scriptedPipeline(this.redis);
     for (const { draft, expectedRev } of entries) pipeline.registryAppend(...this.appendArgs(draft, expectedRev));
     const results = (await reachable(pipeline.exec())) ?? [];
     const outcomes = entries.map(({ draft, expectedRev }, i) => {
@@ -240,20 +116,19 @@ export class RedisEventLog implements EventLog {
   private appendArgs(draft: EventDraft, expectedRev: number): Parameters<Scripted['registryAppend']> {
     const { keys } = this;
     const { within, state, ...recorded } = draft;
+    const payload = JSON.stringify(recorded);
     return [
-      keys.revs,
+      keys.items,
       keys.seq,
       keys.stream,
-      keys.seqs,
       keys.deleted,
-      keys.states,
       draft.key,
       expectedRev,
       draft.rev,
-      JSON.stringify(recorded),
+      payload,
       within?.key ?? '',
       within?.since ?? 0,
-      ...(state ?? []),
+      state && draft.rev !== 0 ? encodeState(state, payload) : '',
     ];
   }
 
@@ -286,10 +161,8 @@ export class RedisEventLog implements EventLog {
   }
 
   async history(key: string, until: number): Promise<LogEvent[]> {
-    const positions = ((await reachable(this.redis.hget(this.keys.seqs, key))) ?? '')
-      .split(',')
-      .map(Number)
-      .filter((seq) => seq > 0 && seq <= until);
+    const record = await reachable(this.redis.hgetBuffer(this.keys.items, key));
+    const positions = record ? parseRecord(record).seqs.filter((seq) => seq > 0 && seq <= until) : [];
     if (!positions.length) return [];
     const reads = this.redis.pipeline();
     for (const seq of positions) reads.xrange(this.keys.stream, `${seq}-0`, `${seq}-0`);
@@ -360,9 +233,9 @@ export class RedisEventLog implements EventLog {
    */
   async copy(events: readonly LogEvent[]): Promise<number> {
     const { keys } = this;
-    const scripted = this.redis.pipeline() as unknown as Scripted & { exec(): Promise<[Error | null, unknown][] | null> };
+    const scripted = scriptedPipeline(this.redis);
     for (const { seq, ...draft } of events)
-      scripted.registryCopy(keys.revs, keys.seq, keys.stream, keys.seqs, keys.deleted, keys.states, draft.key, seq, draft.rev, JSON.stringify(draft));
+      scripted.registryCopy(keys.items, keys.seq, keys.stream, keys.deleted, draft.key, seq, draft.rev, JSON.stringify(draft));
     const results = (await reachable(scripted.exec())) ?? [];
     let copied = 0;
     for (const [error, result] of results) {
@@ -381,7 +254,7 @@ export class RedisEventLog implements EventLog {
   }
 
   async prune(key: string, beforeSeq: number): Promise<void> {
-    await reachable(this.scripted.registryPrune(this.keys.seqs, this.keys.stream, this.keys.revs, this.keys.states, key, beforeSeq));
+    await reachable(this.scripted.registryPrune(this.keys.items, this.keys.stream, key, beforeSeq));
   }
 
   async close(): Promise<void> {
@@ -392,26 +265,6 @@ export class RedisEventLog implements EventLog {
     await this.redis.quit();
   }
 }
-
-/** Connection errors once per distinct failure (ioredis retries on its own; a reconnect loop must not flood the log). */
-const reportErrors = (connection: Redis, name: string, log: Log): void => {
-  let last = '';
-  connection.on('ready', () => (last = ''));
-  connection.on('error', (error: Error) => {
-    if (error.message === last) return;
-    last = error.message;
-    log.warn(`event log: Redis ${name} connection: ${error.message}`);
-  });
-};
-
-/** A command that failed because Redis is away, as the port's `EventLogUnavailable`. */
-const reachable = async <T>(command: Promise<T>): Promise<T> => {
-  try {
-    return await command;
-  } catch (error) {
-    throw new EventLogUnavailable(`the event log's Redis is unreachable: ${(error as Error).message}`);
-  }
-};
 
 const toEvent = ([id, fields]: StreamEntry): LogEvent => {
   const index = fields.indexOf('e');

@@ -3,6 +3,9 @@ import { Lru } from '../util/Lru.js';
 import type { EventLog, Kind, LogEvent } from './EventLog.js';
 import { EventLogUnavailable } from './EventLog.js';
 import type { ItemStates } from './ItemStates.js';
+import { decodeState, parseRecord } from './itemRecord.js';
+import type { LogKeys } from './redisLogKeys.js';
+import type { Scripted } from './redisScripts.js';
 
 /** A literal for a Redis MATCH pattern. */
 const globEscaped = (text: string): string => text.replace(/[\\*?[\]^-]/g, (c) => `\\${c}`);
@@ -23,8 +26,9 @@ interface Reading {
 }
 
 /**
- * The latest states kept by the Redis log, beside the events (`{prefix}:states`, written by the
- * append script in the step that appends the event), read through a bounded cache. The cache is kept
+ * The latest states kept by the Redis log, beside the events (in each item's record of
+ * `{prefix}:items`, written by the append script in the step that appends the event), read through
+ * a bounded cache. The cache is kept
  * true by `observe`, which this process's fold of the log calls for every event it passes: an event
  * newer than a cached state drops it. The read barrier waits for that fold to reach the log head as
  * of a request's arrival, and a writer for its own event, so a read never answers from a state
@@ -39,7 +43,8 @@ export class RedisItemStates implements ItemStates {
 
   constructor(
     private readonly redis: Redis,
-    private readonly keys: { states: string; revs: string },
+    private readonly scripts: Scripted,
+    private readonly keys: Pick<LogKeys, 'items' | 'stream'>,
     private readonly log: Pick<EventLog, 'history'>,
     private readonly fold: FoldHistory,
     /** The most states held in memory at once. */
@@ -98,16 +103,16 @@ export class RedisItemStates implements ItemStates {
     for (const r of this.reading) if (r.key === logged.key) r.stale = true;
   }
 
-  /** Scans the log's revisions (a key at revision 0 is deleted): Redis walks them, this process holds only the project's keys. */
+  /** Scans the log's items (a key at revision 0 is deleted): Redis walks them, this process holds only the project's keys. */
   async keysOf(kind: Kind, project: string): Promise<string[]> {
     const pattern = `${globEscaped(kind)}/${globEscaped(project)}/*`;
     const keys: string[] = [];
     let cursor = '0';
     try {
       do {
-        const [next, pairs] = await this.redis.hscan(this.keys.revs, cursor, 'MATCH', pattern, 'COUNT', 1000);
-        for (let i = 0; i < pairs.length; i += 2) if (Number(pairs[i + 1]) > 0) keys.push(pairs[i]!);
-        cursor = next;
+        const [next, found] = await this.scripts.registryKeysOfBuffer(this.keys.items, cursor, pattern, 1000);
+        for (const key of found) keys.push(key.toString('utf8'));
+        cursor = next.toString('latin1');
       } while (cursor !== '0');
     } catch (error) {
       throw new EventLogUnavailable(`the event log's Redis is unreachable: ${(error as Error).message}`);
@@ -130,25 +135,18 @@ export class RedisItemStates implements ItemStates {
    * revision is 0); null when it has events but no stored state (fold them).
    */
   private async read(keys: readonly string[]): Promise<(Cached | undefined | null)[]> {
-    let answers: [Error | null, unknown][] | null;
+    let answers: [Buffer | null, Buffer | null][];
     try {
-      answers = await this.redis
-        .pipeline()
-        .hmget(this.keys.states, ...keys)
-        .hmget(this.keys.revs, ...keys)
-        .exec();
+      answers = await this.scripts.registryReadStatesBuffer(this.keys.items, this.keys.stream, ...keys);
     } catch (error) {
       throw new EventLogUnavailable(`the event log's Redis is unreachable: ${(error as Error).message}`);
     }
-    const [[stateError, states], [revError, revs]] = answers as [[Error | null, (string | null)[]], [Error | null, (string | null)[]]];
-    if (stateError || revError) throw new EventLogUnavailable(`reading states failed: ${(stateError ?? revError)!.message}`);
-    return keys.map((_, i) => {
-      const text = states[i];
-      if (text) {
-        const space = text.indexOf(' ');
-        return { seq: Number(text.slice(0, space)), state: JSON.parse(text.slice(space + 1)) as unknown };
-      }
-      return Number(revs[i] ?? 0) > 0 ? null : undefined;
+    return answers.map(([record, payload]) => {
+      if (!record) return undefined;
+      const { rev, seqs, state } = parseRecord(record);
+      const seq = seqs[seqs.length - 1]!;
+      if (state && payload) return { seq, state: decodeState(state, payload, seq) };
+      return rev > 0 ? null : undefined;
     });
   }
 

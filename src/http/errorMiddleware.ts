@@ -3,12 +3,16 @@ import type { Log } from '../kernel/Log.js';
 import { rejections } from '../domain/rejections.js';
 import { EventLogUnavailable } from '../events/EventLog.js';
 import { Rejection } from '../kernel/Rejection.js';
+import { SparqlRequestFailed } from '../store/SparqlHttpClient.js';
 import { context } from '../kernel/vocabulary.js';
 import { statusOf } from './statusOf.js';
 
 /** Errors raised by express and its body parser, as rejections. */
 const fromFramework = (error: { type?: string; status?: number; limit?: number; message?: string }): Rejection | undefined => {
   if (error instanceof EventLogUnavailable) return rejections.eventLogUnavailable();
+  // A store's status is not the client's: one that refused a request this service built is our fault
+  // (logged, 500), one away or late is transient (503). Checked before the framework's statuses below.
+  if (error instanceof SparqlRequestFailed) return error.unavailable ? rejections.storeUnavailable() : undefined;
   if (error.type === 'entity.too.large') return rejections.payloadTooLarge(error.limit ?? 0);
   if (error instanceof URIError || (error.status === 400 && /decode param/i.test(error.message ?? '')))
     return rejections.invalidResourceId(error.message ?? 'malformed percent-encoding');

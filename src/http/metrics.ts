@@ -100,6 +100,20 @@ export class Metrics {
           for (const m of readModels()) this.set({ model: m.name }, m.entries);
         },
       });
+    new Gauge({
+      name: 'registry_process_memory_bytes',
+      help: "The process' resident memory (rss), and the main thread's JavaScript heap (heap_used, heap_total) and memory held outside it (external, of which array_buffers); worker threads' heaps and WebAssembly memories count in rss only.",
+      labelNames: ['part'],
+      registers: [this.registry],
+      collect() {
+        const usage = process.memoryUsage();
+        this.set({ part: 'rss' }, usage.rss);
+        this.set({ part: 'heap_used' }, usage.heapUsed);
+        this.set({ part: 'heap_total' }, usage.heapTotal);
+        this.set({ part: 'external' }, usage.external);
+        this.set({ part: 'array_buffers' }, usage.arrayBuffers);
+      },
+    });
   }
 
   /** Times every request by the route it matched (`unmatched` otherwise), so label values stay few. */

@@ -70,15 +70,20 @@ export const jsonldOperations = (): JsonLdOperations => {
       const triples = judgeStorable ? { triples: converted, refused: refusedLine(converted) ?? (false as const) } : { triples: converted };
       if (compactWith === undefined) return { expanded, ...triples };
       // Best effort: a fetch compacts again, and reports the error, when this fails.
-      const compacted = await jsonld
-        .compact(expanded, compactWith as never, { documentLoader: loaderOf(new Map(args.contexts), args.base) })
-        .catch(() => undefined);
+      const compacted = await compactExpanded(expanded, compactWith, args.contexts, args.base).catch(() => undefined);
       return { expanded, ...triples, ...(compacted === undefined ? {} : { compacted }) };
     },
-    compact: ({ expanded, context, contexts, base }) => guard(() => jsonld.compact(expanded, context, { documentLoader: loaderOf(new Map(contexts), base) })),
+    compact: ({ expanded, context, contexts, base }) => guard(() => compactExpanded(expanded, context, contexts, base)),
     toNQuads,
   };
 };
+
+/**
+ * Compaction of a document that is in expanded form already (a revision's `expanded`): the library
+ * would expand it again first, most of a compaction's time (~140 µs of CPU for ~25 properties, ~60 without).
+ */
+const compactExpanded = (expanded: JsonObject[], context: unknown, contexts: [string, ResolvedContext][], base?: string) =>
+  jsonld.compact(expanded, context as never, { documentLoader: loaderOf(new Map(contexts), base), skipExpansion: true });
 
 /** Whether an IRI of the expanded document (id, type or property) needs respelling. */
 const unspellable = (value: unknown, key?: string): boolean => {

@@ -80,6 +80,8 @@ export const requestRejections = {
     ),
   eventLogUnavailable: () =>
     new Rejection('EventLogUnavailable', 'The event log cannot be reached for the moment: current data can still be read, writes are refused. Retry shortly.'),
+  /** The external triple store did not answer (away, busy, or over the request's time): nothing of the request was done by it. */
+  storeUnavailable: () => new Rejection('StoreUnavailable', 'The triple store cannot be reached or did not answer in time: retry shortly.', { retryAfter: 1 }),
   projectionsBehind: (head: number, behind: readonly string[], waitedMillis: number) =>
     new Rejection(
       'ProjectionsBehind',
@@ -109,6 +111,7 @@ export const requestStatuses = {
   ExpectationFailed: 417,
   TooManyConnections: 503,
   ProjectionsBehind: 503,
+  StoreUnavailable: 503,
   TooManyRequests: 429,
   TooManyEventStreams: 429,
   RequestHeadersTooLarge: 400,

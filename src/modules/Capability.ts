@@ -11,7 +11,6 @@ import type { AsOfGraphsSource, SparqlViews } from '../sparqlEndpoint/SparqlEndp
 import type { Addresses } from '../kernel/Addresses.js';
 import type { ViewedKind } from '../domain/resources/MultiFetch.js';
 import type { StateDocument } from '../search/TextProjection.js';
-import type { Counted } from '../domain/projects/projectStatistics.js';
 
 /**
  * A capability (resolvers, archives, views...) as one module: what the generic machinery needs
@@ -50,8 +49,8 @@ export interface WiredCapability<Services> {
   projectDeleting?(ref: ProjectRef): () => Promise<void>;
   /** Runs once a project's deletion is durable: removes what the module keeps of it outside the log (archives). */
   projectDeleted?(ref: ProjectRef): Promise<void>;
-  /** Its items counted in a project's statistics (`GET /v1/projects/{org}/{project}/statistics`), states by log key. */
-  counted?: readonly ReadonlyMap<string, Counted>[];
+  /** The kinds of its items counted in a project's statistics (`GET /v1/projects/{org}/{project}/statistics`). */
+  counted?: readonly string[];
   /** Work before the service listens, once every capability is wired (files: removing uploads a crash left). */
   ready?(): Promise<void>;
   /** Its kinds as multi-fetch reads them (`GET /v1/multi-fetch/resources`), tried after the core's. */

@@ -12,6 +12,7 @@ import type { Clock } from '../kernel/Clock.js';
 import type { JsonObject } from '../kernel/json.js';
 import type { ProjectRef } from '../kernel/labels.js';
 import type { Log } from '../kernel/Log.js';
+import type { ProjectItemStates } from '../projection/ProjectItemStates.js';
 import type { States } from '../projection/States.js';
 import type { ChangeFeed } from '../projection/ChangeFeed.js';
 import type { SearchResponse } from '../search/dsl/executeSearch.js';
@@ -52,7 +53,10 @@ export interface ItemRevisions {
 
 /** What the composition root hands every capability module once the core is built. */
 export interface Platform {
+  /** The states this process holds (kinds that grow with the data are not among them where the log keeps them). */
   states: States;
+  /** A project's items over every kind, the shared ones read where the log keeps them. */
+  projectItems: ProjectItemStates;
   projects: ProjectService;
   lifecycle: Lifecycle;
   clock: Clock;

@@ -46,3 +46,14 @@ export const coreKinds = (addresses: Addresses) => {
 };
 
 export type CoreKinds = ReturnType<typeof coreKinds>;
+
+/** The kinds that grow with the data, whose states are read through the item states port (shared on Redis, held by no replica). */
+export const SHARED_KINDS: ReadonlySet<string> = new Set(['resources', 'schemas']);
+
+/**
+ * The kinds no replica holds: where the log keeps every item's state for the replicas (Redis) and
+ * the store answers listings (external), those that grow with the data. Embedded, and on Redis beside
+ * an embedded store (whose catalogue and datasets are rebuilt from the states), every kind is held.
+ */
+export const sharedKinds = (stateInLog: boolean, externalStore: boolean): ReadonlySet<string> =>
+  stateInLog && externalStore ? SHARED_KINDS : new Set<string>();

@@ -38,6 +38,7 @@ import { ShaclSchemas } from '../shacl/ShaclSchemas.js';
 import { CpuTurns } from '../workers/CpuTurns.js';
 import type { Executor } from '../workers/Executor.js';
 import type { CoreKinds } from './coreKinds.js';
+import { SHARED_KINDS } from './coreKinds.js';
 import type { CpuOperations } from './cpuOperations.js';
 import type { TripleStore } from './openTripleStore.js';
 import type { Projections } from './projections.js';
@@ -64,9 +65,6 @@ export interface CoreParts {
   /** The capabilities, late-bound (they are wired after the core): what they do when a project is created or deleted. */
   capabilities: () => readonly Pick<WiredCapability<unknown>, 'projectCreated' | 'projectDeleting' | 'projectDeleted'>[];
 }
-
-/** The kinds that grow with the data, whose states are read through the item states port (shared on Redis). */
-const SHARED_KINDS: ReadonlySet<string> = new Set(['resources', 'schemas']);
 
 /** The core's services: the log's writer, organizations, projects, resources, schemas, listings and search. */
 export const coreServices = async (p: CoreParts) => {
@@ -95,8 +93,6 @@ export const coreServices = async (p: CoreParts) => {
   const kinds = {
     orgs: states.of(p.kinds.orgs),
     projects: states.of(p.kinds.projects),
-    resources: states.of(p.kinds.resources.definition),
-    schemas: states.of(p.kinds.schemas.definition),
   };
   const orgs = new OrgService(kinds.orgs, lifecycle, clock);
   const capacity = () => graphStore.ensureRoom();

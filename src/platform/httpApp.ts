@@ -50,6 +50,8 @@ import type { CoreKinds } from './coreKinds.js';
 import type { CoreServices } from './coreServices.js';
 import type { TripleStore } from './openTripleStore.js';
 import type { Projections } from './projections.js';
+import { projectStatistics } from '../domain/projects/projectStatistics.js';
+import { listedPages } from '../projection/ProjectItemStates.js';
 
 export interface HttpParts {
   config: Config;
@@ -125,11 +127,13 @@ export const httpApp = ({ config, logs, addresses, log, projections, core, kinds
       }
     },
   });
+  // A project's statistics count its resources, schemas and the capabilities' items (storages, files), as Delta counts them.
+  const counted = new Set(['resources', 'schemas', ...p.capabilities.flatMap((m) => m.counted ?? [])]);
   orgAndProjectRoutes(routes, router, {
     orgs: core.orgs,
     projects: core.projects,
     addresses,
-    scoped: [core.kinds.resources, core.kinds.schemas, ...p.capabilities.flatMap((m) => m.counted ?? [])],
+    statistics: (ref) => projectStatistics(listedPages(projections.projectItems.of(ref, counted))),
   });
   // Before the resource routes: `/v1/resources/{org}/events` must not read as a project named `events`.
   eventRoutes(routes, router, {

@@ -1,4 +1,5 @@
 import type { LogEvent } from '../events/EventLog.js';
+import { EventLogUnavailable } from '../events/EventLog.js';
 import type { ItemStates } from '../events/ItemStates.js';
 import type { RedisEventLog } from '../events/RedisEventLog.js';
 import { EmbeddedItemStates } from '../projection/EmbeddedItemStates.js';
@@ -22,8 +23,13 @@ export const openItemStates = (
       return definition && events.reduce<unknown>((state, event) => definition.next(state, event), undefined);
     },
     capacity,
-    // While Redis is away, reads answer from this replica's own fold, as they did before the states were shared.
-    (kind, keys) => own.now(kind, keys),
+    // While Redis is away, reads of the kinds this replica holds answer from its own fold; those of
+    // the shared kinds, which no replica holds, fail as the log does.
+    (kind, keys) => {
+      const definition = states.definitionOf(kind);
+      if (definition && !states.holds(definition)) throw new EventLogUnavailable(`the event log's Redis is unreachable; ${kind} are kept there only`);
+      return own.now(kind, keys);
+    },
   );
   return { itemStates: shared, observe: (logged) => shared.observe(logged) };
 };

@@ -50,6 +50,7 @@ export const modulePlatform = (p: {
     permissions: p.permissions,
     ...(core.defaultSearch ? { defaultSearch: core.defaultSearch } : {}),
     states: p.states,
+    projectItems: projections.projectItems,
     projects: core.projects,
     lifecycle: core.lifecycle,
     clock: p.clock,

@@ -60,6 +60,7 @@ export const openTripleStore = (config: Config, warn: (line: string) => void): T
     maxResults,
     workers: config.sparqlWorkers ?? 2,
     heapMb: config.sparqlWorkerHeapMb ?? 512,
+    idleMillis: config.sparqlWorkerIdleMillis ?? 60_000,
     queryMemoryMb: config.sparqlQueryMemoryMb ?? 1024,
     maxViewQuads: config.sparqlViewMaxQuads ?? 1_000_000,
     log: warn,

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { Config } from '../config/Config.js';
 import { defaultStreamsPerCaller, FEED_MAX_CHANGES, httpLimits, STATES_CACHE } from '../config/Config.js';
 import type { KindDefinition } from '../domain/KindDefinition.js';
-import type { EventLog } from '../events/EventLog.js';
+import type { EventLog, LogEvent } from '../events/EventLog.js';
+import type { ItemStates } from '../events/ItemStates.js';
 import type { RedisEventLog } from '../events/RedisEventLog.js';
 import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
 import type { Addresses } from '../kernel/Addresses.js';
@@ -21,6 +22,7 @@ import { LogReplay } from '../projection/LogReplay.js';
 import type { Projection } from '../projection/Projection.js';
 import { ProjectionRunner } from '../projection/ProjectionRunner.js';
 import type { RunnerOptions } from '../projection/ProjectionRunner.js';
+import { ProjectItemStates } from '../projection/ProjectItemStates.js';
 import { Projector } from '../projection/Projector.js';
 import { ReadBarrier } from '../projection/ReadBarrier.js';
 import { RevisionProjection } from '../projection/RevisionProjection.js';
@@ -46,8 +48,8 @@ export interface ProjectionParts {
   jsonld: JsonLdProcessor;
   states: States;
   addresses: Addresses;
-  /** How the event streams look up what an event's rendering needs. */
-  lookups: RenderLookups;
+  /** How the event streams look up what a page of events' rendering needs, given where the items' states are kept. */
+  lookups: (items: ItemStates) => (events: readonly LogEvent[]) => Promise<RenderLookups>;
   /** Search documents: kinds whose document is their payload, and kinds whose document is read off their state. */
   documents: { payloads: Readonly<Record<string, DocumentOf>>; states: Readonly<Record<string, StateDocument>> };
   /** The capabilities' own projections, each run under its capability's name. */
@@ -66,7 +68,9 @@ export interface ProjectionParts {
 export const startProjections = async (p: ProjectionParts) => {
   const { config, log, logs, states, addresses } = p;
   // [states] The items' latest states the services read: shared through Redis, else the projector's own.
-  const { itemStates, observe } = openItemStates(p.redis, states, config.statesCache ?? STATES_CACHE);
+  const statesCache = config.statesCache ?? STATES_CACHE;
+  const { itemStates, observe } = openItemStates(p.redis, states, statesCache);
+  const projectItems = new ProjectItemStates(states, itemStates);
   const { graphStore, datasets: sparqlDatasets, recorded: storeRecorded } = p.store;
   // readmodels: the catalogue's in-memory indexes are the embedded layout's only; on a shared store
   // every listing is SPARQL over its catalogue graph, and a replica holds nothing per item.
@@ -90,7 +94,7 @@ export const startProjections = async (p: ProjectionParts) => {
     },
     listingCache,
   );
-  const streams = new EventStreams(log, states, p.lookups, (seq) => projector.catchUp(seq), {
+  const streams = new EventStreams(log, states, p.lookups(itemStates), (seq) => projector.catchUp(seq), {
     keepAliveMillis: config.sseKeepAliveMillis ?? 20_000,
     perCaller: config.sseStreamsPerCaller ?? defaultStreamsPerCaller(httpLimits(config).maxConnectionsPerClient),
     log: logs,
@@ -143,6 +147,7 @@ export const startProjections = async (p: ProjectionParts) => {
     catalogue: catalogueProjection,
     searchOnStore,
     states,
+    items: projectItems,
     addresses,
     feed,
     log: logs,
@@ -174,6 +179,8 @@ export const startProjections = async (p: ProjectionParts) => {
     snapshotMillis: config.snapshotMillis,
     log: logs,
     ...(observe ? { observe } : {}),
+    shared: itemStates,
+    sharedCapacity: statesCache,
     durable: async (seq) => {
       await catalogueRunner.settle(seq);
       catalogueProjection.saveTerms();
@@ -191,6 +198,7 @@ export const startProjections = async (p: ProjectionParts) => {
     restoredMillis,
     projector,
     itemStates,
+    projectItems,
     /** Whether the log keeps the items' states (each append is handed the state it leads to). */
     statesShared: observe !== undefined,
     feed,
@@ -207,6 +215,11 @@ export const startProjections = async (p: ProjectionParts) => {
     barrier: new ReadBarrier(() => log.lastSeq(), { waitMillis: config.readBarrierMillis ?? 5_000 }),
     /** What each read waits for, by what its route declares to read. */
     followers: { states: projector, catalogue: catalogueRunner, text: textRunners, sparql: sparqlRunner, ...(storeRunner ? { store: storeRunner } : {}) },
+    /** The items' states this process holds: in the fold's maps, and cached of the shared kinds (each bounded where the states are shared). */
+    heldStates: () => [
+      { name: 'states', entries: states.size },
+      { name: 'stateCaches', entries: (observe ? itemStates.held() : 0) + projector.heldShared },
+    ],
     /** Every runner's position and health (`/metrics`, the search offsets). */
     statuses: () => [
       { name: 'states', position: projector.position, failures: 0, quarantined: projector.quarantined },

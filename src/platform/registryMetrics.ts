@@ -31,5 +31,5 @@ export const registryMetrics = (
     heldChanges: () => parts().projections.feed.length,
     quarantined: () => parts().projections.projector.quarantined,
     projections: () => parts().projections.statuses(),
-    readModels: () => heldEntries(parts().projections.catalogueMemory, parts().projections.listingCache),
+    readModels: () => [...heldEntries(parts().projections.catalogueMemory, parts().projections.listingCache), ...parts().projections.heldStates()],
   });

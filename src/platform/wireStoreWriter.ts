@@ -10,6 +10,7 @@ import { RevisionProjection } from '../projection/RevisionProjection.js';
 import { StoreBatchWriter } from './StoreBatchWriter.js';
 import { StoreProjectionRunner } from './StoreProjectionRunner.js';
 import type { StorePosition } from './StoreProjectionRunner.js';
+import type { ProjectItemStates } from '../projection/ProjectItemStates.js';
 import type { States } from '../projection/States.js';
 import type { storeSearch } from '../search/store/storeSearch.js';
 import type { GraphStore } from '../store/GraphStore.js';
@@ -28,6 +29,7 @@ export interface StoreWriterDeps {
   catalogue: CatalogueProjection;
   searchOnStore: ReturnType<typeof storeSearch> | undefined;
   states: States;
+  items: ProjectItemStates;
   addresses: Addresses;
   feed: ChangeFeed;
   log: Log;
@@ -53,7 +55,15 @@ export const wireStoreWriter = (deps: StoreWriterDeps) => {
   const writers =
     datasets instanceof RemoteProjectSparqlStore
       ? deps.writers.map((made) =>
-          made({ store: datasets, states: deps.states, addresses: deps.addresses, epoch: () => lease.epoch, renew: () => lease.renew(), log: deps.log }),
+          made({
+            store: datasets,
+            states: deps.states,
+            items: deps.items,
+            addresses: deps.addresses,
+            epoch: () => lease.epoch,
+            renew: () => lease.renew(),
+            log: deps.log,
+          }),
         )
       : [];
   const runner = new StoreProjectionRunner(

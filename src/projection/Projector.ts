@@ -4,6 +4,8 @@ import type { Log } from '../kernel/Log.js';
 import { consoleLog } from '../kernel/Log.js';
 import type { StoreCheckpoints } from '../store/GraphStore.js';
 import type { KindDefinition } from '../domain/KindDefinition.js';
+import type { ItemStates } from '../events/ItemStates.js';
+import { Lru } from '../util/Lru.js';
 import type { Change } from './Projection.js';
 import type { ChangeFeed } from './ChangeFeed.js';
 import type { RevisionProjection } from './RevisionProjection.js';
@@ -27,7 +29,17 @@ export interface ProjectorOptions {
   /** Told of every event the fold passes, in log order, before it is applied (the shared states' cache drops what it overtakes). */
   observe?: (logged: LogEvent) => void;
   restored?: (position: number, logEnd: number, states: ReadonlyMap<KindDefinition, ReadonlyMap<string, unknown>>) => Promise<void>;
+  /**
+   * Where the states of the kinds this process does not hold are kept (`States.shared`): a deleted
+   * project's items are found there. Required when any kind is shared.
+   */
+  shared?: Pick<ItemStates, 'keysOf' | 'getMany'>;
+  /** The most states of shared kinds the fold keeps (the last ones it left); the others are folded again from their history. */
+  sharedCapacity?: number;
 }
+
+/** Items of a shared kind read per round trip when a project's deletion takes them along. */
+const CONTAINED_PAGE = 500;
 
 /**
  * Folds the log into the states of every registered kind and drives the projections, strictly in
@@ -41,6 +53,21 @@ export class Projector {
   private sinceSnapshot = 0;
   private lastSnapshot = Date.now();
   private readonly stop = new AbortController();
+  /**
+   * The states of shared kinds as the fold last left them, bounded: the state before an event is
+   * read here, else in the batch being folded (`before`), else folded from the item's history in the
+   * log. Nothing of the shared kinds grows with the data here.
+   */
+  private readonly recent: Lru<string, { state: unknown }>;
+  /**
+   * The log's end when the states were restored: a shared kind's change up to it is replayed for the
+   * runners without its revision's triples (the store's writer, past it already or derives them
+   * itself when planning its batch), so a replica on an empty data directory does not derive every
+   * revision again.
+   */
+  private restoredEnd = 0;
+  /** The states before the batch being folded of the shared items it touches, then as it leaves them; cleared after each batch. */
+  private readonly before = new Map<string, unknown>();
 
   constructor(
     private readonly log: EventLog,
@@ -53,7 +80,14 @@ export class Projector {
     /** The triple store's restart points, recorded in each snapshot. */
     private readonly store: StoreCheckpoints,
     private readonly options: ProjectorOptions,
-  ) {}
+  ) {
+    this.recent = new Lru(options.sharedCapacity ?? 5_000);
+  }
+
+  /** How many states of shared kinds the fold holds now (at most `sharedCapacity`, plus a batch's). */
+  get heldShared(): number {
+    return this.recent.size + this.before.size;
+  }
 
   private get logger(): Log {
     return this.options.log ?? consoleLog;
@@ -95,14 +129,19 @@ export class Projector {
     }
     if (snapshot) {
       for (const definition of this.states.definitions) {
+        if (!this.states.holds(definition)) continue;
         const map = this.states.of(definition);
         for (const state of snapshot.states[definition.kind] ?? []) map.set(definition.keyOf(state), state);
       }
       this.applied = snapshot.seq;
     }
     step('revisions');
-    await this.options.restored?.(this.applied, logEnd, this.states.all());
+    // A shared kind's states are not here: the projections rebuilt from the states (the embedded
+    // store's catalogue, text index and SPARQL replica) run only where every kind is held.
+    const held = new Map(this.states.definitions.map((d) => [d, this.states.holds(d) ? this.states.of(d) : new Map<string, unknown>()]));
+    await this.options.restored?.(this.applied, logEnd, held);
     step('projections');
+    this.restoredEnd = logEnd;
     await this.catchUp(await this.log.lastSeq());
     step('replay');
     return timings;
@@ -149,12 +188,18 @@ export class Projector {
         this.feed.advance(this.applied);
         break;
       }
-      for (const event of events) {
-        this.options.observe?.(event);
-        await this.applyOrQuarantine(event);
-        this.applied = event.seq;
-        this.feed.advance(this.applied);
-        this.sinceSnapshot++;
+      await this.foldBefore(events);
+      try {
+        for (const event of events) {
+          this.options.observe?.(event);
+          await this.applyOrQuarantine(event);
+          this.applied = event.seq;
+          this.feed.advance(this.applied);
+          this.sinceSnapshot++;
+        }
+      } finally {
+        for (const [key, state] of this.before) this.recent.set(key, { state });
+        this.before.clear();
       }
     }
     if (this.sinceSnapshot >= this.options.snapshotEvents && Date.now() - this.lastSnapshot >= this.options.snapshotMillis) {
@@ -190,20 +235,53 @@ export class Projector {
     }
   }
 
+  /**
+   * The states before `events` of the shared items they touch that the fold no longer holds,
+   * folded from each item's history in the log, all at once (a creation has none to read).
+   */
+  private async foldBefore(events: readonly LogEvent[]): Promise<void> {
+    const first = new Map<string, { definition: KindDefinition; event: LogEvent }>();
+    for (const event of events) {
+      const definition = this.states.definitionOf(event.kind);
+      if (!definition || this.states.holds(definition)) continue;
+      const key = definition.stateKey(event);
+      if (first.has(key) || this.before.has(key)) continue;
+      first.set(key, { definition, event });
+      const cached = this.recent.get(key);
+      if (cached) this.before.set(key, cached.state);
+      else if (event.rev === 1) this.before.set(key, undefined);
+    }
+    await Promise.all(
+      [...first].map(async ([key, { definition, event }]) => {
+        if (this.before.has(key)) return;
+        let state: unknown;
+        for (const earlier of await this.log.history(event.key, event.seq - 1)) state = definition.next(state, earlier);
+        this.before.set(key, state);
+      }),
+    );
+  }
+
+  /** Where the fold keeps the kind's states: the kind's map where this process holds them, else the batch's. */
+  private statesOf(definition: KindDefinition): Map<string, unknown> {
+    return this.states.holds(definition) ? this.states.of(definition) : this.before;
+  }
+
   /** Folds one event into its kind's states, then hands the change to every projection; on failure the state is left as it was. */
   private async apply(logged: LogEvent): Promise<void> {
     const definition = this.states.definitionOf(logged.kind);
     if (!definition) return;
-    const states = this.states.of(definition);
+    const held = this.states.holds(definition);
+    const states = this.statesOf(definition);
     const key = definition.stateKey(logged);
     const previous = states.get(key);
     const next = definition.next(previous, logged);
     if (next === undefined && previous === undefined) return;
-    const keep = (state: unknown) => (state === undefined ? states.delete(key) : states.set(key, state));
+    // A shared item's state stays in the batch's map even when deleted: undefined is a state known there.
+    const keep = (state: unknown) => (state === undefined && held ? states.delete(key) : states.set(key, state));
     keep(next);
     let triples: string | undefined;
     try {
-      triples = await this.revisions.apply({ definition, logged, previous, next });
+      if (held || logged.seq > this.restoredEnd) triples = await this.revisions.apply({ definition, logged, previous, next });
     } catch (error) {
       keep(previous);
       throw error;
@@ -225,14 +303,37 @@ export class Projector {
    */
   private async removeContained(project: ProjectRef, logged: LogEvent): Promise<Change[]> {
     const changes: Change[] = [];
+    const remove = async (definition: KindDefinition, previous: unknown) => {
+      const change: Change = { definition, logged, previous, next: undefined };
+      await this.revisions.apply(change);
+      changes.push(change);
+    };
     for (const definition of this.states.definitions) {
+      if (!this.states.holds(definition)) continue;
       const states = this.states.of(definition);
       for (const [key, previous] of [...states]) {
         if (containedKey(definition, previous, project) === undefined) continue;
         states.delete(key);
-        const change: Change = { definition, logged, previous, next: undefined };
-        await this.revisions.apply(change);
-        changes.push(change);
+        await remove(definition, previous);
+      }
+    }
+    for (const definition of this.states.definitions) {
+      if (this.states.holds(definition)) continue;
+      const shared = this.options.shared;
+      if (!shared) throw new Error(`kind '${definition.kind}' is shared but the projector was given no shared states`);
+      // No event of the project's items follows its deletion (the log refuses them): the states
+      // kept now are those the fold reached. They are read before the deleting writer prunes them.
+      const keys = await shared.keysOf(definition.kind, project);
+      for (let at = 0; at < keys.length; at += CONTAINED_PAGE) {
+        const page = keys.slice(at, at + CONTAINED_PAGE);
+        const found = await shared.getMany(definition.kind, page);
+        for (let i = 0; i < page.length; i++) {
+          const key = page[i]!;
+          const previous = this.before.has(key) ? this.before.get(key) : found[i];
+          this.before.delete(key);
+          this.recent.set(key, { state: undefined });
+          if (previous !== undefined && containedKey(definition, previous, project) !== undefined) await remove(definition, previous);
+        }
       }
     }
     return changes;
@@ -248,7 +349,7 @@ export class Projector {
   /** The states as of the last applied event, with the store's checkpoint taken at it. */
   private picture(durable: boolean): Snapshot {
     const states: Record<string, unknown[]> = {};
-    for (const definition of this.states.definitions) states[definition.kind] = [...this.states.of(definition).values()];
+    for (const [definition, held] of this.states.all()) states[definition.kind] = [...held.values()];
     return { version: 1, seq: this.applied, revisionBytes: this.store.checkpoint(durable), states };
   }
 

@@ -2,6 +2,7 @@ import type { Addresses } from '../kernel/Addresses.js';
 import type { Log } from '../kernel/Log.js';
 import type { SharedViewGraphs } from '../store/SharedViewGraphs.js';
 import type { Change } from './Projection.js';
+import type { ProjectItemStates } from './ProjectItemStates.js';
 import type { States } from './States.js';
 
 /**
@@ -20,6 +21,8 @@ export interface SharedStoreWriter {
 export interface SharedStoreWriterDeps {
   store: SharedViewGraphs;
   states: States;
+  /** A project's items over every kind, the shared ones read where the log keeps them. */
+  items: ProjectItemStates;
   addresses: Addresses;
   /** The epoch of the store's lease while this replica holds it (undefined: it does not). */
   epoch: () => number | undefined;

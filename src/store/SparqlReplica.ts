@@ -53,6 +53,12 @@ export interface ReplicaOptions {
   queryMemoryMb?: number;
   /** Most quads one SPARQL view's copy may hold in each worker (unbounded if absent). */
   maxViewQuads?: number;
+  /**
+   * A worker that answered no query for this long, holding projects beyond those of the SPARQL
+   * views, is replaced by a fresh one (0: never). WASM memory never shrinks: only a new worker gives
+   * back what the projects it loaded, and the queries it ran, took.
+   */
+  idleMillis?: number;
   log(line: string): void;
 }
 
@@ -66,6 +72,8 @@ interface Slot {
   ready: boolean;
   /** The projects it was asked about, which it holds. */
   projects: Set<ProjectRef>;
+  /** When it last finished a query (`Date.now()`), or started. */
+  lastUsed: number;
   running?: Pending & {
     id: number;
     timer: NodeJS.Timeout;
@@ -105,6 +113,7 @@ export class SparqlReplica implements ProjectSparqlStore {
   /** Changes not yet posted: all those of one turn of the event loop go in one message per worker. */
   private changes: ReplicaChange[] = [];
   private timer: NodeJS.Timeout | undefined;
+  private idleCheck: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly revisions: { readonly path: string; flush(): number },
@@ -118,6 +127,13 @@ export class SparqlReplica implements ProjectSparqlStore {
   async start(heads: Iterable<[ProjectRef, string, string]>): Promise<void> {
     for (const [project, item, graph] of heads) this.headsOf(project).set(item, graph);
     for (let i = 0; i < Math.max(1, this.options.workers ?? 1); i++) this.slots.push(this.spawn());
+    const idle = this.options.idleMillis ?? 0;
+    if (idle > 0) this.idleCheck = setInterval(() => this.replaceIdle(), Math.max(10, Math.min(idle / 4, 5_000))).unref();
+  }
+
+  /** The query workers' thread ids, in slot order: a replaced worker's id changes. */
+  threads(): number[] {
+    return this.slots.map((slot) => slot.worker.threadId);
   }
 
   // The worker applies changes in the order they are posted, before any later query (posted after them).
@@ -167,6 +183,7 @@ export class SparqlReplica implements ProjectSparqlStore {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
+    clearInterval(this.idleCheck);
     for (const pending of this.queue.drain()) pending.reject(new Error('the SPARQL replica is closed'));
     for (const slot of this.slots)
       if (slot.running) {
@@ -231,7 +248,7 @@ export class SparqlReplica implements ProjectSparqlStore {
       workerData: start,
       ...(this.options.heapMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb } }),
     });
-    const slot: Slot = { worker, ready: false, projects: new Set(views.map(([project]) => project)) };
+    const slot: Slot = { worker, ready: false, projects: new Set(views.map(([project]) => project)), lastUsed: Date.now() };
     worker.on('message', (reply: Reply) => this.settle(slot, reply));
     worker.on('error', (error) => this.failed(slot, error));
     worker.on('exit', (code) => code !== 0 && this.failed(slot, new Error(`the query worker exited with code ${code}`)));
@@ -300,6 +317,7 @@ export class SparqlReplica implements ProjectSparqlStore {
     if (!running || running.id !== reply.id) return;
     clearTimeout(running.timer);
     slot.running = undefined;
+    slot.lastUsed = Date.now();
     this.watchIdle();
     if ('answer' in reply) running.resolve(reply.answer);
     else {
@@ -324,6 +342,19 @@ export class SparqlReplica implements ProjectSparqlStore {
     else respawn();
   }
 
+  /**
+   * Replaces the workers idle past `idleMillis` that hold a project no SPARQL view needs (a fresh
+   * worker holds the views' projects again, and rebuilds their copies, so one holding only those
+   * would give nothing back). A query arriving meanwhile waits in the queue for the fresh worker's
+   * `ready`, or goes to another idle one.
+   */
+  private replaceIdle(): void {
+    const since = Date.now() - this.options.idleMillis!;
+    const needed = new Set([...this.views.values()].map(({ project }) => project));
+    for (const slot of [...this.slots])
+      if (slot.ready && !slot.running && slot.lastUsed <= since && [...slot.projects].some((project) => !needed.has(project))) this.replace(slot);
+  }
+
   /** Stops watching memory once no query runs. */
   private watchIdle(): void {
     if (!this.slots.some((slot) => slot.running)) this.memory?.idle();
@@ -345,6 +376,7 @@ export class SparqlReplica implements ProjectSparqlStore {
       // It never ran: the worker drops it and goes on with the copy in slices; the slot takes the next query.
       this.options.log(`sparql: a query in project ${running.query.project} waited its whole budget for a SPARQL view's copy: answered busy`);
       slot.running = undefined;
+      slot.lastUsed = Date.now();
       this.watchIdle();
       slot.worker.postMessage({ t: 'cancel', id: running.id } satisfies ReplicaMessage);
       running.reject(new QueryFailed({ failure: 'busy', millis: this.options.timeoutMillis }));

@@ -5,8 +5,6 @@ export const LARGEST_CLAIM = 1024 * 1024 * 1024;
 /** Stay clear of the 4 GiB ceiling of 32-bit WASM memory: claims never go past this. */
 export const CLAIM_CEILING = 3.25 * 1024 * 1024 * 1024;
 
-let zeros: Uint8Array | undefined;
-
 /**
  * Grows the WASM memory of Oxigraph (one per thread, shared by its stores) by about `bytes` in one
  * step: a block is allocated and at once freed, and the allocator keeps it for the data that
@@ -16,12 +14,13 @@ let zeros: Uint8Array | undefined;
 export const claimWasmMemory = (store: oxigraph.Store, bytes: number): void => {
   const size = Math.floor(Math.min(bytes, LARGEST_CLAIM));
   if (size < 1024 * 1024) return;
-  // One zero-filled buffer serves every claim: a fresh 256 MiB array per claim is external
-  // memory V8 answers with a garbage collection of its own.
-  zeros ??= new Uint8Array(LARGEST_CLAIM);
+  // A zero-filled buffer of the claim's size, dropped after: its pages are never written, so never
+  // resident, but V8 counts it as external memory while it lives (one kept for every claim held
+  // 1 GiB of it from the first claim on). Claims are few: the blocks grow with the data.
+  const zeros = new Uint8Array(size);
   try {
     // An all-zero input is copied into WASM memory, then refused by the parser at its first byte.
-    store.load(zeros.subarray(0, size), { format: 'application/n-quads' });
+    store.load(zeros, { format: 'application/n-quads' });
   } catch {
     /* expected: the block was allocated and released */
   }

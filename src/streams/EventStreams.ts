@@ -37,7 +37,8 @@ export class EventStreams {
   constructor(
     private readonly log: EventLog,
     private readonly renderers: EventRenderers,
-    private readonly lookups: RenderLookups,
+    /** What rendering a page of events needs beyond them, read for that page. */
+    private readonly lookups: (events: readonly LogEvent[]) => Promise<RenderLookups>,
     /** Waits until this process has projected up to a position, so rendering finds the project it names. */
     private readonly projected: (seq: number) => Promise<void>,
     private readonly options: EventStreamsOptions,
@@ -82,11 +83,12 @@ export class EventStreams {
         continue;
       }
       await this.projected(batch[batch.length - 1]!.seq);
+      const lookups = await this.lookups(batch.filter((event) => inScope(scope, event) && !this.frames.peek(event.seq)));
       // Frames go out in chunks of about 64 KB: one write per event costs more than the event itself.
       let chunk = '';
       for (const event of batch) {
         if (signal.aborted || !writer.open) return;
-        if (inScope(scope, event)) chunk += this.frameOf(event);
+        if (inScope(scope, event)) chunk += this.frameOf(event, lookups);
         if (chunk.length >= CHUNK) {
           await writer.write(chunk);
           chunk = '';
@@ -115,10 +117,10 @@ export class EventStreams {
   }
 
   /** An event's frame is the same on every stream that carries it: rendered once, kept a while. */
-  private frameOf(event: LogEvent): string {
+  private frameOf(event: LogEvent, lookups: RenderLookups): string {
     let framed = this.frames.get(event.seq);
     if (framed === undefined) {
-      framed = frame(event.seq, renderEvent(event, this.renderers, this.lookups));
+      framed = frame(event.seq, renderEvent(event, this.renderers, lookups));
       this.frames.set(event.seq, framed);
     }
     return framed;

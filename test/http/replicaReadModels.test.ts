@@ -9,6 +9,8 @@ import { clearVirtuoso, releaseVirtuoso, useVirtuoso } from '../support/virtuoso
 /** Items created through a replica: enough that a structure kept per item would show (READ_MODEL_ITEMS raises it, e.g. to 10000). */
 const ITEMS = Number(process.env['READ_MODEL_ITEMS'] ?? 2_000);
 const CONCURRENT = 8;
+/** The replicas' bound on the states they cache (`STATES_CACHE`), far under the items created. */
+const STATES_CACHE = 300;
 
 const S = 'http://schema.org/';
 
@@ -111,7 +113,7 @@ describe('replicas hold no read model that grows with the items', function () {
     before(async () => {
       const virtuoso = await useVirtuoso();
       await clearVirtuoso(virtuoso.server);
-      config = { sparqlStore: virtuoso.server, redisUrl: REDIS_URL, redisPrefix: uniquePrefix('read-models') };
+      config = { sparqlStore: virtuoso.server, redisUrl: REDIS_URL, redisPrefix: uniquePrefix('read-models'), statesCache: STATES_CACHE };
       servers.push(await startServer(config), await startServer(config));
     });
     after(async () => {
@@ -149,6 +151,10 @@ describe('replicas hold no read model that grows with the items', function () {
         const held = await heldEntries(api);
         expect([held['catalogue'], held['payloadSorts']]).to.deep.equal([0, 0]);
         expect(held['listingCache']).to.be.within(0, 256);
+        // No state of a resource in the fold's maps (those held are the org's, project's, views'...),
+        // and the states cached (the shared states' cache, the fold's last ones) within their bounds.
+        expect(held['states'], 'states held in the maps').to.be.below(50);
+        expect(held['stateCaches'], 'states cached').to.be.within(1, 2 * STATES_CACHE);
       }
     });
 

@@ -2,11 +2,9 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { KindDefinition } from '../../src/domain/KindDefinition.js';
-import type { EventDraft, EventLog } from '../../src/events/EventLog.js';
+import type { EventLog } from '../../src/events/EventLog.js';
 import { JournalEventLog } from '../../src/events/JournalEventLog.js';
 import { RedisEventLog } from '../../src/events/RedisEventLog.js';
-import type { Log } from '../../src/kernel/Log.js';
 import { ChangeFeed } from '../../src/projection/ChangeFeed.js';
 import { LogReplay } from '../../src/projection/LogReplay.js';
 import type { Change } from '../../src/projection/Projection.js';
@@ -18,34 +16,7 @@ import { States } from '../../src/projection/States.js';
 import { StoreProjectionRunner } from '../../src/platform/StoreProjectionRunner.js';
 import { soleWriter } from '../../src/store/StoreLease.js';
 import { dropPrefix, REDIS_URL, uniquePrefix } from '../support/redis.js';
-
-const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined } as unknown as Log;
-
-interface Counted {
-  key: string;
-  rev: number;
-  /** How many events the item had before: a fold that got the previous state wrong miscounts. */
-  updates: number;
-}
-
-/** A kind folded from its previous state (rev 0: permanently deleted), with nothing in the triple store. */
-const counted = {
-  kind: 'resources',
-  stateKey: (logged) => logged.key,
-  keyOf: (state) => state.key,
-  next: (state, logged) => (logged.rev === 0 ? undefined : { key: logged.key, rev: logged.rev, updates: (state?.updates ?? -1) + 1 }),
-  render: () => ({}),
-} satisfies Partial<KindDefinition<Counted>> as unknown as KindDefinition;
-
-const draft = (key: string, rev: number): EventDraft => ({
-  key,
-  kind: 'resources',
-  rev,
-  event: { type: rev === 0 ? 'Deleted' : 'Written', instant: '2026-01-01T00:00:00.000Z' },
-});
-
-/** What a change says, to compare a change read again from the log with the one the fold made. */
-const seen = (c: Change) => JSON.stringify([c.logged.seq, c.logged.key, c.previous, c.next]);
+import { counted, draft, quiet, seen } from '../support/countedKind.js';
 
 /** Resolves when `open()` is called. */
 const gate = () => {

@@ -7,6 +7,7 @@ import type { EventDraft, EventLog, Kind, LogEvent } from '../../src/events/Even
 import { EventLogUnavailable, RevisionConflict } from '../../src/events/EventLog.js';
 import type { ItemStates } from '../../src/events/ItemStates.js';
 import { JournalEventLog } from '../../src/events/JournalEventLog.js';
+import { decodeState, parseRecord } from '../../src/events/itemRecord.js';
 import { RedisEventLog } from '../../src/events/RedisEventLog.js';
 import type { KindDefinition } from '../../src/domain/KindDefinition.js';
 import { stateTemplate } from '../../src/kernel/stateTemplate.js';
@@ -231,11 +232,14 @@ describe('item states on Redis: kept beside the events', () => {
         event: { type: 'Added', instant: '2026-01-01T00:00:00.000Z', add: 2 } as EventDraft['event'],
       };
       const logged = await log.append({ ...draft, state: stateTemplate((seq) => counters.next(undefined, { ...draft, seq })) }, 0);
-      const kept = await redis.hget(`{${prefix}-kept}:states`, 'resources/o/p/a');
-      expect(kept).to.equal(`${logged.seq} ${JSON.stringify({ key: 'resources/o/p/a', rev: 1, total: 2, seqs: [logged.seq] })}`);
+      const record = parseRecord((await redis.hgetBuffer(`{${prefix}-kept}:items`, 'resources/o/p/a'))!);
+      expect(record).to.deep.include({ rev: 1, seqs: [logged.seq] });
+      // Kept as what it adds to its event: read with the event's JSON.
+      const [[, [, payload]]] = (await redis.xrangeBuffer(`{${prefix}-kept}:events`, `${logged.seq}-0`, `${logged.seq}-0`)) as [Buffer, Buffer[]][];
+      expect(decodeState(record.state!, payload!, logged.seq)).to.deep.equal({ key: 'resources/o/p/a', rev: 1, total: 2, seqs: [logged.seq] });
       expect(JSON.stringify(await log.get(logged.seq))).not.to.include('state');
       await log.append({ ...draft, rev: 0, event: { type: 'Deleted', instant: '2026-01-01T00:00:00.000Z' } }, 1);
-      expect(await redis.hexists(`{${prefix}-kept}:states`, 'resources/o/p/a')).to.equal(0);
+      expect(parseRecord((await redis.hgetBuffer(`{${prefix}-kept}:items`, 'resources/o/p/a'))!).state).to.equal(undefined);
     } finally {
       redis.disconnect();
       await log.close();

@@ -46,7 +46,7 @@ describe('event streams: a client that stops reading', () => {
     streams = new EventStreams(
       log,
       { definitionOf: () => undefined },
-      { addresses: new Addresses('http://127.0.0.1'), projectUuids: () => undefined, schemaOf: () => undefined },
+      async () => ({ addresses: new Addresses('http://127.0.0.1'), projectUuids: () => undefined, schemaOf: () => undefined }),
       async () => undefined,
       { keepAliveMillis: 20, batchSize: 16, perCaller: 1 },
     );

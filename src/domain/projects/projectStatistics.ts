@@ -15,17 +15,16 @@ export interface ProjectStatistics {
   lastProcessedEventDateTime?: string;
 }
 
-/** Counts the project's items over the states of every kind that lives in a project. */
-export const projectStatistics = (ref: ProjectRef, kinds: Iterable<ReadonlyMap<string, Counted>>): ProjectStatistics => {
+/** Counts the project's items, read a page at a time. */
+export const projectStatistics = async (pages: AsyncIterable<readonly Counted[]>): Promise<ProjectStatistics> => {
   let eventsCount = 0;
   let resourcesCount = 0;
   let last: string | undefined;
-  for (const states of kinds)
-    for (const state of states.values()) {
-      if (state.project !== ref) continue;
+  for await (const page of pages)
+    for (const item of page) {
       resourcesCount += 1;
-      eventsCount += state.rev;
-      if (last === undefined || state.updatedAt > last) last = state.updatedAt;
+      eventsCount += item.rev;
+      if (last === undefined || item.updatedAt > last) last = item.updatedAt;
     }
   return { eventsCount, resourcesCount, ...(last === undefined ? {} : { lastProcessedEventDateTime: last }) };
 };

@@ -9,16 +9,16 @@ import { orgBody, projectBody } from '../render/orgsProjects.js';
 import { onOrg, onProject, onRoot, projectOf } from '../route.js';
 import type { Routes } from '../route.js';
 import type { Addresses } from '../../kernel/Addresses.js';
-import type { Counted } from '../../domain/projects/projectStatistics.js';
-import { projectStatistics } from '../../domain/projects/projectStatistics.js';
+import type { ProjectStatistics } from '../../domain/projects/projectStatistics.js';
+import type { ProjectRef } from '../../kernel/labels.js';
 import { FETCH, STATES } from '../reads.js';
 
 interface Deps {
   orgs: OrgService;
   projects: ProjectService;
   addresses: Addresses;
-  /** The states of every kind that lives in a project, for its statistics. */
-  scoped: ReadonlyMap<string, Counted>[];
+  /** The project's statistics, counted over its resources and schemas. */
+  statistics(ref: ProjectRef): Promise<ProjectStatistics>;
 }
 
 const description = (body: unknown): string | undefined => {
@@ -47,7 +47,7 @@ const listing = (total: number, results: unknown[]) => ({
   _results: results,
 });
 
-export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, projects, addresses, scoped }: Deps): void => {
+export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, projects, addresses, statistics }: Deps): void => {
   routes.add(router, '/v1/orgs', {
     get: {
       guard: { permission: 'organizations/read', within: onRoot },
@@ -168,10 +168,10 @@ export const orgAndProjectRoutes = (routes: Routes, router: Router, { orgs, proj
       guard: { permission: 'resources/read', on: onProject },
       reads: FETCH,
       body: 'none',
-      handle: (req, res) => {
+      handle: async (req, res) => {
         const ref = projectOf(req);
         projects.fetch(ref);
-        res.json({ '@context': context('statistics'), ...projectStatistics(ref, scoped) });
+        res.json({ '@context': context('statistics'), ...(await statistics(ref)) });
       },
     },
   });

@@ -73,7 +73,7 @@ export const createFilesModule = (settings: FilesSettings): CapabilityModule<Fil
       services: { storages: storagePort(wired.storages), files: filePort(wired.files, fileStates, p.addresses) },
       routes: wired.routes,
       viewed: wired.viewed,
-      counted: [storageStates, fileStates],
+      counted: [storageDefinition.kind, fileDefinition.kind],
       projectCreated: wired.projectCreated,
       projectDeleting: wired.projectBytes,
       ready: wired.sweepLeftovers,

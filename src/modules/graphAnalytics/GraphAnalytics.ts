@@ -1,9 +1,10 @@
 import { resolveId } from '../../domain/projects/apiMappings.js';
 import type { ProjectState } from '../../domain/projects/Project.js';
-import type { KindDefinition } from '../../domain/KindDefinition.js';
 import type { ProjectRef } from '../../kernel/labels.js';
 import { projectStatistics } from '../../domain/projects/projectStatistics.js';
-import type { Counted, ProjectStatistics } from '../../domain/projects/projectStatistics.js';
+import type { ProjectStatistics } from '../../domain/projects/projectStatistics.js';
+import type { ProjectItemStates } from '../../projection/ProjectItemStates.js';
+import { listedPages } from '../../projection/ProjectItemStates.js';
 import { SparqlEndpoint } from '../../sparqlEndpoint/SparqlEndpoint.js';
 import type { ProjectSparqlStore } from '../../store/ProjectSparqlStore.js';
 import { Statement } from '../../store/sparql.js';
@@ -51,8 +52,8 @@ type Binding = Record<string, { value: string } | undefined>;
 interface Deps {
   projects: { fetch(ref: ProjectRef): ProjectState };
   store: ProjectSparqlStore;
-  /** The states of every kind: what the project's default graph was built from, for the progress. */
-  states(): ReadonlyMap<KindDefinition, ReadonlyMap<string, unknown>>;
+  /** A project's items over every kind: what its default graph was built from, for the progress. */
+  items: ProjectItemStates;
   /** The log position the store holds: an answer computed at a position holds until it moves. */
   storePosition(): number;
 }
@@ -165,19 +166,9 @@ export class GraphAnalytics {
    * from. The route waits for the store to hold the log as it was when the request came, so every
    * event of the project then is processed.
    */
-  progress(project: ProjectRef): ProjectStatistics {
+  async progress(project: ProjectRef): Promise<ProjectStatistics> {
     this.deps.projects.fetch(project);
-    const counted: ReadonlyMap<string, Counted>[] = [];
-    for (const [definition, items] of this.deps.states()) {
-      if (!definition.listed) continue;
-      const own = new Map<string, Counted>();
-      for (const [key, state] of items) {
-        const item = definition.listed(state);
-        if (item.project === project) own.set(key, item);
-      }
-      counted.push(own);
-    }
-    return projectStatistics(project, counted);
+    return projectStatistics(listedPages(this.deps.items.of(project)));
   }
 
   private async select(project: ProjectRef, query: string, caller?: string): Promise<Binding[]> {

@@ -28,8 +28,8 @@ export const graphAnalyticsRoutes = (routes: Routes, router: Router, analytics: 
     ),
   });
   routes.add(router, `${G}/progress`, {
-    get: read("How far the project's graph analytics are: lastProcessedEventDateTime, eventsCount, resourcesCount", (req, res) => {
-      send(res, { '@context': context('statistics'), ...analytics.progress(projectOf(req)) });
+    get: read("How far the project's graph analytics are: lastProcessedEventDateTime, eventsCount, resourcesCount", async (req, res) => {
+      send(res, { '@context': context('statistics'), ...(await analytics.progress(projectOf(req))) });
     }),
   });
 };

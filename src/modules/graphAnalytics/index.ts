@@ -19,7 +19,7 @@ export const createGraphAnalyticsModule = (): CapabilityModule<Platform, { analy
     const analytics = new GraphAnalytics({
       projects: p.projects,
       store: p.sparql.store,
-      states: () => p.states.all(),
+      items: p.projectItems,
       storePosition: () => p.indexPositions.sparql(),
     });
     return { services: { analytics }, routes: (routes, router) => graphAnalyticsRoutes(routes, router, analytics) };

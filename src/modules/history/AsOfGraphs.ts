@@ -5,13 +5,8 @@ import type { Versioned } from '../../domain/versioned.js';
 import type { ProjectRef } from '../../kernel/labels.js';
 import { revisionGraph } from '../../store/graphNames.js';
 import { Lru } from '../../util/Lru.js';
+import type { ProjectItemStates } from '../../projection/ProjectItemStates.js';
 import type { AsOf, AsOfSelection } from '../../sparqlEndpoint/SparqlEndpoint.js';
-
-/** The states the projector keeps, by kind. */
-export interface KindStates {
-  readonly definitions: readonly KindDefinition[];
-  of<S>(definition: KindDefinition<S>): ReadonlyMap<string, S>;
-}
 
 /** An item's revision at an instant: the one current then, undefined when it did not exist yet or was deprecated then. */
 export type RevisionAt = { rev: number } | undefined;
@@ -43,7 +38,7 @@ export class AsOfGraphs {
   private readonly readBack = new Lru<string, number>(500_000);
 
   constructor(
-    private readonly states: KindStates,
+    private readonly items: Pick<ProjectItemStates, 'of'>,
     private readonly events: Pick<EventLog, 'get'>,
   ) {}
 
@@ -51,16 +46,14 @@ export class AsOfGraphs {
     if (selects) return this.selected(project, asOf, selects);
     const at = 'at' in asOf ? time(asOf.at) : undefined;
     const graphs: string[] = [];
-    for (const definition of this.states.definitions) {
-      if (!definition.listed || !definition.revision) continue;
-      for (const state of this.states.of(definition).values()) {
-        const listed = definition.listed(state);
-        if (listed.project !== project) continue;
+    for await (const page of this.items.of(project))
+      for (const { definition, state } of page) {
+        if (!definition.revision) continue;
+        const listed = definition.listed!(state);
         const item = state as ResourceState | Versioned<unknown>;
         const rev = at === undefined ? item.tags[(asOf as { tag: string }).tag] : await this.revAt(`${definition.kind}\n${listed.id}`, item, at);
         if (rev !== undefined) graphs.push(revisionGraph(definition.kind, project, listed.id, rev));
       }
-    }
     return graphs;
   }
 
@@ -70,15 +63,13 @@ export class AsOfGraphs {
    */
   private async selected(project: ProjectRef, asOf: AsOf, selects: AsOfSelection): Promise<string[]> {
     const graphs: string[] = [];
-    for (const definition of this.states.definitions) {
-      if (!definition.listed || !definition.revision) continue;
-      for (const state of this.states.of(definition).values()) {
-        const current = definition.listed(state);
-        if (current.project !== project) continue;
+    for await (const page of this.items.of(project))
+      for (const { definition, state } of page) {
+        if (!definition.revision) continue;
+        const current = definition.listed!(state);
         const then = await this.listedThen(definition as KindDefinition<unknown>, state as ResourceState | Versioned<unknown>, current, asOf);
         if (then && selects(then)) graphs.push(revisionGraph(definition.kind, project, then.id, then.rev));
       }
-    }
     return graphs;
   }
 

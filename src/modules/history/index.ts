@@ -30,7 +30,7 @@ export const createHistoryModule = (): CapabilityModule<Platform, { history: His
     return {
       services: { history },
       routes: (routes, router) => historyRoutes(routes, router, { history, addresses: p.addresses }),
-      asOfGraphs: new AsOfGraphs(p.states, p.revisions.log),
+      asOfGraphs: new AsOfGraphs(p.projectItems, p.revisions.log),
     };
   },
 });

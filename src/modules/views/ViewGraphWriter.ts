@@ -110,18 +110,16 @@ export class ViewGraphWriter {
 
   /** The view's graph from the states, recorded as a build first: a holder dying meanwhile leaves it to be dropped and built again. */
   private async build(graph: string, view: ViewState, proceed: () => boolean): Promise<boolean> {
-    // Captured at once: the states change while the members are written.
+    // Read before any is written: the states change while the members are written (the shared
+    // kinds' are their latest, possibly past the store: the changes after converge them).
     const members: ViewMember[] = [];
-    for (const [definition, items] of this.deps.states.all()) {
-      if (!definition.listed) continue;
-      for (const state of items.values()) {
-        const listed = definition.listed(state);
-        if (listed.project !== view.project) continue;
+    for await (const page of this.deps.items.of(view.project))
+      for (const { definition, state } of page) {
+        const listed = definition.listed!(state);
         const tags = (state as { tags?: Record<string, number> }).tags ?? {};
         const member = sparqlMemberOf(view, definition.kind, listed, tags, this.deps.metadataOf, memberItem(definition.kind, listed));
         if (member.graph !== undefined) members.push(member);
       }
-    }
     if (!proceed()) return false;
     await this.deps.store.registerViewGraph(graph, false);
     this.present.set(graph, false);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Log } from '../../kernel/Log.js';
 import type { ProjectRef } from '../../kernel/labels.js';
-import type { States } from '../../projection/States.js';
+import type { ProjectItem, ProjectItemStates } from '../../projection/ProjectItemStates.js';
 import type { ChangeFeed } from '../../projection/ChangeFeed.js';
 import { ProjectionRunner } from '../../projection/ProjectionRunner.js';
 import type { Change } from '../../projection/Projection.js';
@@ -63,7 +63,7 @@ export class ViewIndexes {
 
   constructor(
     private readonly deps: {
-      states: States;
+      items: ProjectItemStates;
       feed: ChangeFeed;
       log: Log;
       documentOf: DocumentOf;
@@ -72,7 +72,7 @@ export class ViewIndexes {
       views: () => Iterable<ViewState>;
     },
   ) {
-    this.events = new ProjectEvents(deps.states);
+    this.events = new ProjectEvents(deps.items);
     this.control = new ProjectionRunner('views', (change) => this.onChange(change), deps.feed, this.options());
     this.control.startAt(deps.feed.position);
     for (const view of deps.views()) this.sync(view);
@@ -121,12 +121,9 @@ export class ViewIndexes {
     const position = this.deps.feed.position;
     const graph = !shared && view.value.fields.type === 'SparqlView' ? viewGraphOf(view.project, view.id, `${this.replica}.${++this.builds}`) : undefined;
     // The states as of now, captured at once: changes after `position` are the runner's.
-    const items: [Parameters<ViewIndex['apply']>[0], string, unknown][] = [];
-    for (const [definition, states] of this.deps.states.all()) {
-      if (!definition.listed) continue;
-      for (const [itemKey, state] of states)
-        if (definition.listed(state).project === view.project) items.push([definition, `${definition.kind} ${itemKey}`, state]);
-    }
+    // The shared kinds' states are read after (their latest, possibly past `position`: the runner
+    // applying a change again leaves what it left).
+    const held = this.deps.items.held(view.project);
     const running: Running = {
       index,
       indexingRev,
@@ -155,11 +152,15 @@ export class ViewIndexes {
       return running.writes;
     };
     running.built = (async () => {
-      for (let i = 0; i < items.length; i++) {
-        const [definition, itemKey, state] = items[i]!;
-        await index.apply(definition, itemKey, state, undefined);
-        if (i % BACKFILL_BATCH === BACKFILL_BATCH - 1) void write(position).catch(() => undefined);
-      }
+      let applied = 0;
+      const backfill = async (items: readonly ProjectItem[]) => {
+        for (const { definition, key, state } of items) {
+          await index.apply(definition, `${definition.kind} ${key}`, state, undefined);
+          if (++applied % BACKFILL_BATCH === 0) void write(position).catch(() => undefined);
+        }
+      };
+      await backfill(held);
+      for await (const page of this.deps.items.sharedOf(view.project)) await backfill(page);
       await write(position);
     })();
     running.runner = new ProjectionRunner(

@@ -35,7 +35,15 @@ export const createViewsModule = (options: { searchBudgetMillis: number; sparqlV
   statuses: viewStatuses,
   // With the external store, the lease holder writes the views' graphs after each batch.
   storeWriter: (d) =>
-    new ViewGraphWriter({ store: d.store, states: d.states, metadataOf: viewMetadata(d.addresses), epoch: d.epoch, renew: d.renew, log: d.log }),
+    new ViewGraphWriter({
+      store: d.store,
+      states: d.states,
+      items: d.items,
+      metadataOf: viewMetadata(d.addresses),
+      epoch: d.epoch,
+      renew: d.renew,
+      log: d.log,
+    }),
   wire: (p) => {
     const states = p.states.of(viewDefinition) as ReadonlyMap<string, ViewState>;
     const views = new ViewService({
@@ -47,7 +55,7 @@ export const createViewsModule = (options: { searchBudgetMillis: number; sparqlV
       ...(options.sparqlViewsPerProject === undefined ? {} : { sparqlViewsPerProject: options.sparqlViewsPerProject }),
     });
     const indexes = new ViewIndexes({
-      states: p.states,
+      items: p.projectItems,
       feed: p.feed,
       log: p.log,
       views: () => states.values(),
@@ -68,7 +76,7 @@ export const createViewsModule = (options: { searchBudgetMillis: number; sparqlV
     });
     const listing = new KindQueries('views', states, viewKey, p.listings, p.catalogue);
     const indexingStatus = new ViewIndexingStatus({
-      states: p.states,
+      items: p.projectItems,
       feed: p.feed,
       projects: p.projects,
       located: (project, segment) => views.located(views.named(project, segment), false),

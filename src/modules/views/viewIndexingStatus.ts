@@ -4,7 +4,7 @@ import { resolveId } from '../../domain/projects/apiMappings.js';
 import type { ProjectRef } from '../../kernel/labels.js';
 import type { ChangeFeed } from '../../projection/ChangeFeed.js';
 import type { Change } from '../../projection/Projection.js';
-import type { States } from '../../projection/States.js';
+import type { ProjectItemStates } from '../../projection/ProjectItemStates.js';
 import type { ViewState } from './View.js';
 import { isAggregate, isSparqlFamily } from './View.js';
 import { DEFAULT_ES_VIEW, DEFAULT_SPARQL_VIEW } from './viewDefinition.js';
@@ -29,7 +29,7 @@ export interface DefaultViewPositions {
 }
 
 interface Deps {
-  states: States;
+  items: ProjectItemStates;
   feed: ChangeFeed;
   projects: ProjectService;
   located(project: ProjectRef, idSegment: string): ViewState;
@@ -46,14 +46,14 @@ interface Deps {
 export class ViewIndexingStatus {
   constructor(private readonly deps: Deps) {}
 
-  status(project: ProjectRef, viewSegment: string, idSegment: string): IndexingStatus {
+  async status(project: ProjectRef, viewSegment: string, idSegment: string): Promise<IndexingStatus> {
     const view = this.deps.located(project, viewSegment);
     // Delta answers for indexing views only: an aggregate has no projection, a deprecated view is stopped.
     if (isAggregate(view.value.fields.type))
       throw viewRejections.differentType(view.id, view.value.fields.type, isSparqlFamily(view.value.fields.type) ? 'SparqlView' : 'ElasticSearchView');
     if (view.deprecated) throw viewRejections.isDeprecated(view.id);
     const id = resolveId(idSegment, this.deps.projects.fetch(project));
-    const item = id === undefined ? undefined : this.item(project, id);
+    const item = id === undefined ? undefined : await this.item(project, id);
     if (!item || id === undefined) throw viewRejections.resourceNotFound(idSegment, project);
     const { definition, listed, tags } = item;
     const isDefault = view.id === DEFAULT_ES_VIEW || view.id === DEFAULT_SPARQL_VIEW;
@@ -73,15 +73,11 @@ export class ViewIndexingStatus {
     });
   }
 
-  /** The item of that `@id` in the project, of whichever kind holds it (their states are keyed `{kind}/{project}/{id}`). */
-  private item(project: ProjectRef, id: string): { definition: KindDefinition; listed: Listed; tags: Record<string, number> } | undefined {
-    for (const [definition, states] of this.deps.states.all()) {
-      if (!definition.listed) continue;
-      const state = states.get(`${definition.kind}/${project}/${id}`);
-      if (state === undefined) continue;
-      const listed = definition.listed(state);
-      if (listed.project === project && listed.id === id) return { definition, listed, tags: (state as { tags?: Record<string, number> }).tags ?? {} };
-    }
-    return undefined;
+  /** The item of that `@id` in the project, of whichever kind holds it. */
+  private async item(project: ProjectRef, id: string): Promise<{ definition: KindDefinition; listed: Listed; tags: Record<string, number> } | undefined> {
+    const found = await this.deps.items.find(project, id);
+    if (!found) return undefined;
+    const { definition, state } = found;
+    return { definition, listed: definition.listed!(state), tags: (state as { tags?: Record<string, number> }).tags ?? {} };
   }
 }

@@ -79,9 +79,9 @@ export const viewRoutes = (routes: Routes, router: Router, { views, queries, ind
   routes.add(router, `${S}/statistics`, {
     get: read(
       "Indexing statistics of a view's projection",
-      (_req, res, ctx) => {
+      async (_req, res, ctx) => {
         const view = views.located(itemOf(ctx), false);
-        send(res, statistics(view, indexes));
+        send(res, await statistics(view, indexes));
       },
       FETCH,
       ITEM,
@@ -133,11 +133,11 @@ const offsetBody = (at: number | undefined) => ({
  * and what is left before the log head; a default view's from the project's events, every one of
  * them evaluated (the default views index every item of the project).
  */
-const statistics = (view: ViewState, indexes: ViewIndexes) => {
+const statistics = async (view: ViewState, indexes: ViewIndexes) => {
   let c: IndexCounts | undefined;
   let remaining = 0;
   if (isDefaultView(view.id)) {
-    const project = indexes.events.of(view.project);
+    const project = await indexes.events.of(view.project);
     remaining = indexes.remaining(view.project, indexes.defaultPosition);
     const at = project.lastInstant;
     c = { processed: project.events, evaluated: project.events, discarded: 0, failed: 0, ...(at ? { lastEventInstant: at, lastProcessedInstant: at } : {}) };
