@@ -3,27 +3,8 @@ import { CATALOGUE } from '../store/graphNames.js';
 import type { Binding } from '../store/GraphStore.js';
 import { MISSING_DATATYPE } from './SortValue.js';
 import { cursorKey, cursorTie, orderKey, textDatatype, tieKey } from './payloadOrder.js';
-import {
-  and,
-  bgp,
-  bool,
-  dateTime,
-  filter,
-  graph,
-  int,
-  n,
-  nxvTerm,
-  op,
-  optional,
-  or,
-  rdfType,
-  str,
-  stringify,
-  triple,
-  typed,
-  v,
-  values,
-} from '../store/sparql.js';
+import { stringify } from '../store/sparql.js';
+import { and, bgp, bool, dateTime, filter, graph, int, n, nxvTerm, op, optional, or, rdfType, str, triple, typed, v, values } from '../store/sparqlTerms.js';
 
 /** The catalogue field a listing sorts on: a metadata field, or a payload property of the current revision. */
 export type SortField =

@@ -1,6 +1,6 @@
 import type { Expression, VariableTerm } from 'sparqljs';
 import type { Binding } from '../store/GraphStore.js';
-import { int, op, str } from '../store/sparql.js';
+import { int, op, str } from '../store/sparqlTerms.js';
 import { XSD } from '../rdf/terms.js';
 
 /**

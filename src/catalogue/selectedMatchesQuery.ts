@@ -1,6 +1,7 @@
 import type { SelectQuery } from 'sparqljs';
 import { CATALOGUE } from '../store/graphNames.js';
-import { graph, n, optional, bgp, rdfType, stringify, triple, v } from '../store/sparql.js';
+import { stringify } from '../store/sparql.js';
+import { graph, n, optional, bgp, rdfType, triple, v } from '../store/sparqlTerms.js';
 import type { ListingFilter } from './ListingQuery.js';
 import { selection } from './ListingQuery.js';
 

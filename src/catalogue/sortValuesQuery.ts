@@ -1,6 +1,7 @@
 import type { SelectQuery } from 'sparqljs';
 import { CATALOGUE } from '../store/graphNames.js';
-import { bgp, graph, n, nxvTerm, optional, str, stringify, triple, v } from '../store/sparql.js';
+import { stringify } from '../store/sparql.js';
+import { bgp, graph, n, nxvTerm, optional, str, triple, v } from '../store/sparqlTerms.js';
 
 /**
  * Every (item, head, value) of one payload property over the head revisions of one kind and

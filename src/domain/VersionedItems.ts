@@ -2,7 +2,8 @@ import type { Caller } from '../kernel/Caller.js';
 import type { Clock } from '../kernel/Clock.js';
 import type { JsonObject } from '../kernel/json.js';
 import type { ProjectRef } from '../kernel/labels.js';
-import type { DeprecateCommand, ItemTarget, TagCommand } from './itemCommands.js';
+import type { DeprecateCommand, ItemTarget as CommandTarget, TagCommand } from './itemCommands.js';
+import type { ItemRef, ItemTarget } from '../kernel/ItemRef.js';
 import { itemId } from './itemId.js';
 import type { CommandDefinition, DomainEvent } from './KindDefinition.js';
 import type { Lifecycle } from './Lifecycle.js';
@@ -32,37 +33,32 @@ export interface VersionedDeps<V> {
 
 /**
  * The steps that storages, files, resolvers and views take alike (DESIGN.md: their own services,
- * built from shared collaborators): find an item from its path segment, read a revision by `rev` or
+ * built from shared collaborators): find an item its path named (resolved at the edge), read a revision by `rev` or
  * `tag`, tag and deprecate it, run a command through the lifecycle. Each service keeps what is its
  * own (payload checks, defaults, guards) and builds its other commands with `change`.
  */
-export class VersionedItems<V, C extends ItemTarget> {
+export class VersionedItems<V, C extends CommandTarget> {
   constructor(
     private readonly kind: VersionedKind<V, C | TagCommand | DeprecateCommand>,
     private readonly deps: VersionedDeps<V>,
   ) {}
 
   /** The command's target: the item, now, the caller, and the project as the write sees it as it starts. */
-  target(ref: ProjectRef, id: string, caller: Caller): ItemTarget {
+  target(ref: ProjectRef, id: string, caller: Caller): CommandTarget {
     return { id, project: ref, instant: this.deps.clock.now(), subject: caller.subject, projectSeen: this.deps.projects.fetch(ref).createdSeq };
   }
 
   /**
    * What a create or an update starts from: the project (which must be active), the payload (which
-   * must be a JSON object) and the item's id from the path segment and the payload's `@id`.
+   * must be a JSON object) and the item's id from the path's (resolved at the edge) and the payload's `@id`.
    */
-  incoming(ref: ProjectRef, idSegment: string | undefined, payload: unknown): { project: ProjectState; source: JsonObject; id: string } {
-    const project = this.deps.projects.active(ref);
+  incoming(item: ItemTarget, payload: unknown): { project: ProjectState; source: JsonObject; id: string } {
+    const project = this.deps.projects.active(item.project);
     const source = objectPayload(payload, this.kind.noun);
-    return { project, source, id: this.idOf(project, idSegment, source) };
+    return { project, source, id: itemId(project, item.id, source, this.kind.invalidId, () => this.deps.clock.uuid()) };
   }
 
-  /** The id of an item being created, from its path segment and its payload's `@id` (see `itemId`). */
-  idOf(project: ProjectState, segment: string | undefined, source: JsonObject): string {
-    return itemId(project, segment, source, this.kind.invalidId, () => this.deps.clock.uuid());
-  }
-
-  /** The id a path segment names, expanded by the project's mappings and base. */
+  /** The id a segment that is not the path's names (a query parameter, a payload's reference), expanded by the project's mappings and base. */
   resolve(project: ProjectState, segment: string): string {
     const id = this.kind.alias?.(segment) ?? resolveId(segment, project);
     if (id === undefined) throw this.kind.invalidId(segment);
@@ -93,15 +89,16 @@ export class VersionedItems<V, C extends ItemTarget> {
     return state;
   }
 
-  /** The item a path segment names; a write needs the project active, a read only existing. */
-  located(ref: ProjectRef, idSegment: string, write: boolean): Versioned<V> {
-    const project = write ? this.deps.projects.active(ref) : this.deps.projects.fetch(ref);
-    return this.current(ref, this.resolve(project, idSegment));
+  /** The item named; a write needs the project active, a read only existing. */
+  located(item: ItemRef, write: boolean): Versioned<V> {
+    if (write) this.deps.projects.active(item.project);
+    else this.deps.projects.fetch(item.project);
+    return this.current(item.project, item.id);
   }
 
   /** The revision a selector names (the current one by default). */
-  fetch(ref: ProjectRef, idSegment: string, selector: Selector = {}): Versioned<V> {
-    const state = this.located(ref, idSegment, false);
+  fetch(item: ItemRef, selector: Selector = {}): Versioned<V> {
+    const state = this.located(item, false);
     const rev = selector.tag === undefined ? (selector.rev ?? state.rev) : state.tags[selector.tag];
     if (rev === undefined) throw rejections.tagNotFound(selector.tag!);
     const at = atRevision(state, rev);
@@ -109,28 +106,27 @@ export class VersionedItems<V, C extends ItemTarget> {
     return at;
   }
 
-  tag(ref: ProjectRef, idSegment: string, rev: number, tag: string, targetRev: number, caller: Caller): Promise<Versioned<V>> {
-    return this.change(ref, idSegment, caller, (target) => ({ type: 'Tag', ...target, rev, tag, targetRev }));
+  tag(item: ItemRef, rev: number, tag: string, targetRev: number, caller: Caller): Promise<Versioned<V>> {
+    return this.change(item, caller, (target) => ({ type: 'Tag', ...target, rev, tag, targetRev }));
   }
 
-  deprecate(ref: ProjectRef, idSegment: string, rev: number, caller: Caller): Promise<Versioned<V>> {
-    return this.change(ref, idSegment, caller, (target) => ({ type: 'Deprecate', ...target, rev }));
+  deprecate(item: ItemRef, rev: number, caller: Caller): Promise<Versioned<V>> {
+    return this.change(item, caller, (target) => ({ type: 'Deprecate', ...target, rev }));
   }
 
   /**
-   * A command on an existing item named by its path segment: `check` runs on the item found before
-   * the command is built (a kind's own refusal, the views' default views for instance).
+   * A command on an existing item: `check` runs on the item found before the command is built (a
+   * kind's own refusal, the views' default views for instance).
    */
   async change(
-    ref: ProjectRef,
-    idSegment: string,
+    item: ItemRef,
     caller: Caller,
-    command: (target: ItemTarget) => C | TagCommand | DeprecateCommand,
+    command: (target: CommandTarget) => C | TagCommand | DeprecateCommand,
     check?: (state: Versioned<V>) => void,
   ): Promise<Versioned<V>> {
-    const state = this.located(ref, idSegment, true);
+    const state = this.located(item, true);
     check?.(state);
-    return this.run(state, command(this.target(ref, state.id, caller)));
+    return this.run(state, command(this.target(item.project, state.id, caller)));
   }
 
   /** Runs a command through the lifecycle (the item's log key, its org and project as the streams' scopes); resolves to the item after it. */

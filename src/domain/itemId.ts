@@ -5,13 +5,13 @@ import { rejections } from './rejections.js';
 import type { Rejection } from '../kernel/Rejection.js';
 
 /**
- * The id of an item being created from its path segment and its payload's `@id`, each expanded by
- * the project's mappings and base: they must agree when both are given, and neither given means a
+ * The id of an item being created from its path's id (resolved at the edge) and its payload's `@id`,
+ * expanded by the project's mappings and base: they must agree when both are given, and neither given means a
  * new id under the project's base. Each kind names its own rejection of an id that cannot be one.
  */
 export const itemId = (
   project: ProjectState,
-  segment: string | undefined,
+  pathId: string | undefined,
   source: JsonObject,
   invalid: (value: string) => Rejection,
   uuid: () => string,
@@ -23,7 +23,6 @@ export const itemId = (
     if (iri === undefined) throw invalid(value);
     return iri;
   };
-  const pathId = segment === undefined ? undefined : resolve(segment);
   const raw = source['@id'];
   if (raw !== undefined && typeof raw !== 'string') throw notString("'@id' must be a string.");
   const payloadId = raw === undefined ? undefined : resolve(raw);

@@ -1,5 +1,6 @@
 import type { Kind, LogEvent } from '../events/EventLog.js';
 import type { RenderLookups } from '../kernel/RenderLookups.js';
+import { context } from '../kernel/vocabulary.js';
 import type { ProjectRef } from '../kernel/labels.js';
 import type { Rejection } from '../kernel/Rejection.js';
 import type { CommandDefinition, DomainEvent, KindDefinition } from './KindDefinition.js';
@@ -64,6 +65,19 @@ export const versionedDefinition = <V, C extends ItemTarget, E extends ItemEvent
     listed: versionedListed(content),
   };
 };
+
+/**
+ * The fields every streamed event of such a kind carries before its own, in Delta's order: its
+ * contexts (the metadata's, then the kind's), its type, its id under the kind's name (`_viewId`)
+ * and as `_resourceId`, and the payload as sent where the event carries one.
+ */
+export const streamedHead = (e: ItemEvent & { source?: unknown }, kindContext: string, idField: string, type: string = e.type): Record<string, unknown> => ({
+  '@context': [context('metadata'), context(kindContext)],
+  '@type': type,
+  [idField]: e.id,
+  _resourceId: e.id,
+  ...('source' in e ? { _source: e.source } : {}),
+});
 
 /** The fields every streamed event of such a kind carries after its own, in Delta's order. */
 export const streamedTail = (e: ItemEvent, look: RenderLookups): Record<string, unknown> => {

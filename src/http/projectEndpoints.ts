@@ -35,10 +35,11 @@ export const kindEndpoints = (readPermission: Permission, writePermission: Permi
 /**
  * The endpoints of a kind kept in a project that Delta reads with `resources/read` and writes with a
  * permission of its own (resolvers, views), each with its OpenAPI summary. A write takes `?indexing`
- * unless it appends nothing (`indexed` false: a view's restart).
+ * unless it appends nothing (`indexed` false: a view's restart); `item` names the route's item, resolved at the edge.
  */
 export const projectEndpoints = (writePermission: Permission) => ({
-  read: (summary: string, handle: Handler, reads: Reads = FETCH): Endpoint => projectEndpoint('resources/read', handle, { reads, summary }),
-  write: (summary: string, handle: Handler, body: 'json' | 'none' = 'json', indexed = true): Endpoint =>
-    projectEndpoint(writePermission, handle, { reads: STATES, body, summary, ...(indexed ? { indexing: true as const } : {}) }),
+  read: (summary: string, handle: Handler, reads: Reads = FETCH, item?: ItemPath): Endpoint =>
+    projectEndpoint('resources/read', handle, { reads, summary, ...(item ? { item } : {}) }),
+  write: (summary: string, handle: Handler, body: 'json' | 'none' = 'json', indexed = true, item?: ItemPath): Endpoint =>
+    projectEndpoint(writePermission, handle, { reads: STATES, body, summary, ...(indexed ? { indexing: true as const } : {}), ...(item ? { item } : {}) }),
 });

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { Indexing } from '../domain/EventWriter.js';
-import type { ItemRefs } from '../domain/projects/itemRefs.js';
+import type { ItemRefs, SegmentRules } from '../domain/projects/itemRefs.js';
 import { rejections } from '../domain/rejections.js';
 import { single } from './params.js';
 
@@ -19,6 +19,8 @@ export interface RequestEdge {
 export interface ItemPath {
   schema?: string;
   id?: string;
+  /** The kind's own rejection of a segment that is no IRI, and its aliases; none: the resources' (`InvalidResourceId`). */
+  rules?: SegmentRules;
 }
 
 /** `indexing=async|sync`, `sync` by default: `async` acknowledges a write once its state is readable, the projections follow. */

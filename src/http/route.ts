@@ -185,10 +185,14 @@ export class Routes {
 
   private async item(req: Request, path: ItemPath): Promise<ItemTarget> {
     if (!this.edge.items) throw new Error('a route declares an item but the route table resolves none');
-    return this.edge.items(projectOf(req), {
-      ...(path.schema === undefined ? {} : { schema: segment(req, path.schema) }),
-      ...(path.id === undefined ? {} : { id: segment(req, path.id) }),
-    });
+    return this.edge.items(
+      projectOf(req),
+      {
+        ...(path.schema === undefined ? {} : { schema: segment(req, path.schema) }),
+        ...(path.id === undefined ? {} : { id: segment(req, path.id) }),
+      },
+      path.rules,
+    );
   }
 
   private async authorize(guard: Guard, caller: Caller, req: Request): Promise<ProjectAccess> {

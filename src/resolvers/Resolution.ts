@@ -1,5 +1,6 @@
 import type { AclCheck } from '../kernel/AclCheck.js';
 import type { Caller } from '../kernel/Caller.js';
+import type { ItemRef } from '../kernel/ItemRef.js';
 import type { ProjectRef } from '../kernel/labels.js';
 import { Rejection } from '../kernel/Rejection.js';
 import type { Selector } from '../domain/resources/ResourceService.js';
@@ -80,8 +81,9 @@ export class Resolution {
   }
 
   /** Through one resolver of the project (a deprecated one fails its report). */
-  async resolveWith(project: ProjectRef, resolverSegment: string, id: string, selector: Selector, caller: Caller): Promise<ResolutionOutcome> {
-    const resolver = this.resolvers.fetch(project, resolverSegment);
+  async resolveWith(resolverRef: ItemRef, id: string, selector: Selector, caller: Caller): Promise<ResolutionOutcome> {
+    const resolver = this.resolvers.fetch(resolverRef);
+    const project = resolverRef.project;
     if (resolver.deprecated) {
       const reason = `Resolver '${resolver.id}' is deprecated.`;
       return { history: [{ resolverId: resolver.id, success: false, rejections: [{ project, cause: cause('ResolverIsDeprecated', reason) }] }] };

@@ -1,4 +1,5 @@
 import type { Caller } from '../kernel/Caller.js';
+import type { ItemRef, ItemTarget } from '../kernel/ItemRef.js';
 import type { JsonObject } from '../kernel/json.js';
 import type { ProjectRef } from '../kernel/labels.js';
 import type { ProjectState } from '../domain/projects/Project.js';
@@ -22,8 +23,9 @@ export class ResolverService {
     this.items = new VersionedItems(resolverDefinition, deps);
   }
 
-  async create(ref: ProjectRef, idSegment: string | undefined, payload: unknown, caller: Caller): Promise<ResolverState> {
-    const { project, source, id } = this.items.incoming(ref, idSegment, payload);
+  async create(item: ItemTarget, payload: unknown, caller: Caller): Promise<ResolverState> {
+    const ref = item.project;
+    const { project, source, id } = this.items.incoming(item, payload);
     this.items.checkNew(ref, id);
     const fields = this.checked(project, id, source, caller);
     return this.items.run(undefined, { type: 'Create', ...this.items.target(ref, id, caller), fields, source });
@@ -37,23 +39,29 @@ export class ResolverService {
     await this.items.run(undefined, { type: 'Create', ...this.items.target(ref, DEFAULT_RESOLVER, caller), fields, source });
   }
 
-  async update(ref: ProjectRef, idSegment: string, rev: number, payload: unknown, caller: Caller): Promise<ResolverState> {
-    const { project, source, id } = this.items.incoming(ref, idSegment, payload);
+  async update(item: ItemRef, rev: number, payload: unknown, caller: Caller): Promise<ResolverState> {
+    const ref = item.project;
+    const { project, source, id } = this.items.incoming(item, payload);
     const state = this.items.updatable(ref, id, rev);
     const fields = this.checked(project, id, source, caller);
     return this.items.run(state, { type: 'Update', ...this.items.target(ref, id, caller), rev, fields, source });
   }
 
-  tag(ref: ProjectRef, idSegment: string, rev: number, tag: string, targetRev: number, caller: Caller): Promise<ResolverState> {
-    return this.items.tag(ref, idSegment, rev, tag, targetRev, caller);
+  tag(item: ItemRef, rev: number, tag: string, targetRev: number, caller: Caller): Promise<ResolverState> {
+    return this.items.tag(item, rev, tag, targetRev, caller);
   }
 
-  deprecate(ref: ProjectRef, idSegment: string, rev: number, caller: Caller): Promise<ResolverState> {
-    return this.items.deprecate(ref, idSegment, rev, caller);
+  deprecate(item: ItemRef, rev: number, caller: Caller): Promise<ResolverState> {
+    return this.items.deprecate(item, rev, caller);
   }
 
-  fetch(ref: ProjectRef, idSegment: string, selector: Selector = {}): ResolverState {
-    return this.items.fetch(ref, idSegment, selector);
+  fetch(item: ItemRef, selector: Selector = {}): ResolverState {
+    return this.items.fetch(item, selector);
+  }
+
+  /** The resolver a segment names where the path's item is another (a resolution through one resolver). */
+  named(ref: ProjectRef, segment: string): ItemRef {
+    return { project: ref, id: this.items.resolve(this.deps.projects.fetch(ref), segment) };
   }
 
   /** The project's resolvers that take part in resolution: not deprecated, by priority. */

@@ -1,7 +1,7 @@
 import type { JsonObject } from '../kernel/json.js';
 import type { ProjectRef } from '../kernel/labels.js';
 import { context, NXV, SCHEMAS, XSD } from '../kernel/vocabulary.js';
-import { streamedTail, versionedDefinition } from '../domain/versionedDefinition.js';
+import { streamedHead, streamedTail, versionedDefinition } from '../domain/versionedDefinition.js';
 import type { VersionedContent } from '../domain/versionedParts.js';
 import type { ResolverCommand, ResolverEvent, ResolverFields, ResolverType, ResolverValue } from './Resolver.js';
 import { evaluateResolver, nextResolver } from './Resolver.js';
@@ -53,11 +53,7 @@ export const resolverDefinition = versionedDefinition<ResolverValue, ResolverCom
   evaluate: evaluateResolver,
   fold: nextResolver,
   renderEvent: (e, look) => ({
-    '@context': [context('metadata'), context('resolvers')],
-    '@type': e.type,
-    _resolverId: e.id,
-    _resourceId: e.id,
-    ...('source' in e ? { _source: e.source } : {}),
+    ...streamedHead(e, 'resolvers', '_resolverId'),
     _types: resolverTypes(e.resolverType),
     _constrainedBy: RESOLVERS_SCHEMA,
     ...streamedTail(e, look),

@@ -2,15 +2,10 @@ import type { Request, Response, Router } from 'express';
 import type { KindQueries } from '../catalogue/KindQueries.js';
 import type { Addresses } from '../kernel/Addresses.js';
 import type { ProjectService } from '../domain/projects/ProjectService.js';
-import { resolveId } from '../domain/projects/apiMappings.js';
-import { listingRequest, nextAddress } from '../http/listingParams.js';
-import { bool, requiredRev, selector, single } from '../http/params.js';
-import { pageBody } from '../http/render/listing.js';
-import { projectOf, segment } from '../http/route.js';
-import { projectEndpoints } from '../http/projectEndpoints.js';
-import type { Context, Handler, Routes } from '../http/route.js';
-import { tagBody } from '../http/routes/tagBody.js';
-import { sendJsonLd as send, tagsBody } from '../http/routes/itemResponses.js';
+import { bool, selector } from '../http/params.js';
+import { itemOf, segment } from '../http/route.js';
+import type { Context, Routes } from '../http/route.js';
+import { sendJsonLd as send } from '../http/routes/itemResponses.js';
 import type { ItemReader } from '../modules/Platform.js';
 import type { ResolverState } from './Resolver.js';
 import type { ResolverService } from './ResolverService.js';
@@ -18,7 +13,9 @@ import type { Resolution, ResolutionOutcome } from './Resolution.js';
 import { describeRef, resolutionReport, resolverReport } from './Resolution.js';
 import { resolverBody, resolverMetadata } from './resolverJson.js';
 import { resolverRejections } from './resolverRejections.js';
-import { LISTING } from '../http/reads.js';
+import { FETCH } from '../http/reads.js';
+import type { ItemPath } from '../http/requestEdge.js';
+import { versionedRoutes } from '../http/routes/versionedRoutes.js';
 
 interface Deps {
   resolvers: ResolverService;
@@ -30,72 +27,37 @@ interface Deps {
 }
 
 const T = '/v1/resolvers/:org/:project';
-const S = `${T}/:id`;
 
-/** Delta: resolvers are read with `resources/read` and written with `resolvers/write` on the project. */
-const { read, write } = projectEndpoints('resolvers/write');
+/** The resolver of `{T}/:id`. */
+const ITEM: ItemPath = { id: 'id', rules: { invalidId: resolverRejections.invalidResolverId } };
+/** The item resolved: its own rejection of a segment that is no IRI. */
+const RESOLVED: ItemPath = { id: 'resourceId', rules: { invalidId: resolverRejections.invalidResolvedResourceId } };
 
 /** Resolvers (Delta's resolvers API): lifecycle, listing, and resolution through every resolver (`_`) or one. */
 export const resolverRoutes = (routes: Routes, router: Router, { resolvers, resolution, queries, projects, items, addresses }: Deps): void => {
-  const id = (req: Request) => segment(req, 'id');
-  const written = (res: Response, status: number) => (s: ResolverState) => send(res, resolverMetadata(s, addresses), status);
-  const list = async (req: Request, res: Response, ctx: Context) => {
-    projects.fetch(projectOf(req));
-    const page = await queries.list(listingRequest(req, { kind: 'resolvers', project: projectOf(req) }, ctx.access));
-    send(
-      res,
-      pageBody(page, (s) => resolverMetadata(s, addresses), page.next && nextAddress(addresses, req, page.next)),
-    );
-  };
-
-  routes.add(router, T, {
-    get: read('List resolvers of a project', list, LISTING),
-    post: write('Create a resolver (InProject, CrossProject)', async (req, res, ctx) => {
-      written(res, 201)(await resolvers.create(projectOf(req), undefined, req.body, ctx.caller));
-    }),
-  });
-  const tag: Handler = async (req, res, ctx) => {
-    const rev = requiredRev(req.query);
-    const body = tagBody(req.body);
-    written(res, 201)(await resolvers.tag(projectOf(req), id(req), rev, body.tag, body.rev, ctx.caller));
-  };
-  routes.add(router, S, {
-    get: read('Fetch a resolver (?rev or ?tag)', (req, res) =>
-      send(res, resolverBody(resolvers.fetch(projectOf(req), id(req), selector(req.query)), addresses)),
-    ),
-    put: write('Create a resolver with this id, or update it (?rev)', async (req, res, ctx) => {
-      if (single(req.query, 'rev') === undefined) return written(res, 201)(await resolvers.create(projectOf(req), id(req), req.body, ctx.caller));
-      written(res, 200)(await resolvers.update(projectOf(req), id(req), requiredRev(req.query), req.body, ctx.caller));
-    }),
-    delete: write(
-      'Deprecate a resolver (?rev)',
-      async (req, res, ctx) => {
-        written(res, 200)(await resolvers.deprecate(projectOf(req), id(req), requiredRev(req.query), ctx.caller));
-      },
-      'none',
-    ),
-    // @bbp/nexus-sdk 1.3 (`Resolver.tag`) posts the tag to the resolver itself rather than to `/tags`.
-    post: write('Tag a revision of a resolver (?rev), where @bbp/nexus-sdk 1.3 sends it', tag),
-  });
-  routes.add(router, `${S}/source`, {
-    get: read('The resolver payload as sent', (req, res) => send(res, resolvers.fetch(projectOf(req), id(req), selector(req.query)).value.source)),
-  });
-  routes.add(router, `${S}/tags`, {
-    get: read('Tags of a resolver', (req, res) => send(res, tagsBody(resolvers.fetch(projectOf(req), id(req), selector(req.query)).tags))),
-    post: write('Tag a revision of a resolver (?rev)', tag),
+  // Delta: resolvers are read with `resources/read` and written with `resolvers/write` on the project.
+  const { read } = versionedRoutes(routes, router, {
+    path: T,
+    kind: 'resolvers',
+    noun: 'a resolver',
+    types: 'InProject, CrossProject',
+    writePermission: 'resolvers/write',
+    item: ITEM,
+    service: resolvers,
+    listing: queries,
+    projects,
+    addresses,
+    body: resolverBody,
+    metadata: resolverMetadata,
   });
 
   /** The resolved item, its source, or the report of the attempt (`showReport=true`). */
   const resolved = (source: boolean) => async (req: Request, res: Response, ctx: Context) => {
-    const ref = projectOf(req);
-    const project = projects.fetch(ref);
-    const raw = segment(req, 'resourceId');
-    const target = resolveId(raw, project);
-    if (target === undefined) throw resolverRejections.invalidResolvedResourceId(raw);
+    const { project: ref, id: target } = itemOf(ctx);
     const sel = selector(req.query);
     const via = segment(req, 'resolver');
     const outcome: ResolutionOutcome =
-      via === '_' ? await resolution.resolve(ref, target, sel, ctx.caller) : await resolution.resolveWith(ref, via, target, sel, ctx.caller);
+      via === '_' ? await resolution.resolve(ref, target, sel, ctx.caller) : await resolution.resolveWith(resolvers.named(ref, via), target, sel, ctx.caller);
     const report = via === '_' ? resolutionReport(outcome.history) : resolverReport(outcome.history[0]!);
     if (!source && bool(req.query, 'showReport') === true) return send(res, report);
     if (!outcome.found) {
@@ -107,7 +69,9 @@ export const resolverRoutes = (routes: Routes, router: Router, { resolvers, reso
     send(res, await items.body(kind, where, target, sel));
   };
   routes.add(router, `${T}/:resolver/:resourceId`, {
-    get: read('Resolve a resource through every resolver (_) or one (?rev, ?tag, ?showReport)', resolved(false)),
+    get: read('Resolve a resource through every resolver (_) or one (?rev, ?tag, ?showReport)', resolved(false), FETCH, RESOLVED),
   });
-  routes.add(router, `${T}/:resolver/:resourceId/source`, { get: read('The payload of a resource found by resolution (?annotate)', resolved(true)) });
+  routes.add(router, `${T}/:resolver/:resourceId/source`, {
+    get: read('The payload of a resource found by resolution (?annotate)', resolved(true), FETCH, RESOLVED),
+  });
 };

@@ -1,42 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { DataFactory } from 'n3';
 import oxigraph from 'oxigraph';
 import sparqljs from 'sparqljs';
-import type { Expression, IriTerm, LiteralTerm, Pattern, SparqlQuery, Triple, VariableTerm } from 'sparqljs';
+import type { Expression, IriTerm, LiteralTerm, Pattern, SparqlQuery, Triple } from 'sparqljs';
 import { assetPath } from '../util/assets.js';
-import { NXV, RDF_TYPE } from '../kernel/vocabulary.js';
-import { spelledIri, XSD } from '../rdf/terms.js';
+import { filter, op, str, v } from './sparqlTerms.js';
 
-/**
- * SPARQL as sparqljs syntax trees: user input only ever becomes an RDF term node of the tree,
- * so it is serialised escaped and can never change the query's structure.
- */
-const { namedNode, literal, variable } = DataFactory;
-
-export const v = (name: string): VariableTerm => variable(name);
-/** An IRI as the store holds it (`spelledIri`, as every write spells it). */
-export const n = (iri: string): IriTerm => namedNode(spelledIri(iri));
-export const nxvTerm = (local: string): IriTerm => namedNode(NXV + local);
-export const rdfType: IriTerm = namedNode(RDF_TYPE);
-export const str = (value: string): LiteralTerm => literal(value);
-export const typed = (value: string, datatype: string): LiteralTerm => literal(value, namedNode(datatype));
-export const int = (value: number): LiteralTerm => literal(String(value), namedNode(`${XSD}integer`));
-export const bool = (value: boolean): LiteralTerm => literal(String(value), namedNode(`${XSD}boolean`));
-export const dateTime = (value: string): LiteralTerm => literal(value, namedNode(`${XSD}dateTime`));
-
-type Node = Triple['subject'] | Triple['object'];
-export const triple = (subject: Node, predicate: IriTerm | VariableTerm, object: Node): Triple => ({ subject, predicate, object }) as Triple;
-export const bgp = (...triples: Triple[]): Pattern => ({ type: 'bgp', triples });
-export const graph = (name: IriTerm | VariableTerm, patterns: Pattern[]): Pattern => ({ type: 'graph', name, patterns }) as Pattern;
-export const optional = (patterns: Pattern[]): Pattern => ({ type: 'optional', patterns });
-export const filter = (expression: Expression): Pattern => ({ type: 'filter', expression });
-export const bind = (variable: VariableTerm, expression: Expression): Pattern => ({ type: 'bind', variable, expression });
-export const values = (name: string, terms: (IriTerm | LiteralTerm)[]): Pattern =>
-  ({ type: 'values', values: terms.map((t) => ({ [`?${name}`]: t })) }) as Pattern;
-export const op = (operator: string, ...args: Expression[]): Expression => ({ type: 'operation', operator, args }) as Expression;
-export const and = (...args: Expression[]): Expression => args.reduce((a, b) => op('&&', a, b));
-export const or = (...args: Expression[]): Expression => args.reduce((a, b) => op('||', a, b));
-
+/** Queries as sparqljs syntax trees (built with `sparqlTerms`) written out, and the statements kept in `sparql/*.rq`. */
 const generator = new sparqljs.Generator();
 export const stringify = (query: SparqlQuery): string => generator.stringify(writable(query) as SparqlQuery);
 

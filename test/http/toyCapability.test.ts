@@ -19,11 +19,14 @@ describe('a capability wired by one line (the toy capability)', () => {
     await api.put('/v1/projects/o/p', {});
   });
   after(() => server.stop(true));
+  /** The project's default base, which a path's id is resolved against. */
+  const BASE = () => `${server.url}/v1/resources/o/p/_/`;
 
   it('serves its route and maps its rejection to its status', async () => {
     const created = await api.put('/v1/toys/o/p/teddy', { name: 'woolly bear' });
     expect(created.status, created.text).to.equal(201);
-    expect((await api.get('/v1/toys/o/p/teddy')).body).to.deep.include({ '@id': 'teddy', name: 'woolly bear' });
+    // The path's id resolved at the edge, as every kind's: against the project's base.
+    expect((await api.get('/v1/toys/o/p/teddy')).body).to.deep.include({ '@id': `${BASE()}teddy`, name: 'woolly bear' });
     const again = await api.put('/v1/toys/o/p/teddy', { name: 'other' });
     expect(again.status).to.equal(409);
     expect(again.body['@type']).to.equal('ToyAlreadyExists');
@@ -32,7 +35,7 @@ describe('a capability wired by one line (the toy capability)', () => {
   it('lists its items through the catalogue, finds them by their search document, fetches them in a multi-fetch', async () => {
     await api.put('/v1/toys/o/p/kite', { name: 'paper kite' });
     expect((await api.get('/v1/toys/o/p')).body).to.deep.include({ _total: 2 });
-    expect((await api.get('/v1/toys/o/p?q=kite')).body._results).to.deep.equal(['kite']);
+    expect((await api.get('/v1/toys/o/p?q=kite')).body._results).to.deep.equal([`${BASE()}kite`]);
     const fetched = await api.post('/v1/multi-fetch/resources', { format: 'source', resources: [{ id: 'kite', project: 'o/p' }] });
     expect(fetched.status, fetched.text).to.equal(200);
     expect(fetched.body.resources[0]).to.deep.include({ value: { name: 'paper kite' } });

@@ -1,7 +1,7 @@
 import type { CommandDefinition, KindDefinition } from '../../src/domain/KindDefinition.js';
 import { sendJsonLd } from '../../src/http/routes/itemResponses.js';
 import { STATES, FETCH, LISTING } from '../../src/http/reads.js';
-import { onProject, projectOf, segment } from '../../src/http/route.js';
+import { itemOf, onProject, projectOf } from '../../src/http/route.js';
 import type { ProjectRef } from '../../src/kernel/labels.js';
 import { Rejection } from '../../src/kernel/Rejection.js';
 import type { SubjectPath } from '../../src/kernel/Subject.js';
@@ -82,7 +82,7 @@ export const toyCapability: CapabilityModule<Platform, unknown> = {
       viewed: [
         {
           kind: 'toys',
-          fetch: (project, id) => {
+          fetch: ({ project, id }) => {
             const s = states.get(toyKey(project, id));
             if (!s) throw new Rejection('ResourceNotFound', `Toy '${id}' not found.`);
             return {
@@ -125,9 +125,9 @@ export const toyCapability: CapabilityModule<Platform, unknown> = {
             reads: STATES,
             body: 'json',
             summary: 'Create a toy',
+            item: { id: 'id' },
             handle: async (req, res, ctx) => {
-              const project = projectOf(req);
-              const id = segment(req, 'id');
+              const { project, id } = itemOf(ctx);
               const cmd = { project, id, name: String((req.body as { name?: unknown }).name), subject: ctx.caller.subject, instant: p.clock.now() };
               await p.lifecycle.run(toyDefinition, states.get(toyKey(project, id)), cmd, { key: toyKey(project, id), org: project.split('/')[0]!, project });
               sendJsonLd(res, body(states.get(toyKey(project, id))!), 201);
@@ -138,8 +138,10 @@ export const toyCapability: CapabilityModule<Platform, unknown> = {
             reads: FETCH,
             body: 'none',
             summary: 'Fetch a toy',
-            handle: async (req, res) => {
-              const s = states.get(toyKey(projectOf(req), segment(req, 'id')));
+            item: { id: 'id' },
+            handle: async (_req, res, ctx) => {
+              const { project, id } = itemOf(ctx);
+              const s = states.get(toyKey(project, id));
               if (!s) throw new Rejection('ResourceNotFound', 'no such toy');
               sendJsonLd(res, body(s));
             },

@@ -74,6 +74,23 @@ describe('the request edge: items and indexing parsed once, as each route declar
     expect(typeOf(() => itemRefs(projects)('o/q', { id: 'r1' }))).to.equal('ProjectNotFound');
   });
 
+  it("applies a kind's own rules: its rejection of a segment that is no IRI, and its aliases before the mappings", () => {
+    const rules = { invalidId: (v: string) => new Rejection('InvalidViewId', v), alias: (v: string) => (v === 'graph' ? 'http://default/sparql' : undefined) };
+    expect(resolveItem(project, 'o/p', { id: 'graph' }, rules).id).to.equal('http://default/sparql');
+    expect(resolveItem(project, 'o/p', { id: 'ex:v' }, rules).id).to.equal('http://ex.org/v');
+    expect(typeOf(() => resolveItem(project, 'o/p', { id: 'a<b' }, rules))).to.equal('InvalidViewId');
+    // Without an alias the segment is resolved as any other; without rules, `graph` is relative to the base.
+    expect(resolveItem(project, 'o/p', { id: 'graph' }).id).to.equal('http://base.org/graph');
+    const routed = run(
+      '/v1/views/:org/:project/:id',
+      '/v1/views/o/p/a%3Cb',
+      { org: 'o', project: 'p', id: 'a<b' },
+      { item: { id: 'id', rules } },
+      { items: itemRefs(projects) },
+    );
+    return routed.then(({ error }) => expect((error as Rejection).type).to.equal('InvalidViewId'));
+  });
+
   it('parses `indexing`: sync by default, async or sync, anything else refused', () => {
     expect(parseIndexing({})).to.equal('sync');
     expect(parseIndexing({ indexing: 'async' })).to.equal('async');

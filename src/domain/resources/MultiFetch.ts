@@ -25,7 +25,7 @@ export interface ItemViews {
 /** A kind multi-fetch reads through its views; `fetch` rejects when the project holds no such item. */
 export interface ViewedKind {
   kind: string;
-  fetch(project: ProjectRef, id: string, selector: Selector): ItemViews;
+  fetch(item: ItemRef, selector: Selector): ItemViews;
 }
 
 /** One entry's outcome: the revision of the kind that holds the id, or why there is none. */
@@ -83,9 +83,9 @@ export class MultiFetch {
         if (!(error instanceof Rejection)) throw error;
       }
     }
-    for (const { kind, fetch } of this.viewed) {
+    for (const { kind, fetch } of item ? this.viewed : []) {
       try {
-        return { entry, kind, views: fetch(entry.project, id, selector) };
+        return { entry, kind, views: fetch(item!, selector) };
       } catch (error) {
         if (!(error instanceof Rejection)) throw error;
       }

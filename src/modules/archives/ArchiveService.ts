@@ -1,5 +1,6 @@
 import type { AclCheck } from '../../kernel/AclCheck.js';
 import type { CheckedPermission } from '../../kernel/permissions.js';
+import type { ItemRef, ItemTarget } from '../../kernel/ItemRef.js';
 import type { Caller } from '../../kernel/Caller.js';
 import type { Clock } from '../../kernel/Clock.js';
 import type { CpuTurns } from '../../workers/CpuTurns.js';
@@ -55,9 +56,10 @@ export class ArchiveService {
   constructor(private readonly deps: ArchiveDeps) {}
 
   /** `owner`: who the archive counts against (the caller's key: its subject, or an anonymous caller's address). */
-  async create(ref: ProjectRef, idSegment: string | undefined, payload: unknown, caller: Caller, owner: string): Promise<ArchiveRecord> {
+  async create(item: ItemTarget, payload: unknown, caller: Caller, owner: string): Promise<ArchiveRecord> {
+    const ref = item.project;
     const project = this.deps.projects.active(ref);
-    const id = this.idOf(project, idSegment, payload);
+    const id = this.idOf(project, item.id, payload);
     const { entries, source } = archiveEntries(payload);
     this.checkPaths(ref, entries);
     for (const e of entries) if (e.type === 'FileSelf') this.fileSelf(e.value);
@@ -85,10 +87,7 @@ export class ArchiveService {
     return record;
   }
 
-  async fetch(ref: ProjectRef, idSegment: string): Promise<ArchiveRecord> {
-    const project = this.deps.projects.fetch(ref);
-    const id = resolveId(idSegment, project);
-    if (id === undefined) throw archiveRejections.invalidArchiveId(idSegment);
+  async fetch({ project: ref, id }: ItemRef): Promise<ArchiveRecord> {
     const record = await this.deps.store.get(storeKey(ref, id));
     if (!record) throw archiveRejections.notFound(id, ref);
     return record;
@@ -239,9 +238,9 @@ export class ArchiveService {
     if (duplicates.length || invalids.length || longIds.length) throw archiveRejections.invalidResourceCollection(duplicates, invalids, longIds);
   }
 
-  private idOf(project: ProjectState, segment: string | undefined, payload: unknown): string {
+  private idOf(project: ProjectState, pathId: string | undefined, payload: unknown): string {
     const source = payload && typeof payload === 'object' && !Array.isArray(payload) ? (payload as JsonObject) : {};
-    return itemId(project, segment, source, archiveRejections.invalidArchiveId, () => this.deps.clock.uuid(), archiveRejections.decodingFailed);
+    return itemId(project, pathId, source, archiveRejections.invalidArchiveId, () => this.deps.clock.uuid(), archiveRejections.decodingFailed);
   }
 }
 

@@ -3,7 +3,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Addresses } from '../../kernel/Addresses.js';
 import { bool } from '../../http/params.js';
-import { projectOf, segment } from '../../http/route.js';
+import { itemOf } from '../../http/route.js';
+import type { ItemPath } from '../../http/requestEdge.js';
+import { archiveRejections } from './archiveRejections.js';
 import type { Context, Endpoint, Handler, Routes } from '../../http/route.js';
 import { projectEndpoint } from '../../http/projectEndpoints.js';
 import { sendJsonLd as send } from '../../http/routes/itemResponses.js';
@@ -23,8 +25,19 @@ interface Deps {
 const T = '/v1/archives/:org/:project';
 
 /** Delta 1.10: archives are made and read with `resources/read` on the project; each entry's own permission is checked at download. */
-const endpoint = (summary: string, reads: Reads, handle: Handler, body: 'json' | 'none' = 'none', costly?: (req: Request) => boolean): Endpoint =>
-  projectEndpoint('resources/read', handle, { reads, body, summary, ...(costly ? { costly } : {}) });
+const endpoint = (
+  summary: string,
+  reads: Reads,
+  handle: Handler,
+  item: ItemPath,
+  body: 'json' | 'none' = 'none',
+  costly?: (req: Request) => boolean,
+): Endpoint => projectEndpoint('resources/read', handle, { reads, body, summary, item, ...(costly ? { costly } : {}) });
+
+/** The archive of `{T}/:id`, and a POST's (none: the payload's `@id` or a new one); a bad id is `InvalidArchiveId`. */
+const RULES = { invalidId: archiveRejections.invalidArchiveId };
+const ITEM: ItemPath = { id: 'id', rules: RULES };
+const NEW: ItemPath = { rules: RULES };
 
 /** The archive format an `Accept` header names: zip (as Delta 1.10 offers it), tar, or none (the JSON-LD description). */
 const formatOf = (req: Request): 'zip' | 'tar' | undefined => {
@@ -54,8 +67,8 @@ const asksForArchive = (req: Request): boolean =>
  * metadata. A download (an `Accept` of zip or tar) counts against the caller's share of costly requests.
  */
 export const archiveRoutes = (routes: Routes, router: Router, { archives, addresses }: Deps): void => {
-  const created = async (req: Request, res: Response, ctx: Context, id: string | undefined) => {
-    const record = await archives.create(projectOf(req), id, req.body, ctx.caller, callerKey(ctx.caller, req));
+  const created = async (req: Request, res: Response, ctx: Context) => {
+    const record = await archives.create(ctx.item!, req.body, ctx.caller, callerKey(ctx.caller, req));
     const metadata = archiveMetadata(record, addresses, archives.secondsLeft(record));
     if (!asksForArchive(req)) return send(res, metadata, 201);
     res.location(archiveSelf(addresses, record));
@@ -63,17 +76,12 @@ export const archiveRoutes = (routes: Routes, router: Router, { archives, addres
   };
   routes.add(router, T, {
     post: {
-      ...endpoint(
-        'Create an archive: 201 with its metadata, or 303 to where it is downloaded when Accept asks for the archive',
-        STATES,
-        (req, res, ctx) => created(req, res, ctx, undefined),
-        'json',
-      ),
+      ...endpoint('Create an archive: 201 with its metadata, or 303 to where it is downloaded when Accept asks for the archive', STATES, created, NEW, 'json'),
       indexing: true,
     },
   });
   const download = async (req: Request, res: Response, ctx: Context) => {
-    const record = await archives.fetch(projectOf(req), segment(req, 'id'));
+    const record = await archives.fetch(itemOf(ctx));
     const format = formatOf(req);
     if (format === undefined) return send(res, archiveBody(record, addresses, archives.secondsLeft(record)));
     // Every entry is checked before the status goes out: a refusal is still a typed error.
@@ -92,6 +100,7 @@ export const archiveRoutes = (routes: Routes, router: Router, { archives, addres
       'Fetch an archive: its description, or the archive itself (Accept: application/zip or application/x-tar; ?ignoreNotFound)',
       FETCH,
       download,
+      ITEM,
       'none',
       (req) => formatOf(req) !== undefined,
     ),
@@ -99,7 +108,8 @@ export const archiveRoutes = (routes: Routes, router: Router, { archives, addres
       ...endpoint(
         'Create an archive with this id: 201 with its metadata, or 303 to where it is downloaded when Accept asks for the archive',
         STATES,
-        (req, res, ctx) => created(req, res, ctx, segment(req, 'id')),
+        created,
+        ITEM,
         'json',
       ),
       indexing: true,

@@ -1,4 +1,5 @@
 import type { Addresses } from '../../kernel/Addresses.js';
+import { rejections } from '../../domain/rejections.js';
 import type { ProjectRef } from '../../kernel/labels.js';
 import type { FilePort, StoragePort } from '../filePorts.js';
 import type { FileState } from './files/File.js';
@@ -11,7 +12,11 @@ import type { StorageService } from './storages/StorageService.js';
 /** The files as other modules are handed them (`FilePort`): the service, the states and the renderer behind it. */
 export const filePort = (files: FileService, states: ReadonlyMap<string, FileState>, addresses: Addresses): FilePort => ({
   find: (project, idSegment) => files.find(project, idSegment),
-  fetch: (project, idSegment, selector) => files.fetch(project, idSegment, selector),
+  fetch: (project, idSegment, selector) => {
+    const item = files.named(project, idSegment);
+    if (item === undefined) throw rejections.invalidResourceId(idSegment);
+    return files.fetch(item, selector);
+  },
   // The port's files are this module's: a `FileItem` it hands out is a `FileState`.
   content(file: FileState) {
     return files.content(file);
@@ -29,5 +34,5 @@ export const filePort = (files: FileService, states: ReadonlyMap<string, FileSta
 
 /** The storages as other modules are handed them (`StoragePort`). */
 export const storagePort = (storages: StorageService): StoragePort => ({
-  readPermission: (project, storageId) => storages.fetch(project, storageId).value.fields.readPermission,
+  readPermission: (project, storageId) => storages.fetch({ project, id: storageId }).value.fields.readPermission,
 });

@@ -109,8 +109,8 @@ export const storagesAndFiles = (deps: FilesDeps) => {
   const viewed: ViewedKind[] = [
     {
       kind: 'storages',
-      fetch: (project, id, selector) => {
-        const s = storages.fetch(project, id, selector);
+      fetch: (item, selector) => {
+        const s = storages.fetch(item, selector);
         return {
           id: s.id,
           source: s.value.source,
@@ -122,8 +122,8 @@ export const storagesAndFiles = (deps: FilesDeps) => {
     },
     {
       kind: 'files',
-      fetch: (project, id, selector) => {
-        const f = files.fetch(project, id, selector);
+      fetch: (item, selector) => {
+        const f = files.fetch(item, selector);
         const body = fileMetadata(f, deps.addresses);
         return { id: f.id, source: { '@id': f.id, '@type': 'File', ...attributesJson(f.value) }, body, annotated: body, expanded: fileExpanded(f.id, f.value) };
       },

@@ -2,6 +2,7 @@ import type { AclCheck } from '../../kernel/AclCheck.js';
 import type { CheckedPermission } from '../../kernel/permissions.js';
 import { rejections } from '../../domain/rejections.js';
 import type { Caller } from '../../kernel/Caller.js';
+import type { ItemRef } from '../../kernel/ItemRef.js';
 import type { ProjectRef } from '../../kernel/labels.js';
 import { Rejection } from '../../kernel/Rejection.js';
 import { searchWithDocuments } from '../../search/dsl/executeSearch.js';
@@ -46,8 +47,9 @@ export class ViewQueries {
     },
   ) {}
 
-  async search(project: ProjectRef, idSegment: string, body: unknown, caller: Caller): Promise<SearchResponse> {
-    const view = this.queried(project, idSegment, false);
+  async search(item: ItemRef, body: unknown, caller: Caller): Promise<SearchResponse> {
+    const project = item.project;
+    const view = this.queried(item, false);
     await this.authorize(view, caller);
     if (view.id === DEFAULT_ES_VIEW && view.value.fields.type === 'ElasticSearchView') return this.defaultSearch().query(project, body);
     if (!isAggregate(view.value.fields.type)) {
@@ -73,7 +75,7 @@ export class ViewQueries {
 
   /** The SPARQL datasets of a view; undefined for the project's default SPARQL view (the project's endpoint answers). */
   async datasets(project: ProjectRef, idSegment: string, caller: Caller): Promise<ViewDataset[] | undefined> {
-    const view = this.queried(project, idSegment, true);
+    const view = this.queried(this.deps.views.named(project, idSegment), true);
     if (view.id === DEFAULT_SPARQL_VIEW) return undefined;
     await this.authorize(view, caller);
     const aggregate = isAggregate(view.value.fields.type);
@@ -92,9 +94,9 @@ export class ViewQueries {
   }
 
   /** A view of the family the endpoint queries, not deprecated. */
-  private queried(project: ProjectRef, idSegment: string, sparql: boolean): ViewState {
-    const view = this.deps.views.located(project, idSegment, false);
-    if (isSparqlFamily(view.value.fields.type) !== sparql) throw viewRejections.notFound(view.id, project);
+  private queried(item: ItemRef, sparql: boolean): ViewState {
+    const view = this.deps.views.located(item, false);
+    if (isSparqlFamily(view.value.fields.type) !== sparql) throw viewRejections.notFound(view.id, item.project);
     if (view.deprecated) throw viewRejections.isDeprecated(view.id);
     return view;
   }

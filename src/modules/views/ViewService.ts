@@ -1,4 +1,6 @@
 import type { Caller } from '../../kernel/Caller.js';
+import type { ItemRef, ItemTarget } from '../../kernel/ItemRef.js';
+import type { SegmentRules } from '../../domain/projects/itemRefs.js';
 import type { JsonObject } from '../../kernel/json.js';
 import type { ProjectRef } from '../../kernel/labels.js';
 import type { ProjectState } from '../../domain/projects/Project.js';
@@ -20,8 +22,12 @@ export interface ViewDeps extends VersionedDeps<ViewValue> {
   sparqlViewsPerProject?: number;
 }
 
-/** `graph` names the default SPARQL view in paths. */
-const viewKind: VersionedKind<ViewValue, ViewCommand> = { ...viewDefinition, alias: (segment) => (segment === 'graph' ? DEFAULT_SPARQL_VIEW : undefined) };
+/** How views are named in paths: `graph` is the default SPARQL view. */
+export const VIEW_SEGMENTS: SegmentRules = {
+  invalidId: viewDefinition.invalidId,
+  alias: (segment) => (segment === 'graph' ? DEFAULT_SPARQL_VIEW : undefined),
+};
+const viewKind: VersionedKind<ViewValue, ViewCommand> = { ...viewDefinition, alias: VIEW_SEGMENTS.alias! };
 
 const notDefault = ({ id }: { id: string }): void => {
   if (isDefaultView(id)) throw viewRejections.isDefaultView();
@@ -35,8 +41,9 @@ export class ViewService {
     this.items = new VersionedItems(viewKind, deps);
   }
 
-  async create(ref: ProjectRef, idSegment: string | undefined, payload: unknown, caller: Caller): Promise<ViewState> {
-    const { project, source, id } = this.items.incoming(ref, idSegment, payload);
+  async create(item: ItemTarget, payload: unknown, caller: Caller): Promise<ViewState> {
+    const ref = item.project;
+    const { project, source, id } = this.items.incoming(item, payload);
     this.items.checkNew(ref, id);
     const fields = this.checked(project, source);
     if (fields.type === 'SparqlView') this.roomForSparqlView(ref);
@@ -60,8 +67,9 @@ export class ViewService {
     }
   }
 
-  async update(ref: ProjectRef, idSegment: string, rev: number, payload: unknown, caller: Caller): Promise<ViewState> {
-    const { project, source, id } = this.items.incoming(ref, idSegment, payload);
+  async update(item: ItemRef, rev: number, payload: unknown, caller: Caller): Promise<ViewState> {
+    const ref = item.project;
+    const { project, source, id } = this.items.incoming(item, payload);
     notDefault({ id });
     const state = this.items.updatable(ref, id, rev);
     const fields = this.checked(project, source);
@@ -69,18 +77,18 @@ export class ViewService {
   }
 
   /** The default views may be tagged, never deprecated nor undeprecated. */
-  tag(ref: ProjectRef, idSegment: string, rev: number, tag: string, targetRev: number, caller: Caller): Promise<ViewState> {
-    return this.items.tag(ref, idSegment, rev, tag, targetRev, caller);
+  tag(item: ItemRef, rev: number, tag: string, targetRev: number, caller: Caller): Promise<ViewState> {
+    return this.items.tag(item, rev, tag, targetRev, caller);
   }
 
-  deprecate(ref: ProjectRef, idSegment: string, rev: number, caller: Caller): Promise<ViewState> {
-    return this.items.change(ref, idSegment, caller, (target) => ({ type: 'Deprecate', ...target, rev }), notDefault);
+  deprecate(item: ItemRef, rev: number, caller: Caller): Promise<ViewState> {
+    return this.items.change(item, caller, (target) => ({ type: 'Deprecate', ...target, rev }), notDefault);
   }
 
-  undeprecate(ref: ProjectRef, idSegment: string, rev: number, caller: Caller): Promise<ViewState> {
+  undeprecate(item: ItemRef, rev: number, caller: Caller): Promise<ViewState> {
+    const ref = item.project;
     return this.items.change(
-      ref,
-      idSegment,
+      item,
       caller,
       (target) => ({ type: 'Undeprecate', ...target, rev }),
       (state) => {
@@ -90,8 +98,8 @@ export class ViewService {
     );
   }
 
-  fetch(ref: ProjectRef, idSegment: string, selector: Selector = {}): ViewState {
-    return this.items.fetch(ref, idSegment, selector);
+  fetch(item: ItemRef, selector: Selector = {}): ViewState {
+    return this.items.fetch(item, selector);
   }
 
   /** The view with that id (`graph` naming the default SPARQL view), current state, without the project's checks of a write. */
@@ -142,8 +150,13 @@ export class ViewService {
     return isAggregate(s.value.fields.type);
   }
 
-  /** The view a path segment names (`graph` is the default SPARQL view's alias). */
-  located(ref: ProjectRef, idSegment: string, write: boolean): ViewState {
-    return this.items.located(ref, idSegment, write);
+  /** The view named; a write needs its project active. */
+  located(item: ItemRef, write: boolean): ViewState {
+    return this.items.located(item, write);
+  }
+
+  /** The view a segment names where no route resolved it (the SPARQL endpoint's, the indexing status'): `graph` is the default SPARQL view. */
+  named(ref: ProjectRef, segment: string): ItemRef {
+    return { project: ref, id: this.items.resolve(this.deps.projects.fetch(ref), segment) };
   }
 }

@@ -79,7 +79,7 @@ export const createViewsModule = (options: { searchBudgetMillis: number; sparqlV
       items: p.projectItems,
       feed: p.feed,
       projects: p.projects,
-      located: (project, segment) => views.located(project, segment, false),
+      located: (project, segment) => views.located(views.named(project, segment), false),
       position: (project, id) => indexes.progress(project, id)?.position,
       defaults: p.indexPositions,
     });

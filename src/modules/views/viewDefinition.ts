@@ -1,7 +1,7 @@
 import type { JsonObject } from '../../kernel/json.js';
 import type { ProjectRef } from '../../kernel/labels.js';
 import { context, NXV, SCHEMAS } from '../../kernel/vocabulary.js';
-import { streamedTail, versionedDefinition } from '../../domain/versionedDefinition.js';
+import { streamedHead, streamedTail, versionedDefinition } from '../../domain/versionedDefinition.js';
 import type { VersionedContent } from '../../domain/versionedParts.js';
 import type { ViewCommand, ViewEvent, ViewFields, ViewType, ViewValue } from './View.js';
 import { deltaEventName, evaluateView, isSparqlFamily, nextView } from './View.js';
@@ -57,11 +57,7 @@ export const viewDefinition = versionedDefinition<ViewValue, ViewCommand, ViewEv
   evaluate: evaluateView,
   fold: nextView,
   renderEvent: (e, look) => ({
-    '@context': [context('metadata'), context(isSparqlFamily(e.viewType) ? 'sparql' : 'elasticsearch')],
-    '@type': deltaEventName(e),
-    _viewId: e.id,
-    _resourceId: e.id,
-    ...('source' in e ? { _source: e.source } : {}),
+    ...streamedHead(e, isSparqlFamily(e.viewType) ? 'sparql' : 'elasticsearch', '_viewId', deltaEventName(e)),
     _types: viewTypes(e.viewType),
     _constrainedBy: VIEWS_SCHEMA,
     ...streamedTail(e, look),

@@ -14,7 +14,8 @@ import { searchRejections } from '../searchRejections.js';
 import { dateOf, searchGraphOf, SEARCH_PREFIX, SOURCE, valueOf, wordsOf } from './searchGraph.js';
 import { XSD } from '../../rdf/terms.js';
 import type { Expression, Pattern, ScoredWord, Term } from './translateSearch.js';
-import { DOC, DOC_ID, double, filter, idPattern, integer as integerTerm, named, op, QueryTranslator, text, triple, variable } from './translateSearch.js';
+import { DOC, DOC_ID, idPattern, QueryTranslator } from './translateSearch.js';
+import { double, filter, int as integerTerm, n as named, op, str as text, triplePattern, v as variable } from '../../store/sparqlTerms.js';
 
 const unsupported = (construct: string) => searchRejections.unsupportedConstruct(construct, 'not translated into SPARQL for the external triple store');
 const malformed = searchRejections.malformedSearchQuery;
@@ -152,7 +153,7 @@ export class StoreSearchEngine implements SearchEngine {
         where: [
           graphValues,
           { type: 'values', values: distinct.map((s) => ({ '?p': named(s.predicate), '?w': text(s.word) })) } as Pattern,
-          { type: 'graph', name: G, patterns: [triple(DOC, variable('p'), variable('w'))] } as unknown as Pattern,
+          { type: 'graph', name: G, patterns: [triplePattern(DOC, variable('p'), variable('w'))] } as unknown as Pattern,
         ],
         group: [{ expression: variable('p') }, { expression: variable('w') }],
       } as Omit<Select, 'type' | 'queryType' | 'prefixes'>),
@@ -186,7 +187,7 @@ export class StoreSearchEngine implements SearchEngine {
               type: 'values',
               values: weights.map((w) => ({ '?sp': named(w.word.predicate), '?sw': text(w.word.word), '?wt': double(w.weight) })),
             } as Pattern,
-            triple(DOC, variable('sp'), variable('sw')),
+            triplePattern(DOC, variable('sp'), variable('sw')),
           ],
         } as Pattern);
       const scoreExpression = weights.length ? aggregate('sum', op('coalesce', variable('wt'), double(0))) : aggregate('max', double(constant));
@@ -202,7 +203,7 @@ export class StoreSearchEngine implements SearchEngine {
         inner.push({
           type: 'optional',
           patterns: keyword
-            ? [triple(DOC, named(valueOf(path)), s)]
+            ? [triplePattern(DOC, named(valueOf(path)), s)]
             : // Numbers and booleans as written, dates as their instants, text by its words (refused below: text has no sort value).
               [
                 {
@@ -211,12 +212,12 @@ export class StoreSearchEngine implements SearchEngine {
                     {
                       type: 'group',
                       patterns: [
-                        triple(DOC, named(valueOf(path)), s),
+                        triplePattern(DOC, named(valueOf(path)), s),
                         filter(op('||', op('isnumeric', s), op('=', op('datatype', s), named(`${XSD}boolean`)))),
                       ],
                     },
-                    { type: 'group', patterns: [triple(DOC, named(dateOf(path)), s)] },
-                    { type: 'group', patterns: [triple(DOC, named(wordsOf(path)), s)] },
+                    { type: 'group', patterns: [triplePattern(DOC, named(dateOf(path)), s)] },
+                    { type: 'group', patterns: [triplePattern(DOC, named(wordsOf(path)), s)] },
                   ],
                 } as Pattern,
               ],
@@ -262,7 +263,7 @@ export class StoreSearchEngine implements SearchEngine {
         {
           type: 'graph',
           name: named(searchGraphOf(project)),
-          patterns: [idPattern(), triple(DOC, named(SOURCE), variable('src'))],
+          patterns: [idPattern(), triplePattern(DOC, named(SOURCE), variable('src'))],
         } as unknown as Pattern,
       ],
     });
@@ -274,7 +275,7 @@ export class StoreSearchEngine implements SearchEngine {
       variables: [DOC, variable('src')],
       where: [
         { type: 'values', values: docs.map((d) => ({ '?doc': named(d) })) } as Pattern,
-        { type: 'graph', name: G, patterns: [triple(DOC, named(SOURCE), variable('src'))] } as unknown as Pattern,
+        { type: 'graph', name: G, patterns: [triplePattern(DOC, named(SOURCE), variable('src'))] } as unknown as Pattern,
       ],
     });
     return new Map(rows.map((r) => [r['doc']!.value, JSON.parse(r['src']!.value) as JsonObject]));
@@ -296,7 +297,7 @@ export class StoreSearchEngine implements SearchEngine {
       const field = params['field'];
       const path = field.endsWith('.keyword') ? field.slice(0, -'.keyword'.length) : field;
       const v = variable('agg');
-      const held = triple(DOC, named(valueOf(path)), v);
+      const held = triplePattern(DOC, named(valueOf(path)), v);
       if (type === 'terms') {
         const size = integer(params['size'], 'size', 10);
         return {
@@ -344,7 +345,7 @@ export class StoreSearchEngine implements SearchEngine {
           const value = valueOfTerm(rows[0]?.['r']);
           if ((type === 'min' || type === 'max') && value === null && where) {
             // A date field: its instants, answered with their ISO form as in process.
-            const dated = await this.select({ variables: [as(aggregate(type, v), 'r')], where: where([triple(DOC, named(dateOf(path)), v)]) });
+            const dated = await this.select({ variables: [as(aggregate(type, v), 'r')], where: where([triplePattern(DOC, named(dateOf(path)), v)]) });
             const instant = valueOfTerm(dated[0]?.['r']);
             if (typeof instant === 'number') return { value: instant, value_as_string: new Date(instant).toISOString() };
           }

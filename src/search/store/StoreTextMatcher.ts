@@ -4,12 +4,11 @@ import { selection } from '../../catalogue/ListingQuery.js';
 import type { ProjectRef } from '../../kernel/labels.js';
 import { XSD } from '../../rdf/terms.js';
 import { parseItemNode } from '../../store/graphNames.js';
-import { str } from '../../store/sparql.js';
 import { searchSelect } from './searchSelect.js';
 import type { SparqlHttpClient } from '../../store/SparqlHttpClient.js';
 import { INDEXED_WORD, LENGTH, LONG, phraseText, TEXT, textGraphOf, WORD } from './textGraph.js';
 import type { Expression, Pattern } from './translateSearch.js';
-import { double, filter, integer, named, op, text, triple, values, variable } from './translateSearch.js';
+import { double, filter, int as integer, n as named, op, str as text, triplePattern, values, v as variable } from '../../store/sparqlTerms.js';
 
 const generator = new sparqljs.Generator();
 const ITEM = variable('item');
@@ -187,7 +186,7 @@ export class StoreTextMatcher implements TextMatcher {
       'g0',
       projects.map((p) => named(textGraphOf(kind, p))),
     );
-    return [graphs, { type: 'graph', name: variable('g0'), patterns: [triple(variable('i0'), named(LENGTH), N0)] } as unknown as Pattern];
+    return [graphs, { type: 'graph', name: variable('g0'), patterns: [triplePattern(variable('i0'), named(LENGTH), N0)] } as unknown as Pattern];
   }
 
   /**
@@ -222,7 +221,7 @@ export class StoreTextMatcher implements TextMatcher {
     if (idNode !== undefined && idProject !== undefined && projects.includes(idProject)) {
       // Only when its text does not hold the phrase: it is then among the matches, scored.
       const own = variable('own');
-      const ownText = { type: 'graph', name: named(textGraphOf(f.kind, idProject)), patterns: [triple(ITEM, named(TEXT), own)] } as unknown as Pattern;
+      const ownText = { type: 'graph', name: named(textGraphOf(f.kind, idProject)), patterns: [triplePattern(ITEM, named(TEXT), own)] } as unknown as Pattern;
       const unmatched = words.length ? [filter(op('notexists', group([ownText, filter(contains(own, words))]) as unknown as Expression))] : [];
       branches.push([values('item', [named(idNode)]), ...unmatched, ...(scoring ? [bind(SCORE, double(0))] : [])]);
     }
@@ -249,22 +248,22 @@ export class StoreTextMatcher implements TextMatcher {
     // for 10 projects of 1,000 items where CONTAINS over their texts took 19 ms (bench/qListing.ts's
     // items, loaded machine).
     const whole = [...new Set(words.slice(0, -1))].sort((a, b) => b.length - a.length).slice(0, CANDIDATE_WORDS);
-    const candidates = this.indexed ? [] : whole.map((w) => triple(ITEM, named(WORD), text(w)));
+    const candidates = this.indexed ? [] : whole.map((w) => triplePattern(ITEM, named(WORD), text(w)));
     const indexed = this.indexed ? freeText(words) : undefined;
     // With the store's index: the items it finds by the phrase's words, and those holding a word it does not keep (a prefix may begin it).
     const texts: Pattern[] =
       indexed === undefined
-        ? [triple(ITEM, named(TEXT), T)]
+        ? [triplePattern(ITEM, named(TEXT), T)]
         : [
             {
               type: 'union',
               patterns: [
-                group([triple(ITEM, named(TEXT), T), triple(T, named(FREE_TEXT), text(indexed))]),
-                group([triple(ITEM, named(LONG), variable('long')), triple(ITEM, named(TEXT), T)]),
+                group([triplePattern(ITEM, named(TEXT), T), triplePattern(T, named(FREE_TEXT), text(indexed))]),
+                group([triplePattern(ITEM, named(LONG), variable('long')), triplePattern(ITEM, named(TEXT), T)]),
               ],
             } as Pattern,
           ];
-    const inGraph: Pattern[] = [...candidates, ...texts, triple(ITEM, named(LENGTH), N)];
+    const inGraph: Pattern[] = [...candidates, ...texts, triplePattern(ITEM, named(LENGTH), N)];
     // How often the phrase occurs: what removing it takes off the text's length, in phrase lengths.
     const frequency = op('/', op('-', op('strlen', T), op('strlen', op('replace', T, phrase, text('')))), op('strlen', phrase));
     return [graphs, { type: 'graph', name: G, patterns: inGraph } as unknown as Pattern, filter(contains(T, words)), bind(F, frequency)];
@@ -311,7 +310,7 @@ const after = (position: RankedRow): Expression => {
   const past = op(
     '||',
     op('<', SCORE, double(position.score - tolerance)),
-    op('&&', op('<=', SCORE, double(position.score + tolerance)), op('>', op('str', ITEM), str(position.node))),
+    op('&&', op('<=', SCORE, double(position.score + tolerance)), op('>', op('str', ITEM), text(position.node))),
   );
   const plain = op('=', EXACT, integer(0));
   return position.exact ? op('||', plain, past) : op('&&', plain, past);

@@ -1,5 +1,19 @@
 import type sparqljs from 'sparqljs';
-import { XSD } from '../../rdf/terms.js';
+import {
+  bool as booleanTerm,
+  double,
+  filter,
+  group,
+  inList,
+  int as integer,
+  n as named,
+  op,
+  str as text,
+  triplePattern,
+  union,
+  v as variable,
+  values,
+} from '../../store/sparqlTerms.js';
 import { words } from '../../kernel/analyzer.js';
 import { isObject } from '../dsl/queryParams.js';
 import { epochMillis, isDate } from '../dsl/fields.js';
@@ -21,23 +35,6 @@ export type Expression = sparqljs.Expression;
 
 const unsupported = (construct: string) => searchRejections.unsupportedConstruct(construct, 'not translated into SPARQL for the external triple store');
 const malformed = searchRejections.malformedSearchQuery;
-
-export const named = (value: string) => ({ termType: 'NamedNode', value }) as sparqljs.IriTerm;
-export const variable = (value: string) => ({ termType: 'Variable', value }) as sparqljs.VariableTerm;
-export const text = (value: string) => ({ termType: 'Literal', value, language: '', datatype: named(`${XSD}string`) }) as unknown as sparqljs.LiteralTerm;
-export const double = (value: number) =>
-  ({ termType: 'Literal', value: String(value), language: '', datatype: named(`${XSD}double`) }) as unknown as sparqljs.LiteralTerm;
-const booleanTerm = (value: boolean) =>
-  ({ termType: 'Literal', value: String(value), language: '', datatype: named(`${XSD}boolean`) }) as unknown as sparqljs.LiteralTerm;
-export const integer = (value: number) =>
-  ({ termType: 'Literal', value: String(Math.trunc(value)), language: '', datatype: named(`${XSD}integer`) }) as unknown as sparqljs.LiteralTerm;
-/** `?x IN (...)`: sparqljs wants the list as one argument. */
-const inList = (x: Term, list: Term[]): Expression => ({ type: 'operation', operator: 'in', args: [x, list] }) as unknown as Expression;
-export const op = (operator: string, ...args: (Expression | Term)[]): Expression => ({ type: 'operation', operator, args }) as Expression;
-export const triple = (s: Term, p: Term, o: Term): Pattern => ({ type: 'bgp', triples: [{ subject: s, predicate: p, object: o }] }) as Pattern;
-export const filter = (expression: Expression): Pattern => ({ type: 'filter', expression }) as Pattern;
-const group = (patterns: Pattern[]): Pattern => ({ type: 'group', patterns }) as Pattern;
-export const values = (name: string, terms: Term[]): Pattern => ({ type: 'values', values: terms.map((t) => ({ [`?${name}`]: t })) }) as Pattern;
 
 export const DOC = variable('doc');
 export const DOC_ID = variable('id');
@@ -133,7 +130,7 @@ export class QueryTranslator {
     const o = this.fresh();
     if (keyword !== undefined)
       return [
-        triple(DOC, named(valueOf(keyword)), o),
+        triplePattern(DOC, named(valueOf(keyword)), o),
         values(
           o.value,
           list.map((v) => text(String(v))),
@@ -144,12 +141,12 @@ export class QueryTranslator {
     const strings = list.filter((v): v is string => typeof v === 'string');
     const alternatives: Pattern[][] = [];
     if (numbers.length || flags.length)
-      alternatives.push([triple(DOC, named(valueOf(field)), o), filter(inList(o, [...numbers.map(double), ...flags.map(booleanTerm)]))]);
+      alternatives.push([triplePattern(DOC, named(valueOf(field)), o), filter(inList(o, [...numbers.map(double), ...flags.map(booleanTerm)]))]);
     const dates = strings.filter(isDate);
     if (dates.length) {
       const d = this.fresh();
       alternatives.push([
-        triple(DOC, named(dateOf(field)), d),
+        triplePattern(DOC, named(dateOf(field)), d),
         filter(
           inList(
             d,
@@ -162,14 +159,14 @@ export class QueryTranslator {
     if (plain.length) {
       const w = this.fresh();
       if (scoring) for (const word of plain) this.scored.push({ predicate: wordsOf(field), word });
-      alternatives.push([triple(DOC, named(wordsOf(field)), w), values(w.value, plain.map(text))]);
+      alternatives.push([triplePattern(DOC, named(wordsOf(field)), w), values(w.value, plain.map(text))]);
     }
     return this.either(alternatives);
   }
 
   private either(alternatives: Pattern[][]): Pattern[] {
     if (alternatives.length === 1) return alternatives[0]!;
-    return [{ type: 'union', patterns: alternatives.map(group) } as Pattern];
+    return [union(alternatives)];
   }
 
   private match(spec: unknown, scoring: boolean): Pattern[] {
@@ -188,7 +185,8 @@ export class QueryTranslator {
     const predicate = named(wordsOf(field));
     if (scoring) for (const word of list) this.scored.push({ predicate: predicate.value, word });
     const w = this.fresh();
-    const textual = operator === 'and' ? list.map((word) => triple(DOC, predicate, text(word))) : [triple(DOC, predicate, w), values(w.value, list.map(text))];
+    const textual =
+      operator === 'and' ? list.map((word) => triplePattern(DOC, predicate, text(word))) : [triplePattern(DOC, predicate, w), values(w.value, list.map(text))];
     // A number written as a string matches a numeric field too, as Elasticsearch converts it.
     const number = query.trim() === '' ? Number.NaN : Number(query);
     return Number.isFinite(number) ? this.either([textual, this.terms(field, [number], false)]) : textual;
@@ -211,7 +209,7 @@ export class QueryTranslator {
       return op(operators[key]!, keyword !== undefined ? op('str', o) : o, term);
     });
     const predicate = keyword !== undefined ? valueOf(keyword) : dated ? dateOf(field) : valueOf(field);
-    return [triple(DOC, named(predicate), o), ...conditions.map(filter)];
+    return [triplePattern(DOC, named(predicate), o), ...conditions.map(filter)];
   }
 
   private exists(spec: unknown): Pattern[] {
@@ -223,7 +221,7 @@ export class QueryTranslator {
     // The field itself or any field below it (an object field exists when one of its fields holds a value).
     const below = `${valueOf(path)}.`;
     // Several values give several solutions: the engine keeps each matching document once (SELECT DISTINCT).
-    return [triple(DOC, p, o), filter(op('||', op('=', p, named(valueOf(path))), op('strstarts', op('str', p), text(below))))];
+    return [triplePattern(DOC, p, o), filter(op('||', op('=', p, named(valueOf(path))), op('strstarts', op('str', p), text(below))))];
   }
 
   private prefix(spec: unknown): Pattern[] {
@@ -232,8 +230,8 @@ export class QueryTranslator {
     if (typeof start !== 'string') throw malformed(`[prefix] query of '${field}' needs a string.`);
     const keyword = keywordOf(field);
     const o = this.fresh();
-    if (keyword !== undefined) return [triple(DOC, named(valueOf(keyword)), o), filter(op('strstarts', op('str', o), text(start)))];
-    return [triple(DOC, named(wordsOf(field)), o), filter(op('strstarts', op('str', o), text(start.toLowerCase())))];
+    if (keyword !== undefined) return [triplePattern(DOC, named(valueOf(keyword)), o), filter(op('strstarts', op('str', o), text(start)))];
+    return [triplePattern(DOC, named(wordsOf(field)), o), filter(op('strstarts', op('str', o), text(start.toLowerCase())))];
   }
 
   private bool(spec: unknown, scoring: boolean): Pattern[] {
@@ -264,4 +262,4 @@ export class QueryTranslator {
   }
 }
 
-export const idPattern = (): Pattern => triple(DOC, named(ID), DOC_ID);
+export const idPattern = (): Pattern => triplePattern(DOC, named(ID), DOC_ID);

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { Caller } from '../../../kernel/Caller.js';
+import type { ItemRef, ItemTarget as PathItem } from '../../../kernel/ItemRef.js';
 import type { ProjectRef } from '../../../kernel/labels.js';
 import { Rejection } from '../../../kernel/Rejection.js';
 import type { ItemTarget } from '../../../domain/itemCommands.js';
@@ -63,44 +64,53 @@ export class FileService {
     this.items = new VersionedItems(fileDefinition, deps);
   }
 
-  async create(ref: ProjectRef, idSegment: string | undefined, storageSegment: string | undefined, part: FilePartSource, caller: Caller): Promise<FileState> {
+  async create(item: PathItem, storageSegment: string | undefined, part: FilePartSource, caller: Caller): Promise<FileState> {
+    const ref = item.project;
     const project = this.deps.projects.active(ref);
-    const id = idSegment === undefined ? `${project.base}${this.deps.clock.uuid()}` : this.items.resolve(project, idSegment);
+    const id = item.id ?? `${project.base}${this.deps.clock.uuid()}`;
     const state = this.deps.states.get(fileKey(ref, id));
     return this.write(state, { type: 'Create', ...this.items.target(ref, id, caller) }, storageSegment, part);
   }
 
-  async update(ref: ProjectRef, idSegment: string, rev: number, storageSegment: string | undefined, part: FilePartSource, caller: Caller): Promise<FileState> {
-    const state = this.items.located(ref, idSegment, true);
-    return this.write(state, { type: 'Update', rev, ...this.items.target(ref, state.id, caller) }, storageSegment, part);
+  async update(item: ItemRef, rev: number, storageSegment: string | undefined, part: FilePartSource, caller: Caller): Promise<FileState> {
+    const state = this.items.located(item, true);
+    return this.write(state, { type: 'Update', rev, ...this.items.target(item.project, state.id, caller) }, storageSegment, part);
   }
 
-  tag(ref: ProjectRef, idSegment: string, rev: number, tag: string, targetRev: number, caller: Caller): Promise<FileState> {
-    return this.items.tag(ref, idSegment, rev, tag, targetRev, caller);
+  tag(item: ItemRef, rev: number, tag: string, targetRev: number, caller: Caller): Promise<FileState> {
+    return this.items.tag(item, rev, tag, targetRev, caller);
   }
 
-  deleteTag(ref: ProjectRef, idSegment: string, rev: number, tag: string, caller: Caller): Promise<FileState> {
-    return this.items.change(ref, idSegment, caller, (target) => ({ type: 'DeleteTag', ...target, rev, tag }));
+  deleteTag(item: ItemRef, rev: number, tag: string, caller: Caller): Promise<FileState> {
+    return this.items.change(item, caller, (target) => ({ type: 'DeleteTag', ...target, rev, tag }));
   }
 
-  deprecate(ref: ProjectRef, idSegment: string, rev: number, caller: Caller): Promise<FileState> {
-    return this.items.deprecate(ref, idSegment, rev, caller);
+  deprecate(item: ItemRef, rev: number, caller: Caller): Promise<FileState> {
+    return this.items.deprecate(item, rev, caller);
   }
 
-  undeprecate(ref: ProjectRef, idSegment: string, rev: number, caller: Caller): Promise<FileState> {
-    return this.items.change(ref, idSegment, caller, (target) => ({ type: 'Undeprecate', ...target, rev }));
+  undeprecate(item: ItemRef, rev: number, caller: Caller): Promise<FileState> {
+    return this.items.change(item, caller, (target) => ({ type: 'Undeprecate', ...target, rev }));
   }
 
   /** The revision a selector names (the current one by default). */
-  fetch(ref: ProjectRef, idSegment: string, selector: Selector = {}): FileState {
-    return this.items.fetch(ref, idSegment, selector);
+  fetch(item: ItemRef, selector: Selector = {}): FileState {
+    return this.items.fetch(item, selector);
   }
 
-  /** The current state of a file, when there is one (what the route guard reads the storage's permission from). */
-  find(ref: ProjectRef, idSegment: string): FileState | undefined {
-    const project = this.deps.projects.fetch(ref);
-    const id = resolveId(idSegment, project);
-    return id === undefined ? undefined : this.deps.states.get(fileKey(ref, id));
+  /**
+   * The file a segment names where no route resolved it: the route guard reading its storage's
+   * permission before the edge, an archive's entry. None when the segment is no id or names no file.
+   */
+  find(ref: ProjectRef, segment: string): FileState | undefined {
+    const id = this.named(ref, segment);
+    return id === undefined ? undefined : this.deps.states.get(fileKey(ref, id.id));
+  }
+
+  /** The file a segment names where no route resolved it (an archive's entry); undefined: no id. */
+  named(ref: ProjectRef, segment: string): ItemRef | undefined {
+    const id = resolveId(segment, this.deps.projects.fetch(ref));
+    return id === undefined ? undefined : { project: ref, id };
   }
 
   /**
@@ -110,7 +120,7 @@ export class FileService {
    */
   async content(file: FileState, range?: ByteRange): Promise<Readable> {
     const { path, bytes, digest } = file.value.attributes;
-    const storage = this.deps.storages.fetch(file.project, file.value.storage.id, { rev: file.value.storage.rev });
+    const storage = this.deps.storages.fetch({ project: file.project, id: file.value.storage.id }, { rev: file.value.storage.rev });
     let stream: Readable;
     try {
       stream = await this.store(storage).read(path, range);
@@ -123,9 +133,9 @@ export class FileService {
   }
 
   /** Every revision that wrote bytes counts as one physical file (as Delta counts). */
-  statistics(ref: ProjectRef, storageSegment: string): StorageStatistics {
-    const storage = this.deps.storages.fetch(ref, storageSegment);
-    const { seen: _seen, ...statistics } = this.usage(ref, storage.id);
+  statistics(storageRef: ItemRef): StorageStatistics {
+    const storage = this.deps.storages.fetch(storageRef);
+    const { seen: _seen, ...statistics } = this.usage(storageRef.project, storage.id);
     return statistics;
   }
 
@@ -230,7 +240,7 @@ export class FileService {
         const { storage, attributes } = revision.value;
         if (seen.has(attributes.uuid)) continue;
         seen.add(attributes.uuid);
-        const store = this.store(this.deps.storages.fetch(ref, storage.id));
+        const store = this.store(this.deps.storages.fetch({ project: ref, id: storage.id }));
         removals.push(() => store.remove(attributes.path));
       }
     }

@@ -1,7 +1,7 @@
 import type { JsonObject } from '../../../kernel/json.js';
 import { rejections } from '../../../domain/rejections.js';
 import { context, FILES_SCHEMA, NXV, XSD } from '../../../kernel/vocabulary.js';
-import { streamedTail, versionedDefinition } from '../../../domain/versionedDefinition.js';
+import { streamedHead, streamedTail, versionedDefinition } from '../../../domain/versionedDefinition.js';
 import type { VersionedContent } from '../../../domain/versionedParts.js';
 import type { FileCommand, FileEvent, FileValue } from './File.js';
 import { evaluateFile, nextFile } from './File.js';
@@ -54,10 +54,7 @@ export const fileDefinition = versionedDefinition<FileValue, FileCommand, FileEv
   evaluate: evaluateFile,
   fold: nextFile,
   renderEvent: (e, look) => ({
-    '@context': [context('metadata'), context('files')],
-    '@type': e.type,
-    _fileId: e.id,
-    _resourceId: e.id,
+    ...streamedHead(e, 'files', '_fileId'),
     ...('attributes' in e ? { _attributes: attributesJson(e), _storage: { '@id': e.storage.id, '@type': e.storage.type, _rev: e.storage.rev } } : {}),
     _types: [FILE_TYPE],
     ...streamedTail(e, look),

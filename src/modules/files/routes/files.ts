@@ -19,7 +19,8 @@ import { filePart } from './multipart.js';
 import { requiredRev, selector, single } from '../../../http/params.js';
 import { pageBody } from '../../../http/render/listing.js';
 import { fileMetadata } from '../render/files.js';
-import { onOrg, onProject, onRoot, projectOf, segment } from '../../../http/route.js';
+import { itemOf, onOrg, onProject, onRoot, projectOf, segment } from '../../../http/route.js';
+import type { ItemPath } from '../../../http/requestEdge.js';
 import type { Context, Endpoint, Handler, PermissionOf, Routes } from '../../../http/route.js';
 import { tagBody } from '../../../http/routes/tagBody.js';
 import { linksBody, paging, sendJsonLd as send, tagsBody } from '../../../http/routes/itemResponses.js';
@@ -33,6 +34,8 @@ interface Deps {
 
 const F = '/v1/files/:org/:project';
 const I = `${F}/:id`;
+/** The file of `I` (a bad id: `InvalidResourceId`, as Delta's files say). */
+const ITEM: ItemPath = { id: 'id' };
 
 /** Representations of a file's metadata; any other `Accept` (any type, included) downloads the bytes. */
 const METADATA_TYPES = /application\/(ld\+)?json|application\/n-triples/i;
@@ -55,7 +58,7 @@ export const fileRoutes = (table: Routes, router: Router, { files, storages, que
   const fileStorage = (req: Request) =>
     quietly(() => {
       const file = files.find(projectOf(req), id(req));
-      return file && storages.fetch(file.project, file.value.storage.id).value.fields;
+      return file && storages.fetch({ project: file.project, id: file.value.storage.id }).value.fields;
     });
   const readPermission: PermissionOf = (req) => fileStorage(req)?.readPermission;
   const writePermission: PermissionOf = (req) => fileStorage(req)?.writePermission;
@@ -66,18 +69,21 @@ export const fileRoutes = (table: Routes, router: Router, { files, storages, que
       return storages.forFiles(projectOf(req), named).value.fields.writePermission;
     });
 
+  // A file's own routes read its storage's permission and name it (`ITEM`); the project's list and upload name none.
   const read = (handle: Handler, own = true, reads: Reads = FETCH): Endpoint => ({
     guard: { permission: 'resources/read', on: onProject, ...(own ? { resolve: readPermission } : {}) },
     reads,
     body: 'none',
     handle,
+    ...(own ? { item: ITEM } : {}),
   });
-  const write = (handle: Handler, body: 'json' | 'none' | 'multipart', resolve: PermissionOf): Endpoint => ({
+  const write = (handle: Handler, body: 'json' | 'none' | 'multipart', resolve: PermissionOf, item: ItemPath = ITEM): Endpoint => ({
     guard: { permission: 'files/write', on: onProject, resolve },
     reads: STATES,
     body,
     handle,
     indexing: true,
+    item,
   });
   const written = (res: Response, status: number) => (f: FileState) => send(res, fileMetadata(f, addresses), status);
   const list = (scope: (req: Request) => Scope) => async (req: Request, res: Response, ctx: Context) => {
@@ -87,8 +93,8 @@ export const fileRoutes = (table: Routes, router: Router, { files, storages, que
       pageBody(page, (f) => fileMetadata(f, addresses), page.next && nextAddress(addresses, req, page.next)),
     );
   };
-  const create = async (req: Request, res: Response, ctx: Context, idSegment: string | undefined) => {
-    written(res, 201)(await files.create(projectOf(req), idSegment, storageParam(req), filePart(req), ctx.caller));
+  const create = async (req: Request, res: Response, ctx: Context) => {
+    written(res, 201)(await files.create(ctx.item!, storageParam(req), filePart(req), ctx.caller));
   };
   const links = (req: Request, found: { total: number; items: { id: string; paths: string[] }[] }, from: number, size: number) =>
     linksBody(
@@ -143,40 +149,40 @@ export const fileRoutes = (table: Routes, router: Router, { files, storages, que
       false,
       LISTING,
     ),
-    post: write((req, res, ctx) => create(req, res, ctx, undefined), 'multipart', uploadPermission),
+    post: write(create, 'multipart', uploadPermission, {}),
   });
   routes.add(router, I, {
-    get: read(async (req, res) => {
-      const file = files.fetch(projectOf(req), id(req), selector(req.query));
+    get: read(async (req, res, ctx) => {
+      const file = files.fetch(itemOf(ctx), selector(req.query));
       res.vary('Accept');
       if (METADATA_TYPES.test(req.get('accept') ?? '')) return send(res, fileMetadata(file, addresses));
       await download(req, res, file);
     }),
     put: write(
       async (req, res, ctx) => {
-        if (single(req.query, 'rev') === undefined) return create(req, res, ctx, id(req));
-        written(res, 200)(await files.update(projectOf(req), id(req), requiredRev(req.query), storageParam(req), filePart(req), ctx.caller));
+        if (single(req.query, 'rev') === undefined) return create(req, res, ctx);
+        written(res, 200)(await files.update(itemOf(ctx), requiredRev(req.query), storageParam(req), filePart(req), ctx.caller));
       },
       'multipart',
       uploadPermission,
     ),
     delete: write(
       async (req, res, ctx) => {
-        written(res, 200)(await files.deprecate(projectOf(req), id(req), requiredRev(req.query), ctx.caller));
+        written(res, 200)(await files.deprecate(itemOf(ctx), requiredRev(req.query), ctx.caller));
       },
       'none',
       writePermission,
     ),
   });
   routes.add(router, `${I}/tags`, {
-    get: read((req, res) => {
-      send(res, tagsBody(files.fetch(projectOf(req), id(req), selector(req.query)).tags));
+    get: read((req, res, ctx) => {
+      send(res, tagsBody(files.fetch(itemOf(ctx), selector(req.query)).tags));
     }),
     post: write(
       async (req, res, ctx) => {
         const rev = requiredRev(req.query);
         const body = tagBody(req.body);
-        written(res, 201)(await files.tag(projectOf(req), id(req), rev, body.tag, body.rev, ctx.caller));
+        written(res, 201)(await files.tag(itemOf(ctx), rev, body.tag, body.rev, ctx.caller));
       },
       'json',
       writePermission,
@@ -185,7 +191,7 @@ export const fileRoutes = (table: Routes, router: Router, { files, storages, que
   routes.add(router, `${I}/tags/:tag`, {
     delete: write(
       async (req, res, ctx) => {
-        written(res, 200)(await files.deleteTag(projectOf(req), id(req), requiredRev(req.query), segment(req, 'tag'), ctx.caller));
+        written(res, 200)(await files.deleteTag(itemOf(ctx), requiredRev(req.query), segment(req, 'tag'), ctx.caller));
       },
       'none',
       writePermission,
@@ -194,7 +200,7 @@ export const fileRoutes = (table: Routes, router: Router, { files, storages, que
   routes.add(router, `${I}/undeprecate`, {
     put: write(
       async (req, res, ctx) => {
-        written(res, 200)(await files.undeprecate(projectOf(req), id(req), requiredRev(req.query), ctx.caller));
+        written(res, 200)(await files.undeprecate(itemOf(ctx), requiredRev(req.query), ctx.caller));
       },
       'none',
       writePermission,
@@ -202,8 +208,8 @@ export const fileRoutes = (table: Routes, router: Router, { files, storages, que
   });
   routes.add(router, `${I}/incoming`, {
     get: read(
-      async (req, res) => {
-        const file = files.fetch(projectOf(req), id(req));
+      async (req, res, ctx) => {
+        const file = files.fetch(itemOf(ctx));
         const { from, size } = paging(req);
         send(res, links(req, await queries.incoming(file.project, file.id, from, size), from, size));
       },
@@ -213,8 +219,8 @@ export const fileRoutes = (table: Routes, router: Router, { files, storages, que
   });
   routes.add(router, `${I}/outgoing`, {
     get: read(
-      async (req, res) => {
-        const file = files.fetch(projectOf(req), id(req));
+      async (req, res, ctx) => {
+        const file = files.fetch(itemOf(ctx));
         const { from, size } = paging(req);
         send(res, links(req, await queries.outgoing(file.project, file.id, from, size), from, size));
       },

@@ -12,7 +12,7 @@ import { LINKS, LISTING } from '../../../http/reads.js';
 import { requiredRev, selector, single } from '../../../http/params.js';
 import { pageBody } from '../../../http/render/listing.js';
 import { storageBody, storageMetadata } from '../render/storages.js';
-import { onOrg, onRoot, projectOf, segment } from '../../../http/route.js';
+import { itemOf, onOrg, onRoot, projectOf } from '../../../http/route.js';
 import type { Context, Routes } from '../../../http/route.js';
 import { kindEndpoints } from '../../../http/projectEndpoints.js';
 import { tagBody } from '../../../http/routes/tagBody.js';
@@ -29,12 +29,11 @@ const T = '/v1/storages/:org/:project';
 const S = `${T}/:id`;
 
 /** Spec §5: storages are read with `storages/read` and written with `storages/write` on the project. */
-const { read, write } = kindEndpoints('storages/read', 'storages/write');
+const { read, write } = kindEndpoints('storages/read', 'storages/write', { id: 'id' });
 
 /** Storages (spec §4.4): create, update, tag, deprecate, fetch, source, tags, statistics, listings. */
 export const storageRoutes = (table: Routes, router: Router, { storages, files, queries, addresses }: Deps): void => {
   const routes = summarised(table);
-  const id = (req: Request) => segment(req, 'id');
   const written = (res: Response, status: number) => (s: StorageState) => send(res, storageMetadata(s, addresses), status);
   const list = (scope: (req: Request) => Scope) => async (req: Request, res: Response, ctx: Context) => {
     const page = await queries.list(listingRequest(req, scope(req), ctx.access));
@@ -60,44 +59,49 @@ export const storageRoutes = (table: Routes, router: Router, { storages, files, 
     get: read(
       list((req) => ({ kind: 'storages', project: projectOf(req) })),
       LISTING,
+      false,
     ),
-    post: write(async (req, res, ctx) => {
-      written(res, 201)(await storages.create(projectOf(req), undefined, req.body, ctx.caller));
-    }),
+    post: write(
+      async (req, res, ctx) => {
+        written(res, 201)(await storages.create(ctx.item!, req.body, ctx.caller));
+      },
+      'json',
+      {},
+    ),
   });
   routes.add(router, S, {
-    get: read((req, res) => send(res, storageBody(storages.fetch(projectOf(req), id(req), selector(req.query)), addresses))),
+    get: read((req, res, ctx) => send(res, storageBody(storages.fetch(itemOf(ctx), selector(req.query)), addresses))),
     put: write(async (req, res, ctx) => {
-      if (single(req.query, 'rev') === undefined) return written(res, 201)(await storages.create(projectOf(req), id(req), req.body, ctx.caller));
-      written(res, 200)(await storages.update(projectOf(req), id(req), requiredRev(req.query), req.body, ctx.caller));
+      if (single(req.query, 'rev') === undefined) return written(res, 201)(await storages.create(itemOf(ctx), req.body, ctx.caller));
+      written(res, 200)(await storages.update(itemOf(ctx), requiredRev(req.query), req.body, ctx.caller));
     }),
     delete: write(async (req, res, ctx) => {
-      written(res, 200)(await storages.deprecate(projectOf(req), id(req), requiredRev(req.query), ctx.caller));
+      written(res, 200)(await storages.deprecate(itemOf(ctx), requiredRev(req.query), ctx.caller));
     }, 'none'),
   });
   routes.add(router, `${S}/source`, {
-    get: read((req, res) => send(res, storages.fetch(projectOf(req), id(req), selector(req.query)).value.source)),
+    get: read((req, res, ctx) => send(res, storages.fetch(itemOf(ctx), selector(req.query)).value.source)),
   });
   routes.add(router, `${S}/tags`, {
-    get: read((req, res) => {
-      send(res, tagsBody(storages.fetch(projectOf(req), id(req), selector(req.query)).tags));
+    get: read((req, res, ctx) => {
+      send(res, tagsBody(storages.fetch(itemOf(ctx), selector(req.query)).tags));
     }),
     post: write(async (req, res, ctx) => {
       const rev = requiredRev(req.query);
       const body = tagBody(req.body);
-      written(res, 201)(await storages.tag(projectOf(req), id(req), rev, body.tag, body.rev, ctx.caller));
+      written(res, 201)(await storages.tag(itemOf(ctx), rev, body.tag, body.rev, ctx.caller));
     }),
   });
-  const links = async (req: Request, res: Response, which: 'incoming' | 'outgoing') => {
-    const s = storages.fetch(projectOf(req), id(req));
+  const links = async (req: Request, res: Response, ctx: Context, which: 'incoming' | 'outgoing') => {
+    const s = storages.fetch(itemOf(ctx));
     const { from, size } = paging(req);
     const found = await queries[which](s.project, s.id, from, size);
     const results = found.items.map((l) => ({ '@id': l.id, paths: l.paths }));
     send(res, linksBody(req, addresses, found.total, results, from, size));
   };
-  routes.add(router, `${S}/incoming`, { get: read((req, res) => links(req, res, 'incoming'), LINKS) });
-  routes.add(router, `${S}/outgoing`, { get: read((req, res) => links(req, res, 'outgoing'), LINKS) });
+  routes.add(router, `${S}/incoming`, { get: read((req, res, ctx) => links(req, res, ctx, 'incoming'), LINKS) });
+  routes.add(router, `${S}/outgoing`, { get: read((req, res, ctx) => links(req, res, ctx, 'outgoing'), LINKS) });
   routes.add(router, `${S}/statistics`, {
-    get: read((req, res) => send(res, { '@context': context('storages'), ...files.statistics(projectOf(req), id(req)) })),
+    get: read((_req, res, ctx) => send(res, { '@context': context('storages'), ...files.statistics(itemOf(ctx)) })),
   });
 };

@@ -1,4 +1,5 @@
 import type { Caller } from '../../../kernel/Caller.js';
+import type { ItemRef, ItemTarget } from '../../../kernel/ItemRef.js';
 import type { ProjectRef } from '../../../kernel/labels.js';
 import type { JsonObject } from '../../../kernel/json.js';
 import { DEFAULT_STORAGE } from '../../../kernel/vocabulary.js';
@@ -39,8 +40,9 @@ export class StorageService {
     this.items = new VersionedItems(storageDefinition, deps);
   }
 
-  async create(ref: ProjectRef, idSegment: string | undefined, payload: unknown, caller: Caller): Promise<StorageState> {
-    const { source, id } = this.items.incoming(ref, idSegment, payload);
+  async create(item: ItemTarget, payload: unknown, caller: Caller): Promise<StorageState> {
+    const ref = item.project;
+    const { source, id } = this.items.incoming(item, payload);
     this.items.checkNew(ref, id);
     const fields = await this.checked(id, source);
     const state = await this.items.run(undefined, { type: 'Create', ...this.items.target(ref, id, caller), fields, source: withoutSecrets(source) });
@@ -55,8 +57,9 @@ export class StorageService {
     return this.items.run(undefined, { type: 'Create', ...this.items.target(ref, DEFAULT_STORAGE, caller), fields, source });
   }
 
-  async update(ref: ProjectRef, idSegment: string, rev: number, payload: unknown, caller: Caller): Promise<StorageState> {
-    const { source, id } = this.items.incoming(ref, idSegment, payload);
+  async update(item: ItemRef, rev: number, payload: unknown, caller: Caller): Promise<StorageState> {
+    const ref = item.project;
+    const { source, id } = this.items.incoming(item, payload);
     const state = this.items.updatable(ref, id, rev);
     const fields = await this.checked(id, source, state.value.fields.type);
     const updated = await this.items.run(state, { type: 'Update', ...this.items.target(ref, id, caller), rev, fields, source: withoutSecrets(source) });
@@ -64,22 +67,22 @@ export class StorageService {
     return updated;
   }
 
-  tag(ref: ProjectRef, idSegment: string, rev: number, tag: string, targetRev: number, caller: Caller): Promise<StorageState> {
-    return this.items.tag(ref, idSegment, rev, tag, targetRev, caller);
+  tag(item: ItemRef, rev: number, tag: string, targetRev: number, caller: Caller): Promise<StorageState> {
+    return this.items.tag(item, rev, tag, targetRev, caller);
   }
 
-  deprecate(ref: ProjectRef, idSegment: string, rev: number, caller: Caller): Promise<StorageState> {
-    return this.items.deprecate(ref, idSegment, rev, caller);
+  deprecate(item: ItemRef, rev: number, caller: Caller): Promise<StorageState> {
+    return this.items.deprecate(item, rev, caller);
   }
 
   /** The revision a selector names (the current one by default). */
-  fetch(ref: ProjectRef, idSegment: string, selector: Selector = {}): StorageState {
-    return this.items.fetch(ref, idSegment, selector);
+  fetch(item: ItemRef, selector: Selector = {}): StorageState {
+    return this.items.fetch(item, selector);
   }
 
-  /** The storage named by a segment, or the project's default one when there is no segment. */
-  forFiles(ref: ProjectRef, idSegment: string | undefined): StorageState {
-    if (idSegment !== undefined) return this.items.located(ref, idSegment, false);
+  /** The storage a file's `?storage=` names (a query parameter, resolved as a path's id would be), or the project's default one when none. */
+  forFiles(ref: ProjectRef, named: string | undefined): StorageState {
+    if (named !== undefined) return this.items.located({ project: ref, id: this.items.resolve(this.deps.projects.fetch(ref), named) }, false);
     const found = [...this.deps.states.values()].find((s) => s.project === ref && s.value.fields.default && !s.deprecated);
     if (!found) throw storageRejections.noDefaultStorage(ref);
     return found;

@@ -5,7 +5,7 @@ import type { StorageCommand, StorageEvent, StorageValue } from './Storage.js';
 import { evaluateStorage, nextStorage } from './Storage.js';
 import { storageExpanded, storageTypes } from './storageExpanded.js';
 import { storageRejections } from './storageRejections.js';
-import { streamedTail, versionedDefinition } from '../../../domain/versionedDefinition.js';
+import { streamedHead, streamedTail, versionedDefinition } from '../../../domain/versionedDefinition.js';
 import type { VersionedContent } from '../../../domain/versionedParts.js';
 
 const content: VersionedContent<StorageValue> = {
@@ -30,11 +30,7 @@ export const storageDefinition = versionedDefinition<StorageValue, StorageComman
   evaluate: evaluateStorage,
   fold: nextStorage,
   renderEvent: (e, look) => ({
-    '@context': [context('metadata'), context('storages')],
-    '@type': e.type,
-    _storageId: e.id,
-    _resourceId: e.id,
-    ...('source' in e ? { _source: e.source } : {}),
+    ...streamedHead(e, 'storages', '_storageId'),
     _types: storageTypes({ type: 'fields' in e ? e.fields.type : e.storageType }),
     ...(e.type === 'StorageTagAdded' ? {} : { _constrainedBy: STORAGES_SCHEMA }),
     ...streamedTail(e, look),
