@@ -1,5 +1,5 @@
 import { execSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../test/support/process.js';
@@ -15,7 +15,9 @@ import type { ServerProcess } from './harness.js';
  * create/s, how far the store projection was behind when the creates ended, and its rate (events
  * written per second) from the first create until it caught up and over the catch-up alone. The
  * store's search projections are off unless `STOREW_TEXT=on` (they are every replica's own writes,
- * not the lease holder's). `uptime` at start and end: quote it with the figures.
+ * not the lease holder's). Each phase also prints the CPU time the lease holder, the other replica
+ * and Virtuoso used over it: whose work bounds the writer (the store's, measured). `STOREW_PHASES=1`
+ * runs the first phase alone. `uptime` at start and end: quote it with the figures.
  */
 const N = Number(process.env['STOREW_N'] ?? 1_000);
 const CONCURRENCY = 16;
@@ -23,6 +25,14 @@ const PROJECTS = 10;
 process.env['VIRTUOSO_BUFFERS'] ??= '30000';
 process.env['VIRTUOSO_QUERY_MEM'] ??= '512M';
 const uptime = () => execSync('uptime').toString().trim();
+/** CPU seconds a process has used (user + system, Linux `/proc`). */
+const cpuSeconds = (pid: number | undefined): number => {
+  if (pid === undefined) return Number.NaN;
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
 
 const payload = (i: number): Record<string, unknown> => {
   const doc: Record<string, unknown> = {
@@ -43,8 +53,10 @@ const storeLag = async (url: string): Promise<number> => {
 };
 
 /** Creates [from, to) through `urls` in turn; then waits for the store projection to catch up. */
-const phase = async (name: string, urls: string[], from: number, to: number): Promise<void> => {
+const phase = async (name: string, urls: string[], from: number, to: number, pids: Record<string, number | undefined>): Promise<void> => {
   let next = from;
+  const cpu = (): Record<string, number> => Object.fromEntries(Object.entries(pids).map(([who, pid]) => [who, cpuSeconds(pid)]));
+  const cpuBefore = cpu();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -55,11 +67,15 @@ const phase = async (name: string, urls: string[], from: number, to: number): Pr
   const behind = await storeLag(urls[0]!);
   while ((await storeLag(urls[0]!)) > 0) await new Promise((r) => setTimeout(r, 200));
   const caughtUp = performance.now();
+  const cpuAfter = cpu();
+  const cpuUsed = Object.keys(pids)
+    .map((who) => `${who} ${(cpuAfter[who]! - cpuBefore[who]!).toFixed(1)} s`)
+    .join(', ');
   const perSecond = (events: number, millis: number) => ((events / millis) * 1000).toFixed(1);
   console.log(
     `${name}: create/s ${perSecond(to - from, created - started)}; store behind by ${behind} when the creates ended, ` +
       `caught up ${((caughtUp - created) / 1000).toFixed(1)} s later (${perSecond(behind, caughtUp - created)} events/s); ` +
-      `store projection over the phase ${perSecond(to - from, caughtUp - started)} events/s (${uptime()})`,
+      `store projection over the phase ${perSecond(to - from, caughtUp - started)} events/s; CPU over ${((caughtUp - started) / 1000).toFixed(1)} s: ${cpuUsed} (${uptime()})`,
   );
 };
 
@@ -95,9 +111,10 @@ const main = async (): Promise<void> => {
     const a = await replica();
     await json(`${a.url}/v1/orgs/bench`, 'PUT', {});
     for (let p = 0; p < PROJECTS; p++) await json(`${a.url}/v1/projects/bench/p${p}`, 'PUT', {});
-    await phase('one replica', [a.url], 0, N);
+    await phase('one replica', [a.url], 0, N, { holder: a.child.pid, virtuoso: virtuoso.pid });
+    if (process.env['STOREW_PHASES'] === '1') return;
     const b = await replica();
-    await phase('two replicas', [a.url, b.url], N, 2 * N);
+    await phase('two replicas', [a.url, b.url], N, 2 * N, { holder: a.child.pid, other: b.child.pid, virtuoso: virtuoso.pid });
   } finally {
     for (const server of servers) await server.stop();
     await releaseVirtuoso();

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { ItemTriples } from '../../src/search/store/itemTriples.js';
-import { itemTriplesUpdates, lastOfEach } from '../../src/search/store/itemTriples.js';
+import { itemTriplesUpdates, itemTriplesWrites, lastOfEach } from '../../src/search/store/itemTriples.js';
 
 const item = (graph: string, node: string, triples: string | undefined, fresh: boolean): ItemTriples => ({ graph, node, triples, fresh });
 const triple = (node: string, value: string) => `<${node}> <urn:p> "${value}" .\n`;
@@ -61,5 +61,22 @@ describe('the full text of a batch on the store (itemTriples)', () => {
       const inserted = [...update.matchAll(/^<(urn:i\d+)> <urn:p>/gm)].map((m) => `<${m[1]}>`);
       expect(removed).to.deep.equal(inserted.filter((node) => Number(node.slice(6, -1)) % 2 === 1));
     }
+  });
+
+  it("posts the selected graphs' triples by graph after removing what their non-fresh items held; the others as before", () => {
+    const { updates, posts } = itemTriplesWrites(
+      [
+        item('urn:post', 'urn:a', triple('urn:a', '2'), false),
+        item('urn:post', 'urn:b', triple('urn:b', '1'), true),
+        item('urn:post', 'urn:c', undefined, false),
+        item('urn:sparql', 'urn:a', triple('urn:a', 'x'), true),
+      ],
+      (graph) => graph === 'urn:post',
+    );
+    expect(updates).to.deep.equal([
+      'DELETE { GRAPH <urn:post> { ?s ?p ?o } } WHERE { VALUES ?s { <urn:a> <urn:c> } GRAPH <urn:post> { ?s ?p ?o } } ;\n' +
+        `INSERT DATA {\nGRAPH <urn:sparql> {\n${triple('urn:a', 'x')}}\n}`,
+    ]);
+    expect(posts).to.deep.equal([{ graph: 'urn:post', ntriples: triple('urn:a', '2') + triple('urn:b', '1') }]);
   });
 });

@@ -7,7 +7,8 @@ import { StoreSearchEngine } from './StoreSearchEngine.js';
 import { StoreSearchProjection } from './StoreSearchProjection.js';
 import { StoreTextMatcher } from './StoreTextMatcher.js';
 import { StoreTextProjection } from './StoreTextProjection.js';
-import { itemTriplesUpdates, lastOfEach } from './itemTriples.js';
+import { itemTriplesWrites, lastOfEach } from './itemTriples.js';
+import { SEARCH_PREFIX } from './searchGraph.js';
 import type { ItemTriples } from './itemTriples.js';
 import { TEXT_PREFIX } from './textGraph.js';
 
@@ -47,10 +48,16 @@ export const storeSearch = (server: SparqlServer, documentOf: DocumentOf, log: E
     writeBatch: async (changes: readonly Change[], proceed: () => boolean): Promise<boolean> => {
       const items: ItemTriples[] = [];
       for (const change of changes) for (const item of [await projection.itemOf(change), textProjection.itemOf(change)]) if (item) items.push(item);
-      const updates = itemTriplesUpdates(lastOfEach(items));
+      // The search documents (most of the full text) by the Graph Store protocol; listings' texts, which
+      // Virtuoso's free-text rule indexes as SPARQL writes them, as before.
+      const { updates, posts } = itemTriplesWrites(lastOfEach(items), (graph) => graph.startsWith(SEARCH_PREFIX));
       for (const update of updates) {
         if (!proceed()) return false;
         await writes.update(update);
+      }
+      for (const { graph, ntriples } of posts) {
+        if (!proceed()) return false;
+        await writes.addToGraph(graph, ntriples);
       }
       // Virtuoso's free-text index takes new texts in batches (its scheduler's, every few minutes):
       // filled now, before the position that promises them to readers is recorded.
