@@ -117,6 +117,21 @@ export const coreServices = async (p: CoreParts) => {
         const removals = p.capabilities().flatMap((m) => (m.projectDeleting ? [m.projectDeleting(ref)] : []));
         return async () => void (await Promise.all(removals.map((remove) => remove())));
       },
+      // The store's writer reads the items' states at the deletion to remove their graphs: pruned
+      // only once it has (bounded: a store away must not hold the deletion; what it missed is logged).
+      folded: async (seq) => {
+        const runner = projections.storeRunner;
+        if (!runner) return;
+        const bound = config.readBarrierMillis ?? 5_000;
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), bound)));
+        const reached = await Promise.race([runner.reach(seq).then(() => true), late]);
+        clearTimeout(timer);
+        if (!reached)
+          p.logs.warn(`project deletion at event ${seq}: the store's writer did not reach it within ${bound} ms; items it had not read stay in the store`, {
+            seq,
+          });
+      },
       prune: (key, seq) => writer.prune(key, seq),
       forget: async (ref) => {
         for (const m of p.capabilities()) await m.projectDeleted?.(ref);

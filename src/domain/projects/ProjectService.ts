@@ -24,6 +24,12 @@ export interface ProjectContents {
   keys(ref: ProjectRef): Promise<string[]>;
   /** Prepares the removal of its files' bytes (read before the deletion), run after it. */
   bytes(ref: ProjectRef): () => Promise<void>;
+  /**
+   * Resolves once what must read the project's items at its deletion has (the shared store's
+   * writer folding it: the items' states are pruned next, and a writer behind would find none to
+   * remove from the store).
+   */
+  folded?(seq: number): Promise<void>;
   /** Blanks a key's events before the deletion marker (`EventWriter.prune`). */
   prune(key: string, beforeSeq: number): Promise<void>;
   /** Removes what the project keeps outside the log (its archives), once its deletion is durable. */
@@ -70,7 +76,10 @@ export class ProjectService {
         project: ref,
       },
     );
-    if (logged) for (const key of [projectKey(ref), ...keys]) await this.contents.prune(key, logged.seq);
+    if (logged) {
+      await this.contents.folded?.(logged.seq);
+      for (const key of [projectKey(ref), ...keys]) await this.contents.prune(key, logged.seq);
+    }
     await removeBytes();
     await this.contents.forget(ref);
     const { earlier: _earlier, ...last } = state;
