@@ -1,6 +1,7 @@
 import type { KindDefinition, Listed } from '../domain/KindDefinition.js';
 import type { ItemStates } from '../events/ItemStates.js';
 import type { ProjectRef } from '../kernel/labels.js';
+import { listedItemKey } from './projectItemKeys.js';
 import type { States } from './States.js';
 
 /** One listed item of a project: its kind, log key and latest state. */
@@ -64,7 +65,7 @@ export class ProjectItemStates {
   async find(project: ProjectRef, id: string): Promise<ProjectItem | undefined> {
     for (const definition of this.states.definitions) {
       if (!definition.listed) continue;
-      const key = `${definition.kind}/${project}/${id}`;
+      const key = listedItemKey(definition.kind, project, id);
       const state = this.states.holds(definition) ? this.states.of(definition).get(key) : (await this.shared.getMany(definition.kind, [key]))[0];
       if (state === undefined) continue;
       const listed = definition.listed(state);

@@ -20,11 +20,14 @@ export const projectItemKeys = (states: States, project: ProjectRef, except: Rea
   return keys;
 };
 
+/** A listed item's log key: `{kind}/{org}/{project}/{id}`, as every listed kind keys its items. */
+export const listedItemKey = (kind: string, project: ProjectRef, id: string): string => `${kind}/${project}/${id}`;
+
 /** The item's log key when it belongs to `project`. */
 export const containedKey = (definition: KindDefinition, state: unknown, project: ProjectRef): string | undefined => {
   if (definition.listed) {
     const { project: of, id } = definition.listed(state);
-    return of === project ? `${definition.kind}/${project}/${id}` : undefined;
+    return of === project ? listedItemKey(definition.kind, project, id) : undefined;
   }
   const contained = definition.contained?.(state);
   return contained?.project === project ? contained.key : undefined;
