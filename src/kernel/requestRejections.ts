@@ -78,6 +78,13 @@ export const requestRejections = {
       'ProcessingTimeExceeded',
       `Processing this request took longer than its budget of ${millis} ms and was stopped; nothing was written. Make the payload simpler (for instance fewer values in one property, or a list) or the schema's patterns cheaper.`,
     ),
+  /** Every worker was busy for as long as a request's budget: the request was not started (nothing written), through no fault of its own. */
+  serverBusy: (waitedMillis: number) =>
+    new Rejection(
+      'ServerBusy',
+      `The server is busy: this request waited ${waitedMillis} ms for a worker and was not started; nothing was written. Retry shortly.`,
+      { retryAfter: 1 },
+    ),
   eventLogUnavailable: () =>
     new Rejection('EventLogUnavailable', 'The event log cannot be reached for the moment: current data can still be read, writes are refused. Retry shortly.'),
   /** The external triple store did not answer (away, busy, or over the request's time): nothing of the request was done by it. */
@@ -107,6 +114,7 @@ export const requestStatuses = {
   StoreCapacityReached: 507,
   EventLogUnavailable: 503,
   ProcessingTimeExceeded: 400,
+  ServerBusy: 503,
   PreconditionFailed: 412,
   ExpectationFailed: 417,
   TooManyConnections: 503,

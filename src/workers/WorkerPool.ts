@@ -11,7 +11,8 @@ interface Task {
   reject(error: unknown): void;
 }
 
-type Sent = Task & { id: number; timer: NodeJS.Timeout };
+/** A task posted to a worker; its budget's timer runs from when the worker starts it (the one before it was answered). */
+type Sent = Task & { id: number; timer?: NodeJS.Timeout };
 
 interface Slot {
   worker: Worker;
@@ -22,6 +23,9 @@ interface Slot {
   /** When the worker had loaded its modules (it says so with an empty message); none: still starting. */
   readyAt?: number;
 }
+
+/** A posted task back at the head of the queue: not started, its wait counted from now (it waited through no fault of its own). */
+const requeued = ({ id: _id, timer: _timer, ...task }: Sent): Task => ({ ...task, queuedAt: Date.now() });
 
 /** A shape set's key, when the task's arguments carry one (`shapes: { key, text }`, as validation does). */
 const shapesKey = (task: Task): string | undefined => {
@@ -34,15 +38,20 @@ const BATCH = 16;
 
 /**
  * CPU-heavy work off the event loop: a fixed number of worker threads, a queue, and a time budget
- * per task counted from when it was queued (or from when the worker taking it had started, if later). A task over budget is refused with
+ * per task counted from when its worker starts it. A task over budget is refused with
  * `ProcessingTimeExceeded` (nothing was written: writes run these steps before appending) and its
  * worker is terminated and replaced, so a catastrophic regular expression or a quadratic expansion
  * costs one worker for the budget, never the process. The workers also put the other cores to work.
  *
+ * Waiting is not the task's fault: a task that waited for a worker as long as the budget (the
+ * process is overloaded) is not started and is refused `ServerBusy` (503, retry), never blamed on its
+ * payload with a 400; nor is a task charged with the time of the tasks posted before it.
+ *
  * An idle worker takes its share of the tasks waiting in one message: a message to an idle worker
  * wakes its thread, which cost the event loop more than the message (a write's round trip, ~270 µs
  * of the main thread under load, measured in issue 22), so under load the tasks that queued while
- * the workers were busy travel together. Each is answered as soon as it is done.
+ * the workers were busy travel together. The worker runs them in turn and answers each as soon as
+ * it is done: the answer of one starts the budget of the next.
  */
 export class WorkerPool<Ops extends OperationTable<Ops>> implements Executor<Ops> {
   private readonly slots: Slot[] = [];
@@ -119,28 +128,36 @@ export class WorkerPool<Ops extends OperationTable<Ops>> implements Executor<Ops
       while (batch.length < share) {
         const task = this.queue.shift();
         if (!task) break;
-        // A worker's start (its modules, Oxigraph's WASM) is not the task's work: waiting for a worker
-        // still starting does not count, waiting behind other tasks does.
-        const left = this.budgetMillis - (Date.now() - Math.max(task.queuedAt, slot.readyAt!));
-        if (left <= 0) {
-          task.reject(rejections.processingTimeExceeded(this.budgetMillis));
+        // A worker's start (its modules, Oxigraph's WASM) is not a wait for one: it does not count.
+        const waited = Date.now() - Math.max(task.queuedAt, slot.readyAt!);
+        if (waited >= this.budgetMillis) {
+          task.reject(rejections.serverBusy(waited));
           continue;
         }
-        batch.push(this.sent(slot, task, left));
+        batch.push(this.sent(slot, task));
       }
-      if (batch.length) slot.worker.postMessage(batch);
+      if (batch.length) {
+        slot.worker.postMessage(batch);
+        this.timeNext(slot);
+      }
     }
   }
 
-  private sent(slot: Slot, task: Task, left: number): { id: number; op: string; args: Record<string, unknown> } {
+  private sent(slot: Slot, task: Task): { id: number; op: string; args: Record<string, unknown> } {
     const id = ++this.next;
     const key = shapesKey(task);
     let args = task.args;
     // A worker that compiled these shapes already gets only their key.
     if (key !== undefined && slot.shapes.has(key)) args = { ...args, shapes: { ...(args['shapes'] as object), text: undefined } };
     else if (key !== undefined) slot.shapes.add(key);
-    slot.tasks.set(id, { ...task, id, timer: setTimeout(() => this.overBudget(slot, id), left) });
+    slot.tasks.set(id, { ...task, id });
     return { id, op: task.op, args };
+  }
+
+  /** Starts the budget of the task the worker runs now: the first one it holds unanswered (it runs them in the order posted). */
+  private timeNext(slot: Slot): void {
+    const [running] = slot.tasks.values();
+    if (running && running.timer === undefined) running.timer = setTimeout(() => this.overBudget(slot, running.id), this.budgetMillis);
   }
 
   private settle(slot: Slot, replies: Reply[]): void {
@@ -155,10 +172,11 @@ export class WorkerPool<Ops extends OperationTable<Ops>> implements Executor<Ops
       else if (reply.shapesMissing && key !== undefined) {
         // The worker forgot them (its cache is bounded): send them again, ahead of the queue.
         slot.shapes.delete(key);
-        this.queue.unshift(task);
+        this.queue.unshift(requeued(task));
       } else if (reply.rejection) task.reject(new Rejection(reply.rejection.type, reply.rejection.reason, reply.rejection.fields));
       else task.reject(new Error(reply.message ?? 'worker task failed'));
     }
+    this.timeNext(slot);
     this.dispatch();
   }
 
@@ -181,14 +199,14 @@ export class WorkerPool<Ops extends OperationTable<Ops>> implements Executor<Ops
 
   /**
    * A new worker in the slot's place. The tasks the old one held besides are run again by others,
-   * ahead of the queue (operations are pure: nothing of theirs was kept), their budgets running.
+   * ahead of the queue (operations are pure: nothing of theirs was kept), each with its whole budget.
    */
   private replace(slot: Slot): void {
     void slot.worker.terminate();
     const held = [...slot.tasks.values()];
     slot.tasks.clear();
     for (const task of held) clearTimeout(task.timer);
-    this.queue.unshift(...held);
+    this.queue.unshift(...held.map(requeued));
     const index = this.slots.indexOf(slot);
     if (index !== -1 && !this.closed) this.slots[index] = this.spawn();
     this.dispatch();
