@@ -28,7 +28,7 @@ import { ReadBarrier } from '../projection/ReadBarrier.js';
 import { RedisSnapshots } from '../projection/RedisSnapshots.js';
 import type { SharedSnapshot } from '../projection/RedisSnapshots.js';
 import { RevisionProjection } from '../projection/RevisionProjection.js';
-import type { Snapshot } from '../projection/Snapshots.js';
+import type { Snapshot } from '../projection/snapshotText.js';
 import { Snapshots } from '../projection/Snapshots.js';
 import { SparqlReplicaProjection } from '../projection/SparqlReplicaProjection.js';
 import type { States } from '../projection/States.js';

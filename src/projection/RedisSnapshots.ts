@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Log } from '../kernel/Log.js';
-import type { Snapshot } from './Snapshots.js';
+import type { Snapshot } from './snapshotText.js';
 import { parseSnapshot, snapshotText } from './snapshotText.js';
 
 /** The format this build writes and reads; a snapshot of another (a build before or after) is ignored. */

@@ -2,18 +2,10 @@ import { closeSync, existsSync, fsync, fsyncSync, openSync, readFileSync, rename
 import type { Log } from '../kernel/Log.js';
 import { consoleLog } from '../kernel/Log.js';
 import { dirname } from 'node:path';
+import type { Snapshot } from './snapshotText.js';
 import { parseSnapshot, snapshotText } from './snapshotText.js';
 
-/**
- * Everything a restart needs besides the log: the folded states of every kind (under the kind's
- * name; a kind registered after the snapshot was taken is absent) and how far the revision file goes.
- */
-export interface Snapshot {
-  version: 1;
-  seq: number;
-  revisionBytes: number;
-  states: Record<string, unknown[]>;
-}
+export type { Snapshot } from './snapshotText.js';
 
 /** One snapshot file, replaced atomically (write to a temporary file, fsync, rename). */
 export class Snapshots {

@@ -1,4 +1,13 @@
-import type { Snapshot } from './Snapshots.js';
+/**
+ * Everything a restart needs besides the log: the folded states of every kind (under the kind's
+ * name; a kind registered after the snapshot was taken is absent) and how far the revision file goes.
+ */
+export interface Snapshot {
+  version: 1;
+  seq: number;
+  revisionBytes: number;
+  states: Record<string, unknown[]>;
+}
 
 /** `terms`: kept by snapshots taken before the catalogue persisted them itself, and ignored. */
 const HEADER = new Set(['version', 'seq', 'revisionBytes', 'terms']);
