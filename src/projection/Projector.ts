@@ -36,7 +36,7 @@ export interface ProjectorOptions {
   shared?: Pick<ItemStates, 'keysOf' | 'getMany'>;
   /** The most states of shared kinds the fold keeps (the last ones it left); the others are folded again from their history. */
   sharedCapacity?: number;
-  /** The snapshot to start from when this process has none of its own (the replicas' shared one, in Redis). */
+  /** The snapshot to start from when this process has none of its own or an older one (the replicas' shared one, in Redis). */
   fallback?: () => Promise<Snapshot | undefined>;
   /** Handed the picture of every background snapshot, as it is taken (the shared layout shares some of them). */
   publish?: (picture: Snapshot) => void;
@@ -124,8 +124,10 @@ export class Projector {
     };
     let snapshot = this.snapshots.load();
     let from: RestoredFrom = 'snapshot file';
-    if (!snapshot && this.options.fallback) {
-      snapshot = await this.options.fallback();
+    // The shared one when this process has none, or an older one (it was stopped a while): the less log to read.
+    const shared = await this.options.fallback?.();
+    if (shared && shared.seq > (snapshot?.seq ?? -1)) {
+      snapshot = shared;
       from = 'shared snapshot';
     }
     const logEnd = await this.log.lastSeq();

@@ -37,9 +37,9 @@ describe('cold start from the shared snapshot (Redis + Virtuoso)', function () {
     return dir;
   };
   /** One replica on an empty data directory, all under one address; a snapshot every 30 events, at once. */
-  const replica = async (): Promise<Proc> =>
+  const replica = async (dir = emptyDir()): Promise<Proc> =>
     (
-      await startReplicas(prefix, [emptyDir()], {
+      await startReplicas(prefix, [dir], {
         ...storeEnv(virtuoso.server),
         SNAPSHOT_EVENTS: '30',
         SNAPSHOT_MILLIS: '0',
@@ -83,7 +83,7 @@ describe('cold start from the shared snapshot (Redis + Virtuoso)', function () {
     expect(await sharedSeq(), 'the one a clean stop shares').to.equal(await head());
   });
 
-  it('a replica on an empty data directory starts from it, reads only the events after it, and answers as the replica that wrote them', async () => {
+  it('a replica on an empty data directory (or with an older snapshot of its own) starts from it, reads only the events after it, and answers as the replica that wrote them', async () => {
     writer = await replica();
     const snapshotAt = await sharedSeq();
     expect(restoreLine(writer)).to.deep.equal({ from: 'shared snapshot', at: snapshotAt, replayed: 0 });
@@ -113,6 +113,18 @@ describe('cold start from the shared snapshot (Redis + Virtuoso)', function () {
       expect(b.body, path).to.deep.equal(a.body);
     }
     await stop(fresh);
+
+    // Its own snapshot (taken at its stop) is older than the one shared since: it starts from the shared one.
+    for (let i = 0; i < 35; i++) expect((await api.put(`/v1/resources/o/p/_/later${i}`, { '@type': 'http://x/T' })).status).to.equal(201);
+    const deadline = Date.now() + 60_000;
+    while ((await sharedSeq()) <= fullLog && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    const sharedLater = await sharedSeq();
+    expect(sharedLater).to.be.above(fullLog);
+    fullLog = await head();
+    const restarted = await replica(dirs[dirs.length - 1]);
+    expect(restoreLine(restarted)).to.deep.equal({ from: 'shared snapshot', at: sharedLater, replayed: fullLog - sharedLater });
+    expect((await client(restarted.url).get('/v1/resources/o/p?size=100')).body).to.deep.equal((await api.get('/v1/resources/o/p?size=100')).body);
+    await stop(restarted);
   });
 
   it('a torn or foreign-version snapshot is ignored (logged): the whole log is replayed', async () => {
