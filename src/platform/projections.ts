@@ -25,7 +25,10 @@ import type { RunnerOptions } from '../projection/ProjectionRunner.js';
 import { ProjectItemStates } from '../projection/ProjectItemStates.js';
 import { Projector } from '../projection/Projector.js';
 import { ReadBarrier } from '../projection/ReadBarrier.js';
+import { RedisSnapshots } from '../projection/RedisSnapshots.js';
+import type { SharedSnapshot } from '../projection/RedisSnapshots.js';
 import { RevisionProjection } from '../projection/RevisionProjection.js';
+import type { Snapshot } from '../projection/snapshotText.js';
 import { Snapshots } from '../projection/Snapshots.js';
 import { SparqlReplicaProjection } from '../projection/SparqlReplicaProjection.js';
 import type { States } from '../projection/States.js';
@@ -81,6 +84,7 @@ export const startProjections = async (p: ProjectionParts) => {
   const revisions = new RevisionProjection(graphStore, p.jsonld, storeRecorded === undefined);
   // Field names and the properties payloads mean by them, per project (`sort=name`): learned by the catalogue.
   const terms = new TermDictionary();
+  const termsFile = new TermsFile(join(config.dataDir, 'projection', 'terms.json'));
   const catalogueProjection = new CatalogueProjection(
     graphStore,
     catalogueMemory,
@@ -88,7 +92,7 @@ export const startProjections = async (p: ProjectionParts) => {
     addresses.subjects,
     storeRecorded === undefined,
     {
-      file: new TermsFile(join(config.dataDir, 'projection', 'terms.json')),
+      file: termsFile,
       log,
       logger: logs,
     },
@@ -174,6 +178,28 @@ export const startProjections = async (p: ProjectionParts) => {
     ...(storeRunner ? [] : [sparqlRunner as ProjectionRunner]),
     ...extraRunners,
   ];
+  // [coldstart] Where the store is shared and replicas hold only the kinds that do not grow, the
+  // lease holder shares a snapshot of them in Redis now and then: a replica on an empty data
+  // directory starts from it and reads only the log after it. Elsewhere the data directory's own
+  // snapshot is the only one (embedded, its revision file is this process's alone).
+  const sharedSnapshots = p.redis && states.shared.size > 0 ? new RedisSnapshots(p.redis.connection, p.redis.keyOf('snapshot'), logs) : undefined;
+  let restoredShared: SharedSnapshot | undefined;
+  let sharing: Promise<void> | undefined;
+  const share = (picture: Snapshot): Promise<void> => {
+    if (!sharedSnapshots || !storeRunner?.holder || sharing) return sharing ?? Promise.resolve();
+    sharing = (async () => {
+      // Restorable only once the store holds every change up to it (its restore refuses a snapshot
+      // ahead of its position), with the catalogue's terms learned that far (else learned again from
+      // the whole log).
+      await storeRunner.reach(picture.seq);
+      await catalogueRunner.settle(picture.seq);
+      if (storeRunner.position < picture.seq || terms.position < picture.seq) return;
+      await sharedSnapshots.save({ snapshot: picture, terms: terms.serialize() });
+    })()
+      .catch((error: unknown) => logs.warn(`shared snapshot not written: ${(error as Error).message}`))
+      .finally(() => (sharing = undefined));
+    return sharing;
+  };
   const projector = new Projector(log, states, revisions, feed, new Snapshots(join(config.dataDir, 'projection', 'snapshot.json'), logs), graphStore, {
     snapshotEvents: config.snapshotEvents,
     snapshotMillis: config.snapshotMillis,
@@ -181,11 +207,20 @@ export const startProjections = async (p: ProjectionParts) => {
     ...(observe ? { observe } : {}),
     shared: itemStates,
     sharedCapacity: statesCache,
+    ...(sharedSnapshots
+      ? {
+          fallback: async () => (restoredShared = await sharedSnapshots.load())?.snapshot,
+          publish: (picture: Snapshot) => void share(picture),
+        }
+      : {}),
     durable: async (seq) => {
       await catalogueRunner.settle(seq);
       catalogueProjection.saveTerms();
     },
     restored: async (position, logEnd, restoredStates: ReadonlyMap<KindDefinition, ReadonlyMap<string, unknown>>) => {
+      // The catalogue restores its terms from its file, learned at or past the snapshot: the shared one's go with it.
+      if (projector.restoredFrom === 'shared snapshot' && restoredShared) termsFile.save(restoredShared.terms);
+      restoredShared = undefined;
       feed.clear(position);
       for (const { runner: r, projection } of resumable) await r.resume(position, logEnd, async () => projection.restore?.(restoredStates, position));
       await storeRunner?.start(position);
@@ -239,6 +274,8 @@ export const startProjections = async (p: ProjectionParts) => {
       catalogueProjection.saveTerms();
       searchOffsets?.stop();
       for (const writer of sharedWriters) await writer.stop();
+      // The holder leaves the replicas a snapshot as of its last event, once the store holds it (bounded: a store that is away holds no stop up).
+      await Promise.race([share(projector.picture(false)), new Promise((r) => setTimeout(r, 5_000).unref())]);
       await storeRunner?.stop();
     },
   };

@@ -36,7 +36,14 @@ export interface ProjectorOptions {
   shared?: Pick<ItemStates, 'keysOf' | 'getMany'>;
   /** The most states of shared kinds the fold keeps (the last ones it left); the others are folded again from their history. */
   sharedCapacity?: number;
+  /** The snapshot to start from when this process has none of its own or an older one (the replicas' shared one, in Redis). */
+  fallback?: () => Promise<Snapshot | undefined>;
+  /** Handed the picture of every background snapshot, as it is taken (the shared layout shares some of them). */
+  publish?: (picture: Snapshot) => void;
 }
+
+/** Where the states were restored from at start. */
+export type RestoredFrom = 'snapshot file' | 'shared snapshot' | 'log';
 
 /** Items of a shared kind read per round trip when a project's deletion takes them along. */
 const CONTAINED_PAGE = 500;
@@ -97,6 +104,15 @@ export class Projector {
     return this.applied;
   }
 
+  /** Where `restore` took the states from. */
+  get restoredFrom(): RestoredFrom {
+    return this.from;
+  }
+
+  private from: RestoredFrom = 'log';
+  /** Events folded since the start (those a restore replayed are counted in its log line). */
+  private folded = 0;
+
   /** Restores the last snapshot, loads the persisted revision graphs and replays the rest of the log; returns the time each step took (ms). */
   async restore(): Promise<Record<string, number>> {
     const timings: Record<string, number> = {};
@@ -107,6 +123,13 @@ export class Projector {
       mark = now;
     };
     let snapshot = this.snapshots.load();
+    let from: RestoredFrom = 'snapshot file';
+    // The shared one when this process has none, or an older one (it was stopped a while): the less log to read.
+    const shared = await this.options.fallback?.();
+    if (shared && shared.seq > (snapshot?.seq ?? -1)) {
+      snapshot = shared;
+      from = 'shared snapshot';
+    }
     const logEnd = await this.log.lastSeq();
     if (snapshot && snapshot.seq > logEnd) {
       // The log lost its tail after the snapshot was taken (a restored backup, a cut file): the
@@ -134,6 +157,7 @@ export class Projector {
         for (const state of snapshot.states[definition.kind] ?? []) map.set(definition.keyOf(state), state);
       }
       this.applied = snapshot.seq;
+      this.from = from;
     }
     step('revisions');
     // A shared kind's states are not here: the projections rebuilt from the states (the embedded
@@ -142,8 +166,18 @@ export class Projector {
     await this.options.restored?.(this.applied, logEnd, held);
     step('projections');
     this.restoredEnd = logEnd;
+    const start = this.applied;
     await this.catchUp(await this.log.lastSeq());
     step('replay');
+    // How much of the log a start read, by where its states came from (a replica's cold start is this line).
+    this.logger.info(
+      `states restored from the ${this.from}${this.from === 'log' ? '' : ` at event ${start}`}; ${this.folded} events of the log replayed after it`,
+      {
+        restoredFrom: this.from,
+        snapshotSeq: start,
+        replayed: this.folded,
+      },
+    );
     return timings;
   }
 
@@ -196,6 +230,7 @@ export class Projector {
           this.applied = event.seq;
           this.feed.advance(this.applied);
           this.sinceSnapshot++;
+          this.folded++;
         }
       } finally {
         for (const [key, state] of this.before) this.recent.set(key, { state });
@@ -204,6 +239,7 @@ export class Projector {
     }
     if (this.sinceSnapshot >= this.options.snapshotEvents && Date.now() - this.lastSnapshot >= this.options.snapshotMillis) {
       const picture = this.picture(false);
+      this.options.publish?.(picture);
       void this.snapshots
         .saveInBackground(picture, async () => {
           await this.store.persist();
@@ -346,8 +382,8 @@ export class Projector {
     this.lastSnapshot = Date.now();
   }
 
-  /** The states as of the last applied event, with the store's checkpoint taken at it. */
-  private picture(durable: boolean): Snapshot {
+  /** The states as of the last applied event, with the store's checkpoint taken at it (`durable`: the one a shutdown keeps). */
+  picture(durable: boolean): Snapshot {
     const states: Record<string, unknown[]> = {};
     for (const [definition, held] of this.states.all()) states[definition.kind] = [...held.values()];
     return { version: 1, seq: this.applied, revisionBytes: this.store.checkpoint(durable), states };

@@ -2,20 +2,10 @@ import { closeSync, existsSync, fsync, fsyncSync, openSync, readFileSync, rename
 import type { Log } from '../kernel/Log.js';
 import { consoleLog } from '../kernel/Log.js';
 import { dirname } from 'node:path';
+import type { Snapshot } from './snapshotText.js';
+import { parseSnapshot, snapshotText } from './snapshotText.js';
 
-/**
- * Everything a restart needs besides the log: the folded states of every kind (under the kind's
- * name; a kind registered after the snapshot was taken is absent) and how far the revision file goes.
- */
-export interface Snapshot {
-  version: 1;
-  seq: number;
-  revisionBytes: number;
-  states: Record<string, unknown[]>;
-}
-
-/** `terms`: kept by snapshots taken before the catalogue persisted them itself, and ignored. */
-const HEADER = new Set(['version', 'seq', 'revisionBytes', 'terms']);
+export type { Snapshot } from './snapshotText.js';
 
 /** One snapshot file, replaced atomically (write to a temporary file, fsync, rename). */
 export class Snapshots {
@@ -28,24 +18,13 @@ export class Snapshots {
 
   load(): Snapshot | undefined {
     if (!existsSync(this.path)) return undefined;
-    let stored: Record<string, unknown>;
     try {
-      stored = JSON.parse(readFileSync(this.path, 'utf8')) as Record<string, unknown>;
-      if (stored['version'] !== 1 || typeof stored['seq'] !== 'number' || typeof stored['revisionBytes'] !== 'number')
-        throw new Error('not a snapshot of this version');
+      return parseSnapshot(readFileSync(this.path, 'utf8'));
     } catch (error) {
       // The log is the source of truth: a snapshot that cannot be read only costs a full replay.
       this.log.warn(`snapshot ${this.path} ignored (${(error as Error).message}): replaying the whole log`);
       return undefined;
     }
-    // States are stored as top-level arrays named after their kind.
-    const states = Object.fromEntries(Object.entries(stored).filter(([key, value]) => !HEADER.has(key) && Array.isArray(value))) as Record<string, unknown[]>;
-    return {
-      version: 1,
-      seq: stored['seq'] as number,
-      revisionBytes: stored['revisionBytes'] as number,
-      states,
-    };
   }
 
   /** Writes the snapshot at once (shutdown, after a permanent deletion). */
@@ -93,27 +72,11 @@ export class Snapshots {
   }
 
   private *pieces(snapshot: Snapshot, fd: number): Generator<void> {
-    // Written in pieces: one JSON string of every state could exceed V8's string limit.
-    const write = (text: string) => {
+    for (const text of snapshotText(snapshot)) {
       const bytes = Buffer.from(text);
       let done = 0;
       while (done < bytes.length) done += writeSync(fd, bytes, done);
-    };
-    write(`{"version":1,"seq":${snapshot.seq},"revisionBytes":${snapshot.revisionBytes}`);
-    for (const [field, items] of Object.entries(snapshot.states)) {
-      write(`,${JSON.stringify(field)}:[`);
-      for (let i = 0; i < items.length; i += 1000) {
-        write(
-          (i ? ',' : '') +
-            items
-              .slice(i, i + 1000)
-              .map((x) => JSON.stringify(x))
-              .join(','),
-        );
-        yield;
-      }
-      write(']');
+      yield;
     }
-    write('}');
   }
 }
