@@ -178,7 +178,7 @@ export const startProjections = async (p: ProjectionParts) => {
     ...(storeRunner ? [] : [sparqlRunner as ProjectionRunner]),
     ...extraRunners,
   ];
-  // [coldstart] Where the store is shared and replicas hold only the kinds that do not grow, the
+  // Where the store is shared and replicas hold only the kinds that do not grow, the
   // lease holder shares a snapshot of them in Redis now and then: a replica on an empty data
   // directory starts from it and reads only the log after it. Elsewhere the data directory's own
   // snapshot is the only one (embedded, its revision file is this process's alone).
