@@ -183,7 +183,8 @@ describe('architecture', () => {
     const text = readFileSync(join(SRC, 'app.ts'), 'utf8');
     const kinds = kindNames();
     expect(kinds, 'kinds found').to.include.members(['resources', 'schemas', 'views']);
-    expect(text.split('\n').length, 'lines of app.ts').to.be.at.most(200);
+    const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+    expect(lines, 'lines of app.ts').to.be.below(200);
     const quoted = kinds.filter((k) => text.includes(`'${k}'`) || text.includes(`"${k}"`));
     expect(quoted, 'kind names quoted in app.ts').to.deep.equal([]);
   });
