@@ -144,7 +144,10 @@ const start = async (tree: Tree, dataDir: string, nodeArgs: string[], env: Recor
 const lockDown = async (url: string, provider: OidcIssuer): Promise<{ admin: string; users: string[] }> => {
   await ok(`${url}/v1/realms/bench`, 'PUT', undefined, { name: 'bench', openIdConfig: provider.openIdConfig });
   const admin = await provider.sign({ sub: 'admin' }, { expiresIn: 3_600 });
-  await ok(`${url}/v1/acls?rev=0`, 'PUT', undefined, { acl: [{ identity: { realm: 'bench', subject: 'admin' }, permissions: [...MINIMUM_PERMISSIONS] }] });
+  // The server's own permissions, not this tree's: an older tree (BENCH_A_DIR) refuses those it does not define.
+  const defined = await call(`${url}/v1/permissions`, 'GET', undefined);
+  const permissions = defined.status === 200 ? (JSON.parse(defined.text) as { permissions: string[] }).permissions : [...MINIMUM_PERMISSIONS];
+  await ok(`${url}/v1/acls?rev=0`, 'PUT', undefined, { acl: [{ identity: { realm: 'bench', subject: 'admin' }, permissions }] });
   await ok(`${url}/v1/orgs/bench`, 'PUT', admin, {});
   await ok(`${url}/v1/projects/bench/main`, 'PUT', admin, {});
   await ok(`${url}/v1/acls/bench/main?rev=0`, 'PUT', admin, {

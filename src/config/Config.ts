@@ -154,7 +154,7 @@ export interface Config {
 }
 
 /** A tenth of the cap (at least one): a client holding its whole share leaves nine tenths to the others. */
-export const defaultPerClient = (maxConnections: number): number => Math.max(1, Math.floor(maxConnections / 10));
+const defaultPerClient = (maxConnections: number): number => Math.max(1, Math.floor(maxConnections / 10));
 
 /** Event streams per caller unless configured: a few browser tabs' worth, within the connection share. */
 export const defaultStreamsPerCaller = (perClient: number): number => Math.min(16, perClient);

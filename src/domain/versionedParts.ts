@@ -11,6 +11,27 @@ export interface VersionedContent<V> {
   schema: string;
 }
 
+/** A value kept as its checked fields beside the payload as sent (storages, resolvers, views). */
+interface FieldsValue<F> {
+  fields: F;
+  source: JsonObject;
+}
+
+/**
+ * The content of a kind whose value is its fields and the payload as sent: the revision graph
+ * holds the fields expanded, its source is the payload, its types are read from the fields.
+ */
+export const fieldsContent = <F>(own: {
+  expanded(id: string, fields: F): JsonObject[];
+  types(fields: F): string[];
+  schema: string;
+}): VersionedContent<FieldsValue<F>> => ({
+  expanded: (id, value) => own.expanded(id, value.fields),
+  source: (value) => value.source,
+  types: (value) => own.types(value.fields),
+  schema: own.schema,
+});
+
 /** A new revision graph when the value changed; the previous one again when only the revision moved (a tag, a deprecation). */
 export const versionedRevision =
   <V>(content: VersionedContent<V>) =>

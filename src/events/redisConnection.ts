@@ -20,7 +20,7 @@ export interface RedisTarget {
 }
 
 /** How the target is named in log lines. */
-export const describeTarget = (target: RedisTarget): string | undefined =>
+const describeTarget = (target: RedisTarget): string | undefined =>
   target.sentinels ? `Sentinel ${target.name} via ${target.sentinels.map((s) => `${s.host}:${s.port}`).join(',')}` : target.url;
 
 /**

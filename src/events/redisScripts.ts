@@ -53,7 +53,7 @@ return {1, seq}
  * the last, with them); a key left with none is at revision 0 again, with no state. Returns how
  * many were deleted.
  */
-export const PRUNE_SCRIPT = `${PARSE_RECORD}
+const PRUNE_SCRIPT = `${PARSE_RECORD}
 local rev, seqs, rest = parse(redis.call('HGET', KEYS[1], ARGV[1]))
 if not rev then return 0 end
 local before = tonumber(ARGV[2])
@@ -80,7 +80,7 @@ return deleted
  * increase, and the item's revision becomes the event's; its state is dropped, folded again from
  * the log by whoever reads it first. Returns 1, or 0 when `seq` is not past the head.
  */
-export const COPY_SCRIPT = `${PARSE_RECORD}
+const COPY_SCRIPT = `${PARSE_RECORD}
 local seq = tonumber(ARGV[2])
 if tonumber(redis.call('GET', KEYS[2]) or '0') >= seq then return 0 end
 redis.call('SET', KEYS[2], seq)
@@ -92,7 +92,7 @@ return 1
 `;
 
 /** KEYS: seq. ARGV: seq. Moves the head to `seq` when it is behind (positions of pruned events at the end of a copied log). */
-export const ADVANCE_SCRIPT = `
+const ADVANCE_SCRIPT = `
 if tonumber(redis.call('GET', KEYS[1]) or '0') < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end
 return tonumber(redis.call('GET', KEYS[1]))
 `;
@@ -102,7 +102,7 @@ return tonumber(redis.call('GET', KEYS[1]))
  * never written) and, when the record holds a state, the JSON of the event it was stored with (the
  * state's dictionary), read in the same step so a prune cannot come between.
  */
-export const READ_STATES_SCRIPT = `
+const READ_STATES_SCRIPT = `
 local out = {}
 for i, key in ipairs(ARGV) do
   local record = redis.call('HGET', KEYS[1], key)
@@ -129,7 +129,7 @@ return out
  * KEYS: items. ARGV: cursor, MATCH pattern, COUNT. One HSCAN step: {next cursor, the matched keys at
  * a revision above 0}, without sending their records.
  */
-export const KEYS_OF_SCRIPT = `
+const KEYS_OF_SCRIPT = `
 local step = redis.call('HSCAN', KEYS[1], ARGV[1], 'MATCH', ARGV[2], 'COUNT', ARGV[3])
 local keys = {}
 for i = 1, #step[2], 2 do
@@ -144,7 +144,7 @@ return {step[1], keys}
  * (no append came between) into the items hash, unless it is there already (another process moved
  * it first), and removes it from the older hashes. Returns how many it removed.
  */
-export const MERGE_SCRIPT = `
+const MERGE_SCRIPT = `
 local moved = 0
 for i = 1, #ARGV, 3 do
   local key = ARGV[i]

@@ -1,8 +1,8 @@
 import type { JsonObject } from '../kernel/json.js';
 import type { ProjectRef } from '../kernel/labels.js';
-import { context, NXV, SCHEMAS, XSD } from '../kernel/vocabulary.js';
-import { streamedHead, streamedTail, versionedDefinition } from '../domain/versionedDefinition.js';
-import type { VersionedContent } from '../domain/versionedParts.js';
+import { NXV, SCHEMAS, XSD } from '../kernel/vocabulary.js';
+import { versionedDefinition } from '../domain/versionedDefinition.js';
+import { fieldsContent } from '../domain/versionedParts.js';
 import type { ResolverCommand, ResolverEvent, ResolverFields, ResolverType, ResolverValue } from './Resolver.js';
 import { evaluateResolver, nextResolver } from './Resolver.js';
 import { resolverRejections } from './resolverRejections.js';
@@ -34,30 +34,14 @@ const resolverExpanded = (id: string, f: ResolverFields): JsonObject[] => {
   return [node];
 };
 
-const content: VersionedContent<ResolverValue> = {
-  expanded: (id, value) => resolverExpanded(id, value.fields),
-  source: (value) => value.source,
-  types: (value) => resolverTypes(value.fields.type),
-  schema: RESOLVERS_SCHEMA,
-};
-
 /** Resolvers: kept whole per revision, a revision graph and a catalogue row each; events rendered as Delta's (sse.json). */
 export const resolverDefinition = versionedDefinition<ResolverValue, ResolverCommand, ResolverEvent>({
   kind: 'resolvers',
   key: resolverKey,
   noun: 'resolver',
-  notFound: resolverRejections.notFound,
-  alreadyExists: resolverRejections.alreadyExists,
-  isDeprecated: resolverRejections.isDeprecated,
-  invalidId: resolverRejections.invalidResolverId,
+  rejections: resolverRejections,
   evaluate: evaluateResolver,
   fold: nextResolver,
-  renderEvent: (e, look) => ({
-    ...streamedHead(e, 'resolvers', '_resolverId'),
-    _types: resolverTypes(e.resolverType),
-    _constrainedBy: RESOLVERS_SCHEMA,
-    ...streamedTail(e, look),
-    ...(e.type === 'ResolverTagAdded' ? { tag: e.tag, targetRev: e.targetRev } : {}),
-  }),
-  content,
+  streamed: { context: 'resolvers', idField: '_resolverId', types: (e) => resolverTypes(e.resolverType) },
+  content: fieldsContent({ expanded: resolverExpanded, types: (f) => resolverTypes(f.type), schema: RESOLVERS_SCHEMA }),
 });

@@ -13,7 +13,7 @@ export const resolverRejections = {
     new Rejection('PriorityAlreadyExists', `Resolver '${id}' in project '${project}' already has the provided priority '${priority}'.`),
   noIdentities: () => new Rejection('NoIdentities', 'At least one identity of the caller must be provided.'),
   invalidIdentities: (missing: string[]) => new Rejection('InvalidIdentities', `The caller doesn't have some of the provided identities: ${missing.join(',')}`),
-  invalidResolverId: (id: string) => new Rejection('InvalidResolverId', `Resolver identifier '${id}' cannot be expanded to an Iri.`),
+  invalidId: (id: string) => new Rejection('InvalidResolverId', `Resolver identifier '${id}' cannot be expanded to an Iri.`),
   invalidResolvedResourceId: (id: string) => new Rejection('InvalidResolvedResourceId', `Resource identifier '${id}' cannot be expanded to an Iri.`),
   decodingFailed: (reason: string) => new Rejection('DecodingFailed', reason),
   tooManyProjects: (provided: number, max: number) =>

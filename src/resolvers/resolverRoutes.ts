@@ -29,7 +29,7 @@ interface Deps {
 const T = '/v1/resolvers/:org/:project';
 
 /** The resolver of `{T}/:id`. */
-const ITEM: ItemPath = { id: 'id', rules: { invalidId: resolverRejections.invalidResolverId } };
+const ITEM: ItemPath = { id: 'id', rules: { invalidId: resolverRejections.invalidId } };
 /** The item resolved: its own rejection of a segment that is no IRI. */
 const RESOLVED: ItemPath = { id: 'resourceId', rules: { invalidId: resolverRejections.invalidResolvedResourceId } };
 

@@ -1,24 +1,22 @@
-import type { LogEvent } from '../../events/EventLog.js';
+import { eventOf } from '../eventOf.js';
 import type { CommandDefinition, KindDefinition } from '../KindDefinition.js';
 import { rejections } from '../rejections.js';
+import { revConflict } from '../revConflict.js';
 import { context } from '../../kernel/vocabulary.js';
 import type { OrgCommand, OrgEvent, OrgState } from './Org.js';
 import { evaluateOrg, nextOrg } from './Org.js';
 import { keepEarlier } from '../earlierRevisions.js';
 
-const eventOf = (logged: LogEvent) => logged.event as unknown as OrgEvent;
-
 /** Organizations: kept by label, rendered on the global stream as Delta renders them. */
 export const orgDefinition: KindDefinition<OrgState> & CommandDefinition<OrgState, OrgCommand, OrgEvent> = {
   kind: 'orgs',
-  stateKey: (logged) => eventOf(logged).label,
+  stateKey: (logged) => eventOf<OrgEvent>(logged).label,
   keyOf: (state) => state.label,
-  next: (state, logged) => keepEarlier(state, nextOrg(state, eventOf(logged))),
+  next: (state, logged) => keepEarlier(state, nextOrg(state, eventOf<OrgEvent>(logged))),
   evaluate: evaluateOrg,
-  conflict: (state, cmd, actual) =>
-    state ? rejections.incorrectRev('rev' in cmd ? cmd.rev : state.rev, actual) : rejections.organizationAlreadyExists(cmd.label),
+  conflict: revConflict((cmd) => rejections.organizationAlreadyExists(cmd.label)),
   render: (logged, look) => {
-    const e = eventOf(logged);
+    const e = eventOf<OrgEvent>(logged);
     return {
       '@context': [context('metadata'), context('organizations')],
       '@type': e.type,

@@ -1,29 +1,31 @@
-import type { LogEvent } from '../../events/EventLog.js';
+import { eventOf } from '../eventOf.js';
 import type { CommandDefinition, KindDefinition } from '../KindDefinition.js';
 import { rejections } from '../rejections.js';
+import { revConflict } from '../revConflict.js';
 import { context } from '../../kernel/vocabulary.js';
 import type { ProjectCommand, ProjectEvent, ProjectState } from './Project.js';
 import { evaluateProject, nextProject } from './Project.js';
 import { keepEarlier } from '../earlierRevisions.js';
 
-const eventOf = (logged: LogEvent) => logged.event as unknown as ProjectEvent;
-
 /** Projects: kept by `org/label`; their events carry the project fields when they change them. */
 export const projectDefinition: KindDefinition<ProjectState> & CommandDefinition<ProjectState, ProjectCommand, ProjectEvent> = {
   kind: 'projects',
-  stateKey: (logged) => `${eventOf(logged).org}/${eventOf(logged).label}`,
+  stateKey: (logged) => {
+    const { org, label } = eventOf<ProjectEvent>(logged);
+    return `${org}/${label}`;
+  },
   keyOf: (state) => `${state.org}/${state.label}`,
   next: (state, logged) => {
-    const next = nextProject(state, eventOf(logged));
-    return keepEarlier(state, next && eventOf(logged).type === 'ProjectCreated' ? { ...next, createdSeq: logged.seq } : next);
+    const event = eventOf<ProjectEvent>(logged);
+    const next = nextProject(state, event);
+    return keepEarlier(state, next && event.type === 'ProjectCreated' ? { ...next, createdSeq: logged.seq } : next);
   },
   evaluate: evaluateProject,
   // A deleted project's label starts again from nothing.
   revAfter: (event) => (event.type === 'ProjectMarkedForDeletion' ? 0 : event.rev),
-  conflict: (state, cmd, actual) =>
-    state ? rejections.incorrectRev('rev' in cmd ? cmd.rev : state.rev, actual) : rejections.projectAlreadyExists(`${cmd.org}/${cmd.label}`),
+  conflict: revConflict((cmd) => rejections.projectAlreadyExists(`${cmd.org}/${cmd.label}`)),
   render: (logged, look) => {
-    const e = eventOf(logged);
+    const e = eventOf<ProjectEvent>(logged);
     const self = look.addresses.project(`${e.org}/${e.label}`);
     return {
       '@context': [context('metadata'), context('projects')],

@@ -58,7 +58,7 @@ type Digested = Pick<Content, 'source' | 'schema' | 'expanded' | 'imports'>;
  */
 const digests = new WeakMap<object, { of: Digested; digest: string }>();
 
-export const contentDigest = (c: Digested): string => {
+const contentDigest = (c: Digested): string => {
   const kept = digests.get(c.expanded);
   if (kept && kept.of.source === c.source && kept.of.schema === c.schema && kept.of.imports === c.imports) return kept.digest;
   const digest = createHash('sha1')

@@ -2,6 +2,7 @@ import type { LogEvent } from '../../events/EventLog.js';
 import type { RenderLookups } from '../../kernel/RenderLookups.js';
 import type { CommandDefinition, KindDefinition } from '../KindDefinition.js';
 import { rejections } from '../rejections.js';
+import { revConflict } from '../revConflict.js';
 import { schemaBase } from '../schemas/schemaRef.js';
 import { context, SHACL_SCHEMA } from '../../kernel/vocabulary.js';
 import type { ItemKind } from './ItemKind.js';
@@ -58,8 +59,7 @@ export const itemDefinition = (kind: ItemKind): KindDefinition<ResourceState> & 
   keyOf: (state) => kind.key(state.project, state.id),
   next: (state, logged) => nextResource(state, resourceEventOf(logged.event), logged.seq),
   evaluate: evaluateResource,
-  conflict: (state, cmd, actual) =>
-    state ? rejections.incorrectRev('rev' in cmd ? cmd.rev : state.rev, actual) : rejections.alreadyExists(cmd.id, cmd.project),
+  conflict: revConflict((cmd) => rejections.alreadyExists(cmd.id, cmd.project)),
   logged: (event) => loggedEvent(event, kind),
   revAfter: (event) => (event.type === 'ResourceDeleted' ? 0 : event.rev),
   render: render(kind),

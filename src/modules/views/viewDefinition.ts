@@ -1,8 +1,8 @@
 import type { JsonObject } from '../../kernel/json.js';
 import type { ProjectRef } from '../../kernel/labels.js';
-import { context, NXV, SCHEMAS } from '../../kernel/vocabulary.js';
-import { streamedHead, streamedTail, versionedDefinition } from '../../domain/versionedDefinition.js';
-import type { VersionedContent } from '../../domain/versionedParts.js';
+import { NXV, SCHEMAS } from '../../kernel/vocabulary.js';
+import { versionedDefinition } from '../../domain/versionedDefinition.js';
+import { fieldsContent } from '../../domain/versionedParts.js';
 import type { ViewCommand, ViewEvent, ViewFields, ViewType, ViewValue } from './View.js';
 import { deltaEventName, evaluateView, isSparqlFamily, nextView } from './View.js';
 import { viewRejections } from './viewRejections.js';
@@ -38,30 +38,19 @@ const viewExpanded = (id: string, f: ViewFields): JsonObject[] => {
   return [node];
 };
 
-const content: VersionedContent<ViewValue> = {
-  expanded: (id, value) => viewExpanded(id, value.fields),
-  source: (value) => value.source,
-  types: (value) => viewTypes(value.fields.type),
-  schema: VIEWS_SCHEMA,
-};
-
 /** Views: kept whole per revision, a revision graph and a catalogue row each; events rendered as Delta's (sse/*-view-created.json). */
 export const viewDefinition = versionedDefinition<ViewValue, ViewCommand, ViewEvent>({
   kind: 'views',
   key: viewKey,
   noun: 'view',
-  notFound: viewRejections.notFound,
-  alreadyExists: viewRejections.alreadyExists,
-  isDeprecated: viewRejections.isDeprecated,
-  invalidId: viewRejections.invalidViewId,
+  rejections: viewRejections,
   evaluate: evaluateView,
   fold: nextView,
-  renderEvent: (e, look) => ({
-    ...streamedHead(e, isSparqlFamily(e.viewType) ? 'sparql' : 'elasticsearch', '_viewId', deltaEventName(e)),
-    _types: viewTypes(e.viewType),
-    _constrainedBy: VIEWS_SCHEMA,
-    ...streamedTail(e, look),
-    ...(e.type === 'ViewTagAdded' ? { tag: e.tag, targetRev: e.targetRev } : {}),
-  }),
-  content,
+  streamed: {
+    context: (e) => (isSparqlFamily(e.viewType) ? 'sparql' : 'elasticsearch'),
+    idField: '_viewId',
+    type: deltaEventName,
+    types: (e) => viewTypes(e.viewType),
+  },
+  content: fieldsContent({ expanded: viewExpanded, types: (f) => viewTypes(f.type), schema: VIEWS_SCHEMA }),
 });

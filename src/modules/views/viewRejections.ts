@@ -25,7 +25,7 @@ export const viewRejections = {
       `Project '${project}' already has ${limit} SparqlViews, the most a project may have: deprecate one, or select more with one view's filters.`,
       { limit },
     ),
-  invalidViewId: (id: string) => new Rejection('InvalidViewId', `View identifier '${id}' cannot be expanded to an Iri.`),
+  invalidId: (id: string) => new Rejection('InvalidViewId', `View identifier '${id}' cannot be expanded to an Iri.`),
   decodingFailed: (reason: string) => new Rejection('DecodingFailed', reason),
   resourceNotFound: (id: string, project: string) => new Rejection('ResourceNotFound', `Resource '${id}' not found in project '${project}'.`),
   wrongViewType: (id: string, expected: string) => new Rejection('ViewNotFound', `View '${id}' is not a view of type ${expected}.`),

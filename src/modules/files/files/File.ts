@@ -61,14 +61,14 @@ export type FileEvent =
 export const evaluateFile = (state: FileState | undefined, cmd: FileCommand): FileEvent | Rejection => {
   const base = targetOf(cmd);
   if (cmd.type === 'Create') {
-    if (state) return fileRejections.fileAlreadyExists(cmd.id, cmd.project);
+    if (state) return fileRejections.alreadyExists(cmd.id, cmd.project);
     return { ...base, type: 'FileCreated', rev: 1, attributes: cmd.attributes, storage: cmd.storage };
   }
-  if (!state) return fileRejections.fileNotFound(cmd.id, cmd.project);
+  if (!state) return fileRejections.notFound(cmd.id, cmd.project);
   if (cmd.rev !== state.rev) return rejections.incorrectRev(cmd.rev, state.rev);
   const rev = state.rev + 1;
   if (cmd.type === 'Undeprecate') return state.deprecated ? { ...base, type: 'FileUndeprecated', rev } : fileRejections.fileIsNotDeprecated(cmd.id);
-  if (state.deprecated) return fileRejections.fileIsDeprecated(cmd.id);
+  if (state.deprecated) return fileRejections.isDeprecated(cmd.id);
   switch (cmd.type) {
     case 'Update':
       return { ...base, type: 'FileUpdated', rev, attributes: cmd.attributes, storage: cmd.storage };

@@ -158,7 +158,7 @@ export class FileService {
   /** Checks the command, reads the part, streams its bytes to the storage, then appends the event. */
   private async write(state: FileState | undefined, cmd: WriteHeader, storageSegment: string | undefined, partSource: FilePartSource): Promise<FileState> {
     const storage = this.deps.storages.forFiles(cmd.project, storageSegment);
-    if (storage.deprecated) throw storageRejections.storageIsDeprecated(storage.id);
+    if (storage.deprecated) throw storageRejections.isDeprecated(storage.id);
     const uuid = this.deps.clock.uuid();
     const draft = (value: FileValue) => ({ ...cmd, ...value }) as FileCommand;
     // Refused before any byte is read: an existing id, a stale revision, a deprecated file.

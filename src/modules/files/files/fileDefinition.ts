@@ -1,8 +1,7 @@
 import type { JsonObject } from '../../../kernel/json.js';
 import { rejections } from '../../../domain/rejections.js';
-import { context, FILES_SCHEMA, NXV, XSD } from '../../../kernel/vocabulary.js';
-import { streamedHead, streamedTail, versionedDefinition } from '../../../domain/versionedDefinition.js';
-import type { VersionedContent } from '../../../domain/versionedParts.js';
+import { FILES_SCHEMA, NXV, XSD } from '../../../kernel/vocabulary.js';
+import { versionedDefinition } from '../../../domain/versionedDefinition.js';
 import type { FileCommand, FileEvent, FileValue } from './File.js';
 import { evaluateFile, nextFile } from './File.js';
 import { fileRejections } from './fileRejections.js';
@@ -35,31 +34,26 @@ export const fileExpanded = (id: string, value: FileValue): JsonObject[] => [
   },
 ];
 
-const content: VersionedContent<FileValue> = {
-  expanded: fileExpanded,
-  source: (value) => ({ ...attributesJson(value) }),
-  types: () => [FILE_TYPE],
-  schema: FILES_SCHEMA,
-};
-
 /** Files: metadata kept whole per revision, a revision graph per revision, a catalogue row per file. */
 export const fileDefinition = versionedDefinition<FileValue, FileCommand, FileEvent>({
   kind: 'files',
   key: fileKey,
   noun: 'file',
-  notFound: fileRejections.fileNotFound,
-  alreadyExists: fileRejections.fileAlreadyExists,
-  isDeprecated: fileRejections.fileIsDeprecated,
-  invalidId: rejections.invalidResourceId,
+  rejections: { ...fileRejections, invalidId: rejections.invalidResourceId },
   evaluate: evaluateFile,
   fold: nextFile,
-  renderEvent: (e, look) => ({
-    ...streamedHead(e, 'files', '_fileId'),
-    ...('attributes' in e ? { _attributes: attributesJson(e), _storage: { '@id': e.storage.id, '@type': e.storage.type, _rev: e.storage.rev } } : {}),
-    _types: [FILE_TYPE],
-    ...streamedTail(e, look),
-    ...('tag' in e ? { tag: e.tag } : {}),
-    ...('targetRev' in e ? { targetRev: e.targetRev } : {}),
-  }),
-  content,
+  streamed: {
+    context: 'files',
+    idField: '_fileId',
+    own: (e) => ('attributes' in e ? { _attributes: attributesJson(e), _storage: { '@id': e.storage.id, '@type': e.storage.type, _rev: e.storage.rev } } : {}),
+    types: () => [FILE_TYPE],
+    // Delta's file events name no schema.
+    constrained: () => false,
+  },
+  content: {
+    expanded: fileExpanded,
+    source: (value) => ({ ...attributesJson(value) }),
+    types: () => [FILE_TYPE],
+    schema: FILES_SCHEMA,
+  },
 });

@@ -3,8 +3,8 @@ import type { RejectionTypes } from '../../../kernel/Rejection.js';
 
 /** Files: the rejections they raise, named as existing clients expect them (wire-storages-files.md). */
 export const fileRejections = {
-  fileNotFound: (id: string, project: string) => new Rejection('ResourceNotFound', `File '${id}' not found in project '${project}'.`),
-  fileAlreadyExists: (id: string, project: string) => new Rejection('ResourceAlreadyExists', `File '${id}' already exists in project '${project}'.`),
+  notFound: (id: string, project: string) => new Rejection('ResourceNotFound', `File '${id}' not found in project '${project}'.`),
+  alreadyExists: (id: string, project: string) => new Rejection('ResourceAlreadyExists', `File '${id}' already exists in project '${project}'.`),
   fileTooLarge: (maxFileSize: number) => new Rejection('FileTooLarge', `File size exceeds the max file size for the storage (${maxFileSize} bytes).`),
   capacityExceeded: (left: number) =>
     new Rejection('FileTooLarge', `File size exceeds the space left on the storage (${left} bytes of its capacity remain).`, { spaceLeft: left }),
@@ -16,7 +16,7 @@ export const fileRejections = {
       `The request's Content-Type '${contentType}' is not supported; a file is uploaded as 'multipart/form-data' with a part named 'file'.`,
     ),
   malformedMultipart: (details: string) => new Rejection('MalformedRequestContentRejection', `The multipart form-data could not be read: ${details}`),
-  fileIsDeprecated: (id: string) => new Rejection('FileIsDeprecated', `File '${id}' is deprecated.`),
+  isDeprecated: (id: string) => new Rejection('FileIsDeprecated', `File '${id}' is deprecated.`),
   fileIsNotDeprecated: (id: string) => new Rejection('FileIsNotDeprecated', `File '${id}' is not deprecated.`),
   rangeNotSatisfiable: (size: number) =>
     new Rejection('RangeNotSatisfiable', `The requested range is not satisfiable: the file holds ${size} bytes.`, { size }),

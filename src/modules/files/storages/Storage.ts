@@ -43,13 +43,13 @@ export type StorageEvent =
 export const evaluateStorage = (state: StorageState | undefined, cmd: StorageCommand): StorageEvent | Rejection => {
   const base = targetOf(cmd);
   if (cmd.type === 'Create') {
-    if (state) return storageRejections.storageAlreadyExists(cmd.id, cmd.project);
+    if (state) return storageRejections.alreadyExists(cmd.id, cmd.project);
     return { ...base, type: 'StorageCreated', rev: 1, fields: cmd.fields, source: cmd.source };
   }
-  if (!state) return storageRejections.storageNotFound(cmd.id, cmd.project);
+  if (!state) return storageRejections.notFound(cmd.id, cmd.project);
   // The order of Delta: revision, then deprecation, then type.
   if (cmd.rev !== state.rev) return rejections.incorrectRev(cmd.rev, state.rev);
-  if (state.deprecated) return storageRejections.storageIsDeprecated(cmd.id);
+  if (state.deprecated) return storageRejections.isDeprecated(cmd.id);
   const rev = state.rev + 1;
   const storageType = state.value.fields.type;
   switch (cmd.type) {

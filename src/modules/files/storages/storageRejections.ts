@@ -3,8 +3,8 @@ import type { RejectionTypes } from '../../../kernel/Rejection.js';
 
 /** Storages: the rejections they raise, named as existing clients expect them (wire-storages-files.md). */
 export const storageRejections = {
-  storageNotFound: (id: string, project: string) => new Rejection('ResourceNotFound', `Storage '${id}' not found in project '${project}'.`),
-  storageAlreadyExists: (id: string, project: string) => new Rejection('ResourceAlreadyExists', `Storage '${id}' already exists in project '${project}'.`),
+  notFound: (id: string, project: string) => new Rejection('ResourceNotFound', `Storage '${id}' not found in project '${project}'.`),
+  alreadyExists: (id: string, project: string) => new Rejection('ResourceAlreadyExists', `Storage '${id}' already exists in project '${project}'.`),
   storageNotAccessible: (id: string, details: string) => new Rejection('StorageNotAccessible', `Storage '${id}' not accessible.`, { details }),
   invalidStorageType: (type: string, enabled: string[]) =>
     new Rejection('InvalidStorageType', `Storage type '${type}' is not supported; the enabled types are ${enabled.map((t) => `'${t}'`).join(', ')}.`),
@@ -12,7 +12,7 @@ export const storageRejections = {
     new Rejection('DifferentStorageType', `Storage '${id}' is of type '${expected}' and can't be updated to be a '${found}'.`),
   invalidMaxFileSize: (id: string, value: number, max: number) =>
     new Rejection('InvalidMaxFileSize', `Max file size '${value}' for storage '${id}' must be greater than 0 and less than or equal to '${max}'.`),
-  storageIsDeprecated: (id: string) => new Rejection('StorageIsDeprecated', `Storage '${id}' is deprecated.`),
+  isDeprecated: (id: string) => new Rejection('StorageIsDeprecated', `Storage '${id}' is deprecated.`),
   permissionsAreNotDefined: (permissions: string[]) =>
     new Rejection('PermissionsAreNotDefined', `The provided permissions '${permissions.join(', ')}' are not defined in the collection of allowed permissions.`),
   invalidStoragePayload: (id: string, details: unknown) =>

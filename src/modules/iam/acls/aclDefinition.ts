@@ -1,11 +1,9 @@
 import { aclEventJson } from '../iamJson.js';
-import type { LogEvent } from '../../../events/EventLog.js';
+import { eventOf } from '../../../domain/eventOf.js';
 import type { KindDefinition } from '../../../domain/KindDefinition.js';
 import type { AclEvent, AclState } from './Acl.js';
 import { nextAcl } from './Acl.js';
 import { aclKey } from '../../../kernel/logKeys.js';
-
-const eventOf = (logged: LogEvent) => logged.event as unknown as AclEvent;
 
 /**
  * ACLs: kept by path. The root starts as the bootstrap ACL (rev 0, never logged): the first change
@@ -13,13 +11,13 @@ const eventOf = (logged: LogEvent) => logged.event as unknown as AclEvent;
  */
 export const aclDefinition = (bootstrapRoot: AclState): KindDefinition<AclState> => ({
   kind: 'acls',
-  stateKey: (logged) => eventOf(logged).path,
+  stateKey: (logged) => eventOf<AclEvent>(logged).path,
   keyOf: (state) => state.path,
   next: (state, logged) => {
-    const event = eventOf(logged);
+    const event = eventOf<AclEvent>(logged);
     return nextAcl(state ?? (event.path === '/' ? bootstrapRoot : undefined), event);
   },
-  render: (logged, look) => aclEventJson(look.addresses.base, eventOf(logged)),
+  render: (logged, look) => aclEventJson(look.addresses.base, eventOf<AclEvent>(logged)),
   // The ACL on a project's path goes with the project: a project created again under its label
   // does not inherit its former readers (Delta's `Acls.projectDeletionTask`).
   contained: (state) => {
