@@ -5,14 +5,14 @@ import type { Snapshot } from './snapshotText.js';
 import { parseSnapshot, snapshotText } from './snapshotText.js';
 
 /** The format this build writes and reads; a snapshot of another (a build before or after) is ignored. */
-export const SHARED_SNAPSHOT_VERSION = '1';
+const SHARED_SNAPSHOT_VERSION = '1';
 
 /**
  * The largest snapshot written: the held kinds are those that do not grow with the data, so a
  * snapshot this large means something does; past it none is written (and the replicas starting on
  * an empty data directory replay the whole log), rather than one Redis value growing without bound.
  */
-export const SHARED_SNAPSHOT_MAX_BYTES = 64 * 1024 * 1024;
+const SHARED_SNAPSHOT_MAX_BYTES = 64 * 1024 * 1024;
 
 /** A snapshot as the replicas share it: the held kinds' states, and the catalogue's terms learned up to it or past it. */
 export interface SharedSnapshot {
