@@ -22,6 +22,14 @@ import { INDEXED_WORD } from './textGraph.js';
  *   SPARQL 1.1 server serves; no vendor's free-text index).
  * `{p}` is the path percent-encoded as one IRI segment.
  *
+ * What each is read by (translateSearch.ts, StoreSearchEngine.ts), none written for nothing:
+ * `search:id` every query (a document's `_id`, `ids`, the tie-break order); `search:source` a hit's
+ * `_source` and an aggregate view's member read whole; `search:v` `term`/`terms` on `.keyword` and
+ * on numbers and booleans, `range`, `exists`, `prefix` on `.keyword`, sorts and aggregations;
+ * `search:d` date terms, ranges, sorts and `min`/`max`; `search:w` `match`, `term` and `prefix` on
+ * a text field and the idf weights of scoring (~94 of a 25-property resource's ~134 triples; with
+ * the store's text index, the `search:t` texts below instead: ~22).
+ *
  * On a store with a text index (Virtuoso's free-text index, `SPARQL_TEXT_INDEX=virtuoso`), no
  * `search:w/{p}` is written: instead, for each path holding words, one `search:t` literal (indexed by
  * the rule of docker/virtuoso/text-index.sql), the path's tag (`fieldTag`) then each distinct word
@@ -29,8 +37,8 @@ import { INDEXED_WORD } from './textGraph.js';
  * after the tag checks them as the word triples matched (searchText.ts). One predicate for every
  * path because Virtuoso's index rules name their predicates, and the paths are the users'. A
  * document holding a word longer than the index keeps (`INDEXED_WORD`) is marked `search:long`: a
- * prefix may begin it, so it is always a prefix's candidate. (~94 word triples of a 25-property
- * resource become ~15 literals and their index entries.)
+ * prefix may begin it, so it is always a prefix's candidate. (~84–94 word triples of a 25-property
+ * resource become ~22 literals and their index entries.)
  */
 export const SEARCH_PREFIX = 'urn:registry:search';
 export const searchGraphOf = (project: ProjectRef): string => `${SEARCH_PREFIX}/${project}`;
