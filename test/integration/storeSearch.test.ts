@@ -287,9 +287,9 @@ describe('search query DSL over a fixed data set, in process and translated into
 
 /**
  * Where the texts found by Virtuoso's free-text index could part from the word triples: words it does
- * not keep (longer than it keeps, not Latin), values that are no word, prefixes with other
- * characters or too short for its wildcard, field names searched as words. Each query's hits and
- * scores with the index as without it.
+ * not keep (longer than it keeps, not Latin), words of its query syntax, values that are no word,
+ * prefixes with other characters or too short for its wildcard, field names searched as words. Each
+ * query's hits and scores with the index as without it.
  */
 describe("the search API's words in the store's text index find what its word triples find", function () {
   this.timeout(60_000);
@@ -297,7 +297,7 @@ describe("the search API's words in the store's text index find what its word tr
   const edge: SearchDoc[] = [
     doc('o/t', { '@id': 'urn:t1', name: `Tom ${long}b`, note: 'name type', tags: ['Ελληνικά λέξη', 'x-ray'] }),
     doc('o/t', { '@id': 'urn:t2', name: 'Tommy Lee', note: 'the name', tags: ['日本語'] }),
-    doc('o/t', { '@id': 'urn:t3', name: 'Lee Tom', note: 'Ray of light', tags: ['ray', 'λέξη'] }),
+    doc('o/t', { '@id': 'urn:t3', name: 'Lee Tom', note: 'Ray of light and not near', tags: ['ray', 'λέξη'] }),
     doc('o/t', { '@id': 'urn:t4', name: 'naïve café', note: 'crème brûlée', type: 'name' }),
   ];
   const searches: Record<string, (body: unknown) => Promise<SearchResponse>> = {};
@@ -326,6 +326,9 @@ describe("the search API's words in the store's text index find what its word tr
     { match: { tags: '日本語 ray' } },
     { match: { tags: { query: 'x ray', operator: 'and' } } },
     { match: { note: 'name' } },
+    // Words of Virtuoso's free-text syntax.
+    { match: { note: 'and' } },
+    { match: { note: { query: 'not near', operator: 'and' } } },
     { match: { name: 'naïve' } },
     { match: { note: 'brûlée' } },
     { term: { note: 'name' } },
