@@ -3,21 +3,26 @@ import { DocSet } from '../src/search/dsl/DocSet.js';
 import type { SearchDoc } from '../src/search/dsl/fields.js';
 import { documentTriples, searchGraphOf } from '../src/search/store/searchGraph.js';
 import { StoreSearchEngine } from '../src/search/store/StoreSearchEngine.js';
+import { FILL_TEXT_INDEX } from '../src/search/store/storeSearch.js';
 import { itemNode } from '../src/store/graphNames.js';
 import { SparqlHttpClient } from '../src/store/SparqlHttpClient.js';
 import { releaseVirtuoso, useVirtuoso } from '../test/support/virtuoso.js';
+import { GraphPosts } from './graphPosts.js';
 import { summarize } from './harness.js';
 
 /**
  * The search API on the external store (Virtuoso 7 on loopback, started here on its own data
  * directory) beside the in-process evaluator, over the same documents in 10 projects:
  * `VIRTUOSO_BUFFERS=100000 node dist/bench/storeSearch.js [count]` (default 10,000). The documents are
- * written as StoreSearchProjection writes them (searchGraph.ts), in batches.
+ * written as StoreSearchProjection writes them (searchGraph.ts), in batches, twice (other projects):
+ * their words as word triples, and as texts in Virtuoso's free-text index (`SPARQL_TEXT_INDEX=virtuoso`);
+ * each query is timed on both, one after the other.
  */
 const count = Number(process.argv[2] ?? 10_000);
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 100);
 const CITIES = ['Oxford', 'Cambridge', 'London', 'Geneva', 'Lausanne', 'Zurich', 'Bern', 'Basel'];
 const PROJECTS = Array.from({ length: 10 }, (_, i) => `bench/p${i}`);
+const INDEXED = PROJECTS.map((p) => `${p}x`);
 
 const source = (i: number): Record<string, string | number> => {
   const doc: Record<string, string | number> = {
@@ -34,25 +39,24 @@ const source = (i: number): Record<string, string | number> => {
 const virtuoso = await useVirtuoso();
 const client = new SparqlHttpClient(virtuoso.server, { timeoutMillis: 120_000 });
 const docs: SearchDoc[] = [];
-const started = performance.now();
-const batches = new Map<string, string[]>();
-for (let i = 0; i < count; i++) {
-  const doc = source(i);
-  const project = PROJECTS[i % PROJECTS.length]!;
-  docs.push({ id: String(doc['@id']), project, source: doc });
-  const batch = batches.get(project) ?? [];
-  batch.push(documentTriples(itemNode('resources', project, String(doc['@id'])), doc));
-  batches.set(project, batch);
-  if (batch.length >= 200 || i === count - 1)
-    for (const [p, b] of batches) {
-      if (!b.length) continue;
-      await client.addToGraph(searchGraphOf(p), b.join(''));
-      b.length = 0;
-    }
+for (const indexed of [false, true]) {
+  const started = performance.now();
+  const posts = new GraphPosts(client);
+  for (let i = 0; i < count; i++) {
+    const doc = source(i);
+    const project = (indexed ? INDEXED : PROJECTS)[i % PROJECTS.length]!;
+    if (!indexed) docs.push({ id: String(doc['@id']), project, source: doc });
+    await posts.add(searchGraphOf(project), documentTriples(itemNode('resources', project, String(doc['@id'])), doc, indexed));
+  }
+  await posts.flush();
+  const written = performance.now();
+  if (indexed) await client.query(FILL_TEXT_INDEX, 'application/sparql-results+json');
+  console.log(
+    `${count} documents in ${PROJECTS.length} projects written into Virtuoso (Graph Store Protocol, 200 documents a request), ` +
+      `${indexed ? 'texts in its text index' : 'word triples'}: ${(posts.triples / count).toFixed(1)} triples a document, ` +
+      `in ${((written - started) / 1000).toFixed(1)} s${indexed ? `, then indexed in ${((performance.now() - written) / 1000).toFixed(1)} s` : ''}`,
+  );
 }
-console.log(
-  `${count} documents in ${PROJECTS.length} projects written into Virtuoso (Graph Store Protocol, 200 documents a request) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-);
 
 const time = async (name: string, runs: number, op: (i: number) => Promise<unknown>) => {
   for (let i = 0; i < 3; i++) await op(i);
@@ -78,15 +82,24 @@ const selective = (i: number) => ({
   query: { bool: { must: [{ match: { name: CITIES[i % CITIES.length]!.toLowerCase() } }], filter: [{ term: { '@type.keyword': 'Dataset' } }] } },
   sort: [{ age: 'desc' }],
 });
+// A prefix of the words every document's `p1` holds ("value 1 of {i}"), and an `and` of two words.
+const prefix = (i: number) => ({ size: 10, query: { prefix: { p1: `valu` } }, from: i % 10 });
+const bothWords = (i: number) => ({ size: 10, query: { match: { p2: { query: `value ${i % count}`, operator: 'and' } } } });
 
 const store = new StoreSearchEngine(client);
+const indexedStore = new StoreSearchEngine(client, true);
 const set = new DocSet(docs);
 for (const [label, body] of [
   ['bool + terms aggregation', boolTerms],
   ['one rare word (q-like)', oneWord],
   ['bool: a word and a type, sorted by age', selective],
+  ['prefix of a word every document holds', prefix],
+  ['match of two words, operator and', bothWords],
 ] as const) {
   await time(`in process:      ${label}`, RUNS, (i) => executeSearch(body(i), set, () => 'i', PROJECTS.length));
   await time(`on the store:    ${label}`, RUNS, (i) => store.search(body(i), PROJECTS));
+  await time(`text index:      ${label}`, RUNS, (i) => indexedStore.search(body(i), INDEXED));
+  await time(`on the store:    ${label}`, RUNS, (i) => store.search(body(i), PROJECTS));
+  await time(`text index:      ${label}`, RUNS, (i) => indexedStore.search(body(i), INDEXED));
 }
 await releaseVirtuoso();

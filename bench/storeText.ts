@@ -8,6 +8,7 @@ import { TextIndex } from '../src/search/TextIndex.js';
 import { itemNode } from '../src/store/graphNames.js';
 import { SparqlHttpClient } from '../src/store/SparqlHttpClient.js';
 import { releaseVirtuoso, useVirtuoso } from '../test/support/virtuoso.js';
+import { GraphPosts } from './graphPosts.js';
 import { summarize } from './harness.js';
 
 /**
@@ -27,9 +28,8 @@ const PROJECTS = Array.from({ length: 10 }, (_, i) => `bench/p${i}`);
 const virtuoso = await useVirtuoso();
 const client = new SparqlHttpClient(virtuoso.server, { timeoutMillis: 120_000 });
 const indexed = virtuoso.server.textIndex === 'virtuoso';
-let triples = 0;
 const index = TextIndex.open(':memory:');
-const batches = new Map<string, string[]>();
+const posts = new GraphPosts(client);
 for (let i = 0; i < count; i++) {
   const project = PROJECTS[i % PROJECTS.length]!;
   const id = `urn:doc:${i}`;
@@ -38,21 +38,12 @@ for (let i = 0; i < count; i++) {
   const node = itemNode('resources', project, id);
   const body = searchableText(id, payload);
   index.put({ node, kind: 'resources', project, id, contentSeq: i + 1, rev: 1, deprecated: false, doc: {}, body });
-  const batch = batches.get(project) ?? [];
-  const written = textTriples(node, body, indexed);
-  triples += written.split('\n').length - 1;
-  batch.push(written);
-  batches.set(project, batch);
-  if (batch.length >= 200 || i === count - 1)
-    for (const [p, b] of batches) {
-      if (!b.length) continue;
-      await client.addToGraph(textGraphOf('resources', p), b.join(''));
-      b.length = 0;
-    }
+  await posts.add(textGraphOf('resources', project), textTriples(node, body, indexed));
 }
+await posts.flush();
 index.commit();
 if (indexed) await client.query('SELECT (<sql:VT_INC_INDEX_DB_DBA_RDF_OBJ>() AS ?done) WHERE {}', 'application/sparql-results+json');
-console.log(`${count} items, ${(triples / count).toFixed(1)} text triples an item (${indexed ? "Virtuoso's free-text index" : 'word triples'})`);
+console.log(`${count} items, ${(posts.triples / count).toFixed(1)} text triples an item (${indexed ? "Virtuoso's free-text index" : 'word triples'})`);
 
 const time = async (name: string, op: (i: number) => Promise<unknown>) => {
   for (let i = 0; i < 3; i++) await op(i);

@@ -4,9 +4,11 @@ import { executeSearch } from '../../src/search/dsl/executeSearch.js';
 import type { SearchResponse } from '../../src/search/dsl/executeSearch.js';
 import { documentTriples, searchGraphOf } from '../../src/search/store/searchGraph.js';
 import { StoreSearchEngine } from '../../src/search/store/StoreSearchEngine.js';
+import { FILL_TEXT_INDEX } from '../../src/search/store/storeSearch.js';
 import { itemNode } from '../../src/store/graphNames.js';
 import { SparqlHttpClient } from '../../src/store/SparqlHttpClient.js';
-import { DOCS } from '../support/searchFixture.js';
+import { doc, DOCS } from '../support/searchFixture.js';
+import type { SearchDoc } from '../../src/search/dsl/fields.js';
 import { inProcessEngine, SearchService } from '../../src/search/SearchService.js';
 import { SearchedDocuments } from '../../src/search/SearchedDocuments.js';
 import { TextIndex } from '../../src/search/TextIndex.js';
@@ -27,15 +29,22 @@ describe('search query DSL over a fixed data set, in process and translated into
     const virtuoso = await useVirtuoso();
     await clearVirtuoso(virtuoso.server);
     const client = new SparqlHttpClient(virtuoso.server, { timeoutMillis: 20_000 });
+    // Both ways in the same graphs (word triples, and texts for the text index): neither reads the other's.
     for (const d of DOCS)
-      await client.update(`INSERT DATA { GRAPH <${searchGraphOf(d.project)}> {\n${documentTriples(itemNode('resources', d.project, d.id), d.source)}} }`);
+      for (const indexed of [false, true])
+        await client.update(
+          `INSERT DATA { GRAPH <${searchGraphOf(d.project)}> {\n${documentTriples(itemNode('resources', d.project, d.id), d.source, indexed)}} }`,
+        );
+    await client.query(FILL_TEXT_INDEX, 'application/sparql-results+json');
     store = new StoreSearchEngine(client);
     engines['on the store'] = async (body) => (await store.search(body, ['o/a', 'o/b'])).response;
+    const indexedStore = new StoreSearchEngine(client, true);
+    engines['on the store, its text index'] = async (body) => (await indexedStore.search(body, ['o/a', 'o/b'])).response;
   });
   after(() => releaseVirtuoso());
 
   const both = (title: string, check: (search: Search) => Promise<void>) => {
-    for (const name of ['in process', 'on the store']) it(`${title} (${name})`, () => check(engines[name]!));
+    for (const name of ['in process', 'on the store', 'on the store, its text index']) it(`${title} (${name})`, () => check(engines[name]!));
   };
   const idsOf = (search: Search) => async (body: unknown) => (await search(body)).hits.hits.map((h) => h._id);
   const refusal = async (search: Search, body: unknown): Promise<Rejection> => {
@@ -273,5 +282,92 @@ describe('search query DSL over a fixed data set, in process and translated into
     );
     expect((await inProcess.query({ query: { match: { name: 'alice' } } }, { mode: 'all' })).hits.hits.map((h) => h._id)).to.deep.equal(['urn:local']);
     index.close();
+  });
+});
+
+/**
+ * Where the texts found by Virtuoso's free-text index could part from the word triples: words it does
+ * not keep (longer than it keeps, not Latin), words of its query syntax, values that are no word,
+ * prefixes with other characters or too short for its wildcard, field names searched as words. Each
+ * query's hits and scores with the index as without it.
+ */
+describe("the search API's words in the store's text index find what its word triples find", function () {
+  this.timeout(60_000);
+  const long = 'a'.repeat(45);
+  const edge: SearchDoc[] = [
+    doc('o/t', { '@id': 'urn:t1', name: `Tom ${long}b`, note: 'name type', tags: ['Ελληνικά λέξη', 'x-ray'] }),
+    doc('o/t', { '@id': 'urn:t2', name: 'Tommy Lee', note: 'the name', tags: ['日本語'] }),
+    doc('o/t', { '@id': 'urn:t3', name: 'Lee Tom', note: 'Ray of light and not near', tags: ['ray', 'λέξη'] }),
+    doc('o/t', { '@id': 'urn:t4', name: 'naïve café', note: 'crème brûlée', type: 'name' }),
+  ];
+  const searches: Record<string, (body: unknown) => Promise<SearchResponse>> = {};
+  before(async () => {
+    const virtuoso = await useVirtuoso();
+    await clearVirtuoso(virtuoso.server);
+    const client = new SparqlHttpClient(virtuoso.server, { timeoutMillis: 20_000 });
+    for (const indexed of [false, true]) {
+      const project = indexed ? 'o/indexed' : 'o/words';
+      for (const d of edge)
+        await client.update(
+          `INSERT DATA { GRAPH <${searchGraphOf(project)}> {\n${documentTriples(itemNode('resources', project, d.id), d.source, indexed)}} }`,
+        );
+      const store = new StoreSearchEngine(client, indexed);
+      searches[project] = async (body) => (await store.search(body, [project])).response;
+    }
+    await client.query(FILL_TEXT_INDEX, 'application/sparql-results+json');
+  });
+  after(() => releaseVirtuoso());
+
+  const queries: unknown[] = [
+    { match: { name: 'tom' } },
+    { match: { name: long } },
+    { match: { name: `${long}b` } },
+    { match: { tags: 'λέξη' } },
+    { match: { tags: '日本語 ray' } },
+    { match: { tags: { query: 'x ray', operator: 'and' } } },
+    { match: { note: 'name' } },
+    // Words of Virtuoso's free-text syntax.
+    { match: { note: 'and' } },
+    { match: { note: { query: 'not near', operator: 'and' } } },
+    { match: { name: 'naïve' } },
+    { match: { note: 'brûlée' } },
+    { term: { note: 'name' } },
+    { term: { note: 'Name' } },
+    { term: { note: 'the name' } },
+    { terms: { tags: ['ray', 'λέξη', 'x-ray'] } },
+    { prefix: { name: 'tom' } },
+    { prefix: { name: 'Tomm' } },
+    { prefix: { name: 'aaaa' } },
+    { prefix: { name: long } },
+    { prefix: { name: 'lee t' } },
+    { prefix: { tags: 'λέ' } },
+    { prefix: { note: 'crèm' } },
+    { bool: { should: [{ term: { note: 'the name' } }, { match: { name: 'lee' } }] } },
+    { bool: { should: [{ term: { note: 'Name' } }, { prefix: { name: 'tom' } }] } },
+    { bool: { must_not: [{ match: { tags: 'ray' } }] } },
+  ];
+  for (const query of queries)
+    it(JSON.stringify(query), async () => {
+      const hits = (r: SearchResponse) => r.hits.hits.map((h) => [h._id, h._score]);
+      const [words, indexed] = [await searches['o/words']!({ query }), await searches['o/indexed']!({ query })];
+      expect(hits(indexed)).to.deep.equal(hits(words));
+      expect(indexed.hits.total).to.deep.equal(words.hits.total);
+    });
+
+  it('an empty prefix finds the documents holding a word in the field, as in process (Virtuoso finds none by STRSTARTS over the word triples)', async () => {
+    const query = { prefix: { name: '' } };
+    const hits = (r: SearchResponse) => r.hits.hits.map((h) => [h._id, h._score]);
+    expect(hits(await searches['o/indexed']!({ query }))).to.deep.equal(hits(await executeSearch({ query }, edge, () => 'search', 2)));
+    expect(hits(await searches['o/words']!({ query }))).to.deep.equal([]);
+  });
+
+  it('sorting by a text field is refused with the index as without it', async () => {
+    for (const project of ['o/words', 'o/indexed']) {
+      const refused = await searches[project]!({ query: { match: { name: 'tom' } }, sort: [{ name: 'asc' }] }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refused, project).to.be.instanceOf(Rejection);
+    }
   });
 });

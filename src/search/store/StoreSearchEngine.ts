@@ -11,11 +11,12 @@ import { isObject } from '../dsl/queryParams.js';
 import { sourceFilter } from '../dsl/sourceFilter.js';
 import type { SearchEngine } from '../SearchEngine.js';
 import { searchRejections } from '../searchRejections.js';
-import { dateOf, searchGraphOf, SEARCH_PREFIX, SOURCE, valueOf, wordsOf } from './searchGraph.js';
+import { dateOf, fieldTag, searchGraphOf, SEARCH_PREFIX, SOURCE, valueOf, wordsOf } from './searchGraph.js';
+import { holding, holdingRow, isWord, textOfField, wordNeedle } from './searchText.js';
 import { XSD } from '../../rdf/terms.js';
 import type { Expression, Pattern, ScoredWord, Term } from './translateSearch.js';
 import { DOC, DOC_ID, idPattern, QueryTranslator } from './translateSearch.js';
-import { double, filter, int as integerTerm, n as named, op, str as text, triplePattern, v as variable } from '../../store/sparqlTerms.js';
+import { double, filter, int as integerTerm, n as named, op, str as text, triplePattern, union, v as variable } from '../../store/sparqlTerms.js';
 
 const unsupported = (construct: string) => searchRejections.unsupportedConstruct(construct, 'not translated into SPARQL for the external triple store');
 const malformed = searchRejections.malformedSearchQuery;
@@ -55,7 +56,11 @@ const METRICS = new Set(['min', 'max', 'avg', 'sum', 'value_count', 'cardinality
 export class StoreSearchEngine implements SearchEngine {
   readonly inProcess = false;
 
-  constructor(private readonly client: SparqlHttpClient) {}
+  constructor(
+    private readonly client: SparqlHttpClient,
+    /** The store indexes the documents' texts (searchGraph.ts): words are found in them, not in word triples. */
+    private readonly indexed = false,
+  ) {}
 
   async search(body: unknown, projects: readonly ProjectRef[]): Promise<{ response: SearchResponse; hitDocuments: SearchDoc[] }> {
     const started = performance.now();
@@ -69,7 +74,7 @@ export class StoreSearchEngine implements SearchEngine {
     const track = body['track_total_hits'];
     if (track !== undefined && typeof track !== 'boolean' && !(typeof track === 'number' && Number.isInteger(track) && track >= 0))
       throw malformed("'track_total_hits' must be a boolean or a non-negative integer.");
-    const translator = new QueryTranslator();
+    const translator = new QueryTranslator(this.indexed);
     const patterns = body['query'] === undefined ? [] : translator.translate(body['query']);
     const sort = sortKeys(body['sort']);
     if (sort && sort.some((k) => k.field === '_score') && sort.some((k) => k.field !== '_score')) throw unsupported('sort: _score with other keys');
@@ -141,29 +146,55 @@ export class StoreSearchEngine implements SearchEngine {
 
   /** Each scored word's weight: its inverse document frequency (Lucene's BM25 idf) among the searched documents. */
   private async weights(graphs: Term[], scored: ScoredWord[]): Promise<{ word: ScoredWord; weight: number }[]> {
-    const distinct = [...new Map(scored.map((s) => [`${s.predicate} ${s.word}`, s])).values()];
+    const distinct = [...new Map(scored.map((s) => [`${s.field} ${s.word}`, s])).values()];
     const graphValues = { type: 'values', values: graphs.map((g) => ({ '?g': g })) } as Pattern;
     const [all, rows] = await Promise.all([
       this.select({
         variables: [as(aggregate('count', DOC), 'n')],
         where: [graphValues, { type: 'graph', name: G, patterns: [idPattern()] } as unknown as Pattern],
       }),
-      this.select({
-        variables: [variable('p'), variable('w'), as(aggregate('count', DOC), 'n')],
-        where: [
-          graphValues,
-          { type: 'values', values: distinct.map((s) => ({ '?p': named(s.predicate), '?w': text(s.word) })) } as Pattern,
-          { type: 'graph', name: G, patterns: [triplePattern(DOC, variable('p'), variable('w'))] } as unknown as Pattern,
-        ],
-        group: [{ expression: variable('p') }, { expression: variable('w') }],
-      } as Omit<Select, 'type' | 'queryType' | 'prefixes'>),
+      this.indexed ? this.indexedFrequencies(graphValues, distinct) : this.frequencies(graphValues, distinct),
     ]);
     const n = Number(all[0]?.['n']?.value ?? 0);
-    const df = new Map(rows.map((r) => [`${r['p']!.value} ${r['w']!.value}`, Number(r['n']!.value)]));
     return distinct.map((word) => {
-      const f = df.get(`${word.predicate} ${word.word}`) ?? 0;
+      const f = rows.get(`${word.field} ${word.word}`) ?? 0;
       return { word, weight: Math.log(1 + (n - f + 0.5) / (f + 0.5)) };
     });
+  }
+
+  /** How many of the searched documents hold each word (keyed by field and word), by their word triples. */
+  private async frequencies(graphValues: Pattern, words: ScoredWord[]): Promise<Map<string, number>> {
+    const rows = await this.select({
+      variables: [variable('p'), variable('w'), as(aggregate('count', DOC), 'n')],
+      where: [
+        graphValues,
+        { type: 'values', values: words.map((s) => ({ '?p': named(wordsOf(s.field)), '?w': text(s.word) })) } as Pattern,
+        { type: 'graph', name: G, patterns: [triplePattern(DOC, variable('p'), variable('w'))] } as unknown as Pattern,
+      ],
+      group: [{ expression: variable('p') }, { expression: variable('w') }],
+    } as Omit<Select, 'type' | 'queryType' | 'prefixes'>);
+    const fields = new Map(words.map((s) => [wordsOf(s.field), s.field]));
+    return new Map(rows.map((r) => [`${fields.get(r['p']!.value)} ${r['w']!.value}`, Number(r['n']!.value)]));
+  }
+
+  /**
+   * The same counts through the store's text index: one branch a word (the index is asked a constant),
+   * numbered `?k`. A value that is not one word is held by no document: not asked.
+   */
+  private async indexedFrequencies(graphValues: Pattern, words: ScoredWord[]): Promise<Map<string, number>> {
+    const asked = words.filter((s) => isWord(s.word));
+    if (!asked.length) return new Map();
+    const k = variable('k');
+    const branches = asked.map((s, i) => [
+      { type: 'graph', name: G, patterns: holding(DOC, variable('t'), s.field, [s.word], false) } as unknown as Pattern,
+      { type: 'bind', variable: k, expression: integerTerm(i) } as unknown as Pattern,
+    ]);
+    const rows = await this.select({
+      variables: [k, as(aggregate('count', DOC), 'n')],
+      where: [graphValues, branches.length === 1 ? { type: 'group', patterns: branches[0]! } : union(branches)],
+      group: [{ expression: k }],
+    } as Omit<Select, 'type' | 'queryType' | 'prefixes'>);
+    return new Map(rows.map((r) => [`${asked[Number(r['k']!.value)]!.field} ${asked[Number(r['k']!.value)]!.word}`, Number(r['n']!.value)]));
   }
 
   private async page(
@@ -179,18 +210,21 @@ export class StoreSearchEngine implements SearchEngine {
     const variables: sparqljs.Variable[] = [DOC, G, DOC_ID];
     const order: sparqljs.Ordering[] = [];
     if (scoredBy) {
-      if (weights.length)
+      // Each word's row: its predicate and the word (word triples), or its field's tag and the word between spaces (texts).
+      const rows = this.indexed
+        ? weights
+            .filter((w) => isWord(w.word.word))
+            .map((w) => ({ '?sp': text(fieldTag(w.word.field)), '?sw': text(wordNeedle(w.word.word)), '?wt': double(w.weight) }))
+        : weights.map((w) => ({ '?sp': named(wordsOf(w.word.field)), '?sw': text(w.word.word), '?wt': double(w.weight) }));
+      if (rows.length)
         inner.push({
           type: 'optional',
-          patterns: [
-            {
-              type: 'values',
-              values: weights.map((w) => ({ '?sp': named(w.word.predicate), '?sw': text(w.word.word), '?wt': double(w.weight) })),
-            } as Pattern,
-            triplePattern(DOC, variable('sp'), variable('sw')),
-          ],
+          patterns: [{ type: 'values', values: rows } as Pattern, ...(this.indexed ? holdingRow(DOC) : [triplePattern(DOC, variable('sp'), variable('sw'))])],
         } as Pattern);
-      const scoreExpression = weights.length ? aggregate('sum', op('coalesce', variable('wt'), double(0))) : aggregate('max', double(constant));
+      // Words none holds (values that are no word) score 0, as their absent triples did.
+      const scoreExpression = rows.length
+        ? aggregate('sum', op('coalesce', variable('wt'), double(0)))
+        : aggregate('max', double(weights.length ? 0 : constant));
       variables.push(as(scoreExpression, 'score'));
       order.push({ expression: scoreExpression, descending: true });
     }
@@ -217,7 +251,7 @@ export class StoreSearchEngine implements SearchEngine {
                       ],
                     },
                     { type: 'group', patterns: [triplePattern(DOC, named(dateOf(path)), s)] },
-                    { type: 'group', patterns: [triplePattern(DOC, named(wordsOf(path)), s)] },
+                    this.indexed ? textOfField(DOC, s, path) : { type: 'group', patterns: [triplePattern(DOC, named(wordsOf(path)), s)] },
                   ],
                 } as Pattern,
               ],

@@ -20,6 +20,8 @@ export class StoreSearchProjection {
   constructor(
     private readonly documentOf: DocumentOf,
     private readonly log: EventLog,
+    /** The store indexes the documents' texts (searchGraph.ts): no word triples. */
+    private readonly indexed = false,
   ) {}
 
   /** The change's document (undefined: it touches none). */
@@ -35,7 +37,7 @@ export class StoreSearchProjection {
     if (!payload) return { ...item, triples: undefined };
     // The document's `@id` is the absolute one, whatever form the payload wrote it in (as the text index does).
     const { '@id': _written, ...rest } = withoutNulls(payload) as JsonObject;
-    return { ...item, triples: documentTriples(node, this.documentOf(current, { '@id': current.id, ...rest })) };
+    return { ...item, triples: documentTriples(node, this.documentOf(current, { '@id': current.id, ...rest }), this.indexed) };
   }
 
   /** The payload of the state's content: in the event itself when it is a content event, else read back from the log. */

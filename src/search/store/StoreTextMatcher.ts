@@ -6,7 +6,7 @@ import { XSD } from '../../rdf/terms.js';
 import { parseItemNode } from '../../store/graphNames.js';
 import { searchSelect } from './searchSelect.js';
 import type { SparqlHttpClient } from '../../store/SparqlHttpClient.js';
-import { INDEXED_WORD, LENGTH, LONG, phraseText, TEXT, textGraphOf, WORD } from './textGraph.js';
+import { indexable, LENGTH, LONG, phraseText, TEXT, textGraphOf, WORD } from './textGraph.js';
 import type { Expression, Pattern } from './translateSearch.js';
 import { double, filter, int as integer, n as named, op, str as text, triplePattern, values, v as variable } from '../../store/sparqlTerms.js';
 
@@ -278,13 +278,6 @@ const contains = (t: sparqljs.VariableTerm, words: readonly string[]) => op('con
 
 /** Virtuoso's free-text predicate (its SPARQL reads the IRI as the built-in function). */
 const FREE_TEXT = 'bif:contains';
-
-/**
- * Words Virtuoso's free-text index is known to split and find as the analyzer does: Latin letters
- * and digits (accents included), no longer than it keeps. Others are left to the phrase's check.
- */
-const INDEXABLE = /^[0-9a-z\u00c0-\u024f]+$/;
-const indexable = (word: string) => word.length <= INDEXED_WORD && INDEXABLE.test(word);
 
 /**
  * The free-text expression finding a superset of the items whose text holds the phrase (its check

@@ -10,13 +10,12 @@ import { StoreTextProjection } from './StoreTextProjection.js';
 import { itemTriplesWrites, lastOfEach } from './itemTriples.js';
 import { SEARCH_PREFIX } from './searchGraph.js';
 import type { ItemTriples } from './itemTriples.js';
-import { TEXT_PREFIX } from './textGraph.js';
 
 /**
  * Indexes the texts written since the last call (Virtuoso's procedure, which its SPARQL user may
  * run once granted: docker/virtuoso/text-index.sql).
  */
-const FILL_TEXT_INDEX = 'SELECT (<sql:VT_INC_INDEX_DB_DBA_RDF_OBJ>() AS ?done) WHERE {}';
+export const FILL_TEXT_INDEX = 'SELECT (<sql:VT_INC_INDEX_DB_DBA_RDF_OBJ>() AS ?done) WHERE {}';
 
 /** What listings' text index covers: the kinds whose words are their payload's, and those whose words are read off their state. */
 export interface TextKinds {
@@ -33,11 +32,11 @@ export const storeSearch = (server: SparqlServer, documentOf: DocumentOf, log: E
   const writes = new SparqlHttpClient(server, { timeoutMillis: 30_000 });
   // A search's queries are bounded by the search's time budget and not retried past it.
   const reads = new SparqlHttpClient(server, { timeoutMillis, attempts: 1 });
-  const projection = new StoreSearchProjection(documentOf, log);
   const indexed = server.textIndex === 'virtuoso';
+  const projection = new StoreSearchProjection(documentOf, log, indexed);
   const textProjection = new StoreTextProjection(text.payloadKinds, text.stateDocuments, indexed);
   return {
-    engine: new StoreSearchEngine(reads),
+    engine: new StoreSearchEngine(reads, indexed),
     textProjection,
     matcher: new StoreTextMatcher(reads, indexed),
     /**
@@ -48,8 +47,7 @@ export const storeSearch = (server: SparqlServer, documentOf: DocumentOf, log: E
     writeBatch: async (changes: readonly Change[], proceed: () => boolean): Promise<boolean> => {
       const items: ItemTriples[] = [];
       for (const change of changes) for (const item of [await projection.itemOf(change), textProjection.itemOf(change)]) if (item) items.push(item);
-      // The search documents (most of the full text) by the Graph Store protocol; listings' texts, which
-      // Virtuoso's free-text rule indexes as SPARQL writes them, as before.
+      // The search documents (most of the full text) by the Graph Store protocol; listings' texts by SPARQL, as before.
       const { updates, posts } = itemTriplesWrites(lastOfEach(items), (graph) => graph.startsWith(SEARCH_PREFIX));
       for (const update of updates) {
         if (!proceed()) return false;
@@ -60,8 +58,9 @@ export const storeSearch = (server: SparqlServer, documentOf: DocumentOf, log: E
         await writes.addToGraph(graph, ntriples);
       }
       // Virtuoso's free-text index takes new texts in batches (its scheduler's, every few minutes):
-      // filled now, before the position that promises them to readers is recorded.
-      if (indexed && items.some((item) => item.graph.startsWith(TEXT_PREFIX))) await writes.query(FILL_TEXT_INDEX, 'application/sparql-results+json');
+      // filled now, before the position that promises them to readers is recorded (listings' texts and
+      // the search documents' alike; the posted ones are indexed as the written ones, measured).
+      if (indexed && items.some((item) => item.triples !== undefined)) await writes.query(FILL_TEXT_INDEX, 'application/sparql-results+json');
       return true;
     },
   };

@@ -29,6 +29,13 @@ export const LONG = `${TEXT_PREFIX}:long`;
 /** The longest word Virtuoso's free-text index was seen to find (40 found; 120 is a noise word to it). */
 export const INDEXED_WORD = 40;
 
+/**
+ * Words Virtuoso's free-text index is known to split and find as the analyzer does: Latin letters
+ * and digits (accents included), no longer than it keeps. Others are left to the query's check on the text.
+ */
+const INDEXABLE = /^[0-9a-z\u00c0-\u024f]+$/;
+export const indexable = (word: string): boolean => word.length <= INDEXED_WORD && INDEXABLE.test(word);
+
 /** Between two values in `text:t`: no word has it. */
 const BARRIER = ' | ';
 

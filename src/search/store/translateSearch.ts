@@ -21,6 +21,7 @@ import { epochMillis, isDate } from '../dsl/fields.js';
 import { MAX_CLAUSES } from '../dsl/queries.js';
 import { searchRejections } from '../searchRejections.js';
 import { dateOf, ID, valueOf, wordsOf } from './searchGraph.js';
+import { holding, isWord, mayBeginWord, prefixed } from './searchText.js';
 
 /**
  * The query DSL translated into sparqljs syntax trees over the search graphs (searchGraph.ts): a
@@ -41,7 +42,7 @@ export const DOC_ID = variable('id');
 
 /** A word whose presence in a field scores a document (the weights are its inverse document frequency). */
 export interface ScoredWord {
-  predicate: string;
+  field: string;
   word: string;
 }
 
@@ -63,6 +64,10 @@ export class QueryTranslator {
   private next = 0;
   private clauses = 0;
   readonly scored: ScoredWord[] = [];
+
+  /** `indexed`: the store indexes the documents' texts (searchGraph.ts), their words are found there, not in word triples. */
+  constructor(private readonly indexed = false) {}
+
   /** The score of every match when no word scores: 0 for a query of filters only (a bool without must or should), else 1. */
   constantScore(query: unknown): number {
     if (!isObject(query)) return 1;
@@ -156,11 +161,15 @@ export class QueryTranslator {
       ]);
     }
     const plain = strings.filter((v) => !isDate(v));
-    if (plain.length) {
+    if (scoring) for (const word of plain) this.scored.push({ field, word });
+    if (plain.length && !this.indexed) {
       const w = this.fresh();
-      if (scoring) for (const word of plain) this.scored.push({ predicate: wordsOf(field), word });
       alternatives.push([triplePattern(DOC, named(wordsOf(field)), w), values(w.value, plain.map(text))]);
     }
+    // A value that is not one of the analyzer's words is no word of any text: it matches nothing (and scores nothing, StoreSearchEngine).
+    const asWords = plain.filter(isWord);
+    if (asWords.length && this.indexed) alternatives.push(holding(DOC, this.fresh(), field, asWords, false));
+    if (!alternatives.length) return [filter(booleanTerm(false) as unknown as Expression)];
     return this.either(alternatives);
   }
 
@@ -183,10 +192,13 @@ export class QueryTranslator {
     const list = [...new Set(words(query))];
     if (!list.length) return [filter(booleanTerm(false) as unknown as Expression)];
     const predicate = named(wordsOf(field));
-    if (scoring) for (const word of list) this.scored.push({ predicate: predicate.value, word });
+    if (scoring) for (const word of list) this.scored.push({ field, word });
     const w = this.fresh();
-    const textual =
-      operator === 'and' ? list.map((word) => triplePattern(DOC, predicate, text(word))) : [triplePattern(DOC, predicate, w), values(w.value, list.map(text))];
+    const textual = this.indexed
+      ? holding(DOC, w, field, list, operator === 'and')
+      : operator === 'and'
+        ? list.map((word) => triplePattern(DOC, predicate, text(word)))
+        : [triplePattern(DOC, predicate, w), values(w.value, list.map(text))];
     // A number written as a string matches a numeric field too, as Elasticsearch converts it.
     const number = query.trim() === '' ? Number.NaN : Number(query);
     return Number.isFinite(number) ? this.either([textual, this.terms(field, [number], false)]) : textual;
@@ -231,6 +243,10 @@ export class QueryTranslator {
     const keyword = keywordOf(field);
     const o = this.fresh();
     if (keyword !== undefined) return [triplePattern(DOC, named(valueOf(keyword)), o), filter(op('strstarts', op('str', o), text(start)))];
+    if (this.indexed) {
+      const lower = start.toLowerCase();
+      return mayBeginWord(lower) ? prefixed(DOC, o, field, lower, () => this.fresh()) : [filter(booleanTerm(false) as unknown as Expression)];
+    }
     return [triplePattern(DOC, named(wordsOf(field)), o), filter(op('strstarts', op('str', o), text(start.toLowerCase())))];
   }
 
