@@ -17,7 +17,8 @@ const url = (name: string, raw: string): string => {
  * e.g. Virtuoso's `/sparql-graph-crud`, Fuseki's `/{dataset}/data`) is then required;
  * `SPARQL_USER` / `SPARQL_PASSWORD` are sent as HTTP Basic credentials; `SPARQL_FAST_WRITES=virtuoso`
  * writes by Virtuoso's unlogged path (SparqlServer's `fastWrites`), `SPARQL_TEXT_INDEX=virtuoso` finds
- * listings' text by Virtuoso's free-text index (`textIndex`). File keys: `store.sparql.*`.
+ * listings' text by Virtuoso's free-text index (`textIndex`), `SPARQL_SEARCH_TEXT_INDEX=virtuoso` the
+ * search API's (`searchTextIndex`). File keys: `store.sparql.*`.
  */
 export const sparqlStoreConfig = (setting: (envName: string, fileKey: string) => string | undefined): SparqlServer | undefined => {
   const query = setting('SPARQL_ENDPOINT', 'store.sparql.endpoint');
@@ -30,6 +31,9 @@ export const sparqlStoreConfig = (setting: (envName: string, fileKey: string) =>
   const textIndex = setting('SPARQL_TEXT_INDEX', 'store.sparql.text-index');
   if (textIndex && textIndex !== 'virtuoso' && textIndex !== 'off')
     throw new ConfigError('SPARQL_TEXT_INDEX', `expected 'virtuoso' or 'off', got '${textIndex}'`);
+  const searchTextIndex = setting('SPARQL_SEARCH_TEXT_INDEX', 'store.sparql.search-text-index');
+  if (searchTextIndex && searchTextIndex !== 'virtuoso' && searchTextIndex !== 'off')
+    throw new ConfigError('SPARQL_SEARCH_TEXT_INDEX', `expected 'virtuoso' or 'off', got '${searchTextIndex}'`);
   if (!query) {
     for (const [name, value] of [
       ['SPARQL_UPDATE_ENDPOINT', update],
@@ -37,6 +41,7 @@ export const sparqlStoreConfig = (setting: (envName: string, fileKey: string) =>
       ['SPARQL_USER', user],
       ['SPARQL_FAST_WRITES', fast],
       ['SPARQL_TEXT_INDEX', textIndex],
+      ['SPARQL_SEARCH_TEXT_INDEX', searchTextIndex],
     ] as const)
       if (value) throw new ConfigError(name, 'is set but SPARQL_ENDPOINT is not: the external store is configured by SPARQL_ENDPOINT');
     return undefined;
@@ -50,5 +55,6 @@ export const sparqlStoreConfig = (setting: (envName: string, fileKey: string) =>
     ...(user ? { user, password: password ?? '' } : {}),
     ...(fast === 'virtuoso' ? { fastWrites: fast } : {}),
     ...(textIndex === 'virtuoso' ? { textIndex } : {}),
+    ...(searchTextIndex === 'virtuoso' ? { searchTextIndex } : {}),
   };
 };

@@ -47,6 +47,18 @@ describe('external store configuration (SPARQL_ENDPOINT...)', () => {
     expect(failure({ SPARQL_ENDPOINT: 'http://v/sparql', SPARQL_GSP_ENDPOINT: 'http://v/gsp', SPARQL_PASSWORD: 'p' })).to.match(/SPARQL_USER/);
     expect(failure({ SPARQL_ENDPOINT: 'http://v/sparql', SPARQL_GSP_ENDPOINT: 'http://v/gsp', SPARQL_FAST_WRITES: 'fuseki' })).to.match(/SPARQL_FAST_WRITES/);
     expect(failure({ SPARQL_FAST_WRITES: 'virtuoso' })).to.match(/SPARQL_FAST_WRITES/);
+    expect(failure({ SPARQL_ENDPOINT: 'http://v/sparql', SPARQL_GSP_ENDPOINT: 'http://v/gsp', SPARQL_SEARCH_TEXT_INDEX: 'lucene' })).to.match(
+      /SPARQL_SEARCH_TEXT_INDEX/,
+    );
+    expect(failure({ SPARQL_SEARCH_TEXT_INDEX: 'virtuoso' })).to.match(/SPARQL_SEARCH_TEXT_INDEX/);
+  });
+
+  it("indexes listings' texts and the search API's documents by Virtuoso's free-text index each by its own setting", () => {
+    const env = { SPARQL_ENDPOINT: 'http://v/sparql', SPARQL_GSP_ENDPOINT: 'http://v/gsp' };
+    const listings = loadConfig({ ...env, SPARQL_TEXT_INDEX: 'virtuoso' }).sparqlStore;
+    expect([listings?.textIndex, listings?.searchTextIndex]).to.deep.equal(['virtuoso', undefined]);
+    const search = loadConfig({ ...env, SPARQL_SEARCH_TEXT_INDEX: 'virtuoso' }).sparqlStore;
+    expect([search?.textIndex, search?.searchTextIndex]).to.deep.equal([undefined, 'virtuoso']);
   });
 
   it("writes by Virtuoso's unlogged path when SPARQL_FAST_WRITES=virtuoso", () => {

@@ -33,10 +33,11 @@ export const storeSearch = (server: SparqlServer, documentOf: DocumentOf, log: E
   // A search's queries are bounded by the search's time budget and not retried past it.
   const reads = new SparqlHttpClient(server, { timeoutMillis, attempts: 1 });
   const indexed = server.textIndex === 'virtuoso';
-  const projection = new StoreSearchProjection(documentOf, log, indexed);
+  const searchIndexed = server.searchTextIndex === 'virtuoso';
+  const projection = new StoreSearchProjection(documentOf, log, searchIndexed);
   const textProjection = new StoreTextProjection(text.payloadKinds, text.stateDocuments, indexed);
   return {
-    engine: new StoreSearchEngine(reads, indexed),
+    engine: new StoreSearchEngine(reads, searchIndexed),
     textProjection,
     matcher: new StoreTextMatcher(reads, indexed),
     /**
@@ -60,7 +61,8 @@ export const storeSearch = (server: SparqlServer, documentOf: DocumentOf, log: E
       // Virtuoso's free-text index takes new texts in batches (its scheduler's, every few minutes):
       // filled now, before the position that promises them to readers is recorded (listings' texts and
       // the search documents' alike; the posted ones are indexed as the written ones, measured).
-      if (indexed && items.some((item) => item.triples !== undefined)) await writes.query(FILL_TEXT_INDEX, 'application/sparql-results+json');
+      if ((indexed || searchIndexed) && items.some((item) => item.triples !== undefined))
+        await writes.query(FILL_TEXT_INDEX, 'application/sparql-results+json');
       return true;
     },
   };

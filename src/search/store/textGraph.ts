@@ -19,7 +19,7 @@ import { VALUE_BARRIER } from '../searchDocument.js';
  * - `text:long` marks an item holding a word longer than the index keeps (`INDEXED_WORD`: Virtuoso
  *   takes a longer one for a noise word, measured), which a prefix may begin: always a candidate.
  */
-export const TEXT_PREFIX = 'urn:registry:text';
+const TEXT_PREFIX = 'urn:registry:text';
 export const textGraphOf = (kind: string, project: ProjectRef): string => `${TEXT_PREFIX}/${kind}/${project}`;
 export const WORD = `${TEXT_PREFIX}:w`;
 export const TEXT = `${TEXT_PREFIX}:t`;
