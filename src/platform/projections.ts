@@ -20,8 +20,9 @@ import { ChangeFeed } from '../projection/ChangeFeed.js';
 import { FileProjectionCheckpoints } from '../projection/FileProjectionCheckpoints.js';
 import { LogReplay } from '../projection/LogReplay.js';
 import type { Projection } from '../projection/Projection.js';
-import { ProjectionRunner } from '../projection/ProjectionRunner.js';
-import type { RunnerOptions } from '../projection/ProjectionRunner.js';
+import { everyReplica } from '../projection/everyReplica.js';
+import type { EveryReplicaOptions } from '../projection/everyReplica.js';
+import { ProjectionRuntime } from '../projection/ProjectionRuntime.js';
 import { ProjectItemStates } from '../projection/ProjectItemStates.js';
 import { Projector } from '../projection/Projector.js';
 import { ReadBarrier } from '../projection/ReadBarrier.js';
@@ -125,10 +126,15 @@ export const startProjections = async (p: ProjectionParts) => {
   // file); the catalogue's indexes, the streams' memory and the embedded SPARQL replica live in
   // memory and are rebuilt from the states at every start.
   const checkpoints = new FileProjectionCheckpoints(join(config.dataDir, 'projection', 'checkpoints.json'));
-  const runnerOptions = { maxAttempts: 5, backoffMillis: 100, log: logs };
-  const resumable: { runner: ProjectionRunner; projection: Projection }[] = [];
-  const runner = (name: string, projection: Projection, durable?: Pick<RunnerOptions, 'checkpoints' | 'flush' | 'fresh'>) => {
-    const made = new ProjectionRunner(name, (change) => projection.apply(change), feed, { ...runnerOptions, ...durable });
+  const runnerOptions = { maxAttempts: 5, backoffMillis: 100 };
+  const resumable: { runner: ProjectionRuntime; projection: Projection }[] = [];
+  const runner = (name: string, projection: Projection, durable?: Pick<EveryReplicaOptions, 'checkpoints' | 'flush' | 'fresh'>) => {
+    const made = new ProjectionRuntime(
+      name,
+      feed,
+      everyReplica((change) => projection.apply(change), { ...runnerOptions, ...durable }),
+      logs,
+    );
     resumable.push({ runner: made, projection });
     return made;
   };
@@ -167,13 +173,7 @@ export const startProjections = async (p: ProjectionParts) => {
         searchOnStore.textProjection.note(change);
       },
     });
-  const runners = [
-    catalogueRunner,
-    ...textRunners,
-    runner('streams', forgetPruned),
-    ...(storeRunner ? [] : [sparqlRunner as ProjectionRunner]),
-    ...extraRunners,
-  ];
+  const runners = [catalogueRunner, ...textRunners, runner('streams', forgetPruned), ...(storeRunner ? [] : [sparqlRunner]), ...extraRunners];
   const projector = new Projector(log, states, revisions, feed, new Snapshots(join(config.dataDir, 'projection', 'snapshot.json'), logs), graphStore, {
     snapshotEvents: config.snapshotEvents,
     snapshotMillis: config.snapshotMillis,
@@ -187,7 +187,7 @@ export const startProjections = async (p: ProjectionParts) => {
     },
     restored: async (position, logEnd, restoredStates: ReadonlyMap<KindDefinition, ReadonlyMap<string, unknown>>) => {
       feed.clear(position);
-      for (const { runner: r, projection } of resumable) await r.resume(position, logEnd, async () => projection.restore?.(restoredStates, position));
+      for (const { runner: r, projection } of resumable) await r.start(position, logEnd, async () => projection.restore?.(restoredStates, position));
       await storeRunner?.start(position);
       if (storeRunner) p.storeProgress?.(async () => ({ position: storeRunner.position, head: await log.lastSeq() }));
     },
@@ -235,9 +235,9 @@ export const startProjections = async (p: ProjectionParts) => {
       // The final snapshot needs no runner (they restart from the states), but let them finish what they hold.
       await Promise.race([Promise.all(runners.map((r) => r.settle(projector.position))), new Promise((r) => setTimeout(r, 2_000))]);
       await Promise.all(runners.map((r) => r.recordNow()));
-      for (const r of runners) r.stop();
+      for (const r of runners) void r.stop();
       catalogueProjection.saveTerms();
-      searchOffsets?.stop();
+      void searchOffsets?.stop();
       for (const writer of sharedWriters) await writer.stop();
       await storeRunner?.stop();
     },
