@@ -3,15 +3,7 @@ import type { Log } from '../../src/kernel/Log.js';
 import { ChangeFeed } from '../../src/projection/ChangeFeed.js';
 import type { Change } from '../../src/projection/Projection.js';
 import type { ProjectionCheckpoints } from '../../src/projection/ProjectionCheckpoints.js';
-import { everyReplicaRunner } from '../support/runners.js';
-
-const change = (seq: number): Change =>
-  ({
-    definition: { kind: 'orgs' },
-    logged: { seq, key: `k${seq}`, kind: 'orgs', rev: 1, event: { type: 'T', instant: '' } },
-    previous: undefined,
-    next: {},
-  }) as never;
+import { change, everyReplicaRunner } from '../support/runners.js';
 
 const quietLog = (lines: string[]): Log =>
   ({ info: (l: string) => lines.push(l), warn: (l: string) => lines.push(l), error: (l: string) => lines.push(l) }) as never;

@@ -4,14 +4,7 @@ import { ChangeFeed } from '../../src/projection/ChangeFeed.js';
 import type { Change } from '../../src/projection/Projection.js';
 import { ProjectionRuntime } from '../../src/projection/ProjectionRuntime.js';
 import type { ExecutionStrategy, RuntimeControl } from '../../src/projection/ProjectionRuntime.js';
-
-const change = (seq: number): Change =>
-  ({
-    definition: { kind: 'orgs' },
-    logged: { seq, key: `k${seq}`, kind: 'orgs', rev: 1, event: { type: 'T', instant: '' } },
-    previous: undefined,
-    next: {},
-  }) as never;
+import { change } from '../support/runners.js';
 
 const logged = (lines: string[]): Log =>
   ({ info: (l: string) => lines.push(`info ${l}`), warn: (l: string) => lines.push(`warn ${l}`), error: (l: string) => lines.push(`error ${l}`) }) as never;

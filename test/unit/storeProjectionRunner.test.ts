@@ -5,15 +5,7 @@ import type { Change } from '../../src/projection/Projection.js';
 import type { StorePosition, WatchedCheckpoints } from '../../src/projection/storeWriter.js';
 import type { WriterLease } from '../../src/store/StoreLease.js';
 import { SparqlRequestFailed } from '../../src/store/SparqlHttpClient.js';
-import { storeWriterRunner } from '../support/runners.js';
-
-const change = (seq: number): Change =>
-  ({
-    definition: { kind: 'orgs' },
-    logged: { seq, key: `k${seq}`, kind: 'orgs', rev: 1, event: { type: 'T', instant: '' } },
-    previous: undefined,
-    next: {},
-  }) as never;
+import { change, storeWriterRunner } from '../support/runners.js';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Log;
 
