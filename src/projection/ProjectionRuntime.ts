@@ -250,8 +250,11 @@ export class ProjectionRuntime implements Follower {
     for (let from = 0; from < batch.length; from += chunk) {
       const part = chunk >= batch.length ? batch : batch.slice(from, from + chunk);
       if (this.stopped || !proceed() || !(await this.writeOrSplit(part, proceed)) || this.stopped) return false;
+      if (from + chunk >= batch.length) break;
       const last = part[part.length - 1]!.logged.seq;
-      if (from + chunk < batch.length && !(await this.reachPosition(last, false))) return false;
+      // A position recorded by nobody is reached at once (a projection applying changes one by one).
+      if (!this.strategy.record) this.moveTo(last);
+      else if (!(await this.reachPosition(last, false))) return false;
     }
     return (await this.reachPosition(passed, true)) && batch.length > 0;
   }

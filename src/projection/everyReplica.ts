@@ -96,7 +96,7 @@ export const everyReplica = (step: (change: Change) => Promise<void>, options: E
 
     begin: async () => undefined,
     limit: () => (options.after ? options.after.position : Infinity),
-    write: async ([change]) => (await step(change!), true),
+    write: async (changes) => (await step(changes[0]!), true),
 
     /**
      * Records at most once per `RECORD_MILLIS`: each record commits the projection and fsyncs, and a
