@@ -20,8 +20,9 @@ import { ChangeFeed } from '../projection/ChangeFeed.js';
 import { FileProjectionCheckpoints } from '../projection/FileProjectionCheckpoints.js';
 import { LogReplay } from '../projection/LogReplay.js';
 import type { Projection } from '../projection/Projection.js';
-import { ProjectionRunner } from '../projection/ProjectionRunner.js';
-import type { RunnerOptions } from '../projection/ProjectionRunner.js';
+import { everyReplica } from '../projection/everyReplica.js';
+import type { EveryReplicaOptions } from '../projection/everyReplica.js';
+import { ProjectionRuntime } from '../projection/ProjectionRuntime.js';
 import { ProjectItemStates } from '../projection/ProjectItemStates.js';
 import { Projector } from '../projection/Projector.js';
 import { ReadBarrier } from '../projection/ReadBarrier.js';
@@ -129,10 +130,15 @@ export const startProjections = async (p: ProjectionParts) => {
   // file); the catalogue's indexes, the streams' memory and the embedded SPARQL replica live in
   // memory and are rebuilt from the states at every start.
   const checkpoints = new FileProjectionCheckpoints(join(config.dataDir, 'projection', 'checkpoints.json'));
-  const runnerOptions = { maxAttempts: 5, backoffMillis: 100, log: logs };
-  const resumable: { runner: ProjectionRunner; projection: Projection }[] = [];
-  const runner = (name: string, projection: Projection, durable?: Pick<RunnerOptions, 'checkpoints' | 'flush' | 'fresh'>) => {
-    const made = new ProjectionRunner(name, (change) => projection.apply(change), feed, { ...runnerOptions, ...durable });
+  const runnerOptions = { maxAttempts: 5, backoffMillis: 100 };
+  const resumable: { runner: ProjectionRuntime; projection: Projection }[] = [];
+  const runner = (name: string, projection: Projection, durable?: Pick<EveryReplicaOptions, 'checkpoints' | 'flush' | 'fresh'>) => {
+    const made = new ProjectionRuntime(
+      name,
+      feed,
+      everyReplica((change) => projection.apply(change), { ...runnerOptions, ...durable }),
+      logs,
+    );
     resumable.push({ runner: made, projection });
     return made;
   };
@@ -171,13 +177,7 @@ export const startProjections = async (p: ProjectionParts) => {
         searchOnStore.textProjection.note(change);
       },
     });
-  const runners = [
-    catalogueRunner,
-    ...textRunners,
-    runner('streams', forgetPruned),
-    ...(storeRunner ? [] : [sparqlRunner as ProjectionRunner]),
-    ...extraRunners,
-  ];
+  const runners = [catalogueRunner, ...textRunners, runner('streams', forgetPruned), ...(storeRunner ? [] : [sparqlRunner]), ...extraRunners];
   // Where the store is shared and replicas hold only the kinds that do not grow, the
   // lease holder shares a snapshot of them in Redis now and then: a replica on an empty data
   // directory starts from it and reads only the log after it. Elsewhere the data directory's own
@@ -186,7 +186,7 @@ export const startProjections = async (p: ProjectionParts) => {
   let restoredShared: SharedSnapshot | undefined;
   let sharing: Promise<void> | undefined;
   const share = (picture: Snapshot): Promise<void> => {
-    if (!sharedSnapshots || !storeRunner?.holder || sharing) return sharing ?? Promise.resolve();
+    if (!sharedSnapshots || !storeRunner?.status().holder || sharing) return sharing ?? Promise.resolve();
     sharing = (async () => {
       // Restorable only once the store holds every change up to it (its restore refuses a snapshot
       // ahead of its position), with the catalogue's terms learned that far (else learned again from
@@ -222,7 +222,7 @@ export const startProjections = async (p: ProjectionParts) => {
       if (projector.restoredFrom === 'shared snapshot' && restoredShared) termsFile.save(restoredShared.terms);
       restoredShared = undefined;
       feed.clear(position);
-      for (const { runner: r, projection } of resumable) await r.resume(position, logEnd, async () => projection.restore?.(restoredStates, position));
+      for (const { runner: r, projection } of resumable) await r.start(position, logEnd, async () => projection.restore?.(restoredStates, position));
       await storeRunner?.start(position);
       if (storeRunner) p.storeProgress?.(async () => ({ position: storeRunner.position, head: await log.lastSeq() }));
     },
@@ -270,9 +270,9 @@ export const startProjections = async (p: ProjectionParts) => {
       // The final snapshot needs no runner (they restart from the states), but let them finish what they hold.
       await Promise.race([Promise.all(runners.map((r) => r.settle(projector.position))), new Promise((r) => setTimeout(r, 2_000))]);
       await Promise.all(runners.map((r) => r.recordNow()));
-      for (const r of runners) r.stop();
+      for (const r of runners) void r.stop();
       catalogueProjection.saveTerms();
-      searchOffsets?.stop();
+      void searchOffsets?.stop();
       for (const writer of sharedWriters) await writer.stop();
       // The holder leaves the replicas a snapshot as of its last event, once the store holds it (bounded: a store that is away holds no stop up).
       await Promise.race([share(projector.picture(false)), new Promise((r) => setTimeout(r, 5_000).unref())]);

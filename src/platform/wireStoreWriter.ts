@@ -8,8 +8,9 @@ import type { ChangeFeed } from '../projection/ChangeFeed.js';
 import { RedisProjectionCheckpoints } from '../projection/RedisProjectionCheckpoints.js';
 import { RevisionProjection } from '../projection/RevisionProjection.js';
 import { StoreBatchWriter } from './StoreBatchWriter.js';
-import { StoreProjectionRunner } from './StoreProjectionRunner.js';
-import type { StorePosition } from './StoreProjectionRunner.js';
+import { ProjectionRuntime } from '../projection/ProjectionRuntime.js';
+import { storeWriter } from '../projection/storeWriter.js';
+import type { StorePosition } from '../projection/storeWriter.js';
 import type { ProjectItemStates } from '../projection/ProjectItemStates.js';
 import type { States } from '../projection/States.js';
 import type { storeSearch } from '../search/store/storeSearch.js';
@@ -66,8 +67,7 @@ export const wireStoreWriter = (deps: StoreWriterDeps) => {
           }),
         )
       : [];
-  const runner = new StoreProjectionRunner(
-    deps.feed,
+  const strategy = storeWriter(
     lease,
     recorded,
     async (changes, proceed) => {
@@ -81,7 +81,6 @@ export const wireStoreWriter = (deps: StoreWriterDeps) => {
       return true;
     },
     {
-      log: deps.log,
       renewMillis: Math.round(leaseMillis / 4),
       // The others hear the holder's position in Redis as it is recorded; reading it again is a backstop.
       pollMillis: 250,
@@ -96,11 +95,12 @@ export const wireStoreWriter = (deps: StoreWriterDeps) => {
         : {}),
     },
   );
+  const runner = new ProjectionRuntime('store', deps.feed, strategy, deps.log);
   // A holder that took over sweeps what a dead one left of the views' graphs even while nothing is written.
   for (const writer of writers)
     writer.every(
       Math.round(leaseMillis / 4),
-      () => runner.holder,
+      () => strategy.holder,
       () => lease.valid(),
     );
   return { runner, writers };

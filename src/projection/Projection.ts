@@ -13,7 +13,7 @@ export interface Change {
 }
 
 /**
- * A read model kept up to date in log order by a runner of its own (`ProjectionRunner`), from the
+ * A read model kept up to date in log order by a runner of its own (`ProjectionRuntime`), from the
  * changes the states' fold hands on with what the revision projection derived.
  */
 export interface Projection {

@@ -38,7 +38,7 @@ const POSITION = 'urn:registry:position';
  * replica, so there is nothing to flush and nothing to restore. The first start of a deployment
  * records a random *generation* in the marker graph (`checkpoint()` returns it, snapshots keep it);
  * later starts, with a snapshot or without, adopt it and never empty the store. The store is written
- * by one replica at a time (the lease holder's `StoreProjectionRunner`) on its own position, and
+ * by one replica at a time (the lease holder's `storeWriter`) on its own position, and
  * every write is idempotent (a revision graph is written whole and only once, drops are silent,
  * heads are set to what a change says), so writing a change again is harmless.
  *

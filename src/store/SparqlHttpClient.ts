@@ -17,7 +17,7 @@ export interface SparqlServer {
    * registry writes into the store is a projection of the log, so its durability is the log's: a
    * server that crashes comes back at its last checkpoint (every write after it lost, logged or
    * not, once one was unlogged: measured), its recorded position included, which was written after
-   * the changes it covers, and the writer writes the rest again from there (StoreProjectionRunner).
+   * the changes it covers, and the writer writes the rest again from there (`storeWriter`).
    */
   fastWrites?: 'virtuoso';
   /**

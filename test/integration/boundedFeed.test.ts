@@ -8,15 +8,14 @@ import { RedisEventLog } from '../../src/events/RedisEventLog.js';
 import { ChangeFeed } from '../../src/projection/ChangeFeed.js';
 import { LogReplay } from '../../src/projection/LogReplay.js';
 import type { Change } from '../../src/projection/Projection.js';
-import { ProjectionRunner } from '../../src/projection/ProjectionRunner.js';
 import { Projector } from '../../src/projection/Projector.js';
 import { RevisionProjection } from '../../src/projection/RevisionProjection.js';
 import { Snapshots } from '../../src/projection/Snapshots.js';
 import { States } from '../../src/projection/States.js';
-import { StoreProjectionRunner } from '../../src/platform/StoreProjectionRunner.js';
 import { soleWriter } from '../../src/store/StoreLease.js';
 import { dropPrefix, REDIS_URL, uniquePrefix } from '../support/redis.js';
 import { counted, draft, quiet, seen } from '../support/countedKind.js';
+import { everyReplicaRunner, storeWriterRunner } from '../support/runners.js';
 
 /** Resolves when `open()` is called. */
 const gate = () => {
@@ -105,10 +104,10 @@ for (const subject of subjects) {
     it('holds at most its bound while runners are held back for 10,000 changes; released, each applies every change once, as the fold made it', async () => {
       await projector.restore();
       const made: string[] = [];
-      const quick = new ProjectionRunner('quick', async (c) => void made.push(seen(c)), feed, { maxAttempts: 1, backoffMillis: 1, log: quiet });
+      const quick = everyReplicaRunner('quick', async (c) => void made.push(seen(c)), feed, { maxAttempts: 1, backoffMillis: 1, log: quiet });
       const held = gate();
       const applied: string[] = [];
-      const slow = new ProjectionRunner(
+      const slow = everyReplicaRunner(
         'slow',
         async (c) => {
           await held.opened;
@@ -121,7 +120,7 @@ for (const subject of subjects) {
       let stored = 0;
       const written: string[] = [];
       const storeHeld = gate();
-      const store = new StoreProjectionRunner(
+      const store = storeWriterRunner(
         feed,
         soleWriter(),
         { get: async () => stored, set: async (position) => void (stored = position) },
@@ -163,7 +162,7 @@ for (const subject of subjects) {
       await projector.restore();
       const held = gate();
       const applied: Change[] = [];
-      const slow = new ProjectionRunner(
+      const slow = everyReplicaRunner(
         'slow',
         async (c) => {
           await held.opened;

@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { RedisEventLog } from '../../src/events/RedisEventLog.js';
 import { ChangeFeed } from '../../src/projection/ChangeFeed.js';
 import { LogReplay } from '../../src/projection/LogReplay.js';
-import { ProjectionRunner } from '../../src/projection/ProjectionRunner.js';
 import { Projector } from '../../src/projection/Projector.js';
 import { RevisionProjection } from '../../src/projection/RevisionProjection.js';
 import { Snapshots } from '../../src/projection/Snapshots.js';
 import { States } from '../../src/projection/States.js';
 import { dropPrefix, REDIS_URL, uniquePrefix } from '../support/redis.js';
 import { counted, draft, quiet, seen } from '../support/countedKind.js';
+import { everyReplicaRunner } from '../support/runners.js';
 
 /** The fold of one log, holding every state (embedded) or none of the shared kind (Redis with the external store), its changes recorded. */
 const fold = (log: RedisEventLog, dir: string, shared: boolean, capacity: number) => {
@@ -28,7 +28,7 @@ const fold = (log: RedisEventLog, dir: string, shared: boolean, capacity: number
     shared: { keysOf: async () => [], getMany: async (_kind, keys) => keys.map(() => undefined) },
   });
   const changes: string[] = [];
-  const runner = new ProjectionRunner('record', async (c) => void changes.push(seen(c)), feed, { maxAttempts: 1, backoffMillis: 1, log: quiet });
+  const runner = everyReplicaRunner('record', async (c) => void changes.push(seen(c)), feed, { maxAttempts: 1, backoffMillis: 1, log: quiet });
   return { states, projector, changes, runner };
 };
 

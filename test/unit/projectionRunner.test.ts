@@ -2,16 +2,8 @@ import { expect } from 'chai';
 import type { Log } from '../../src/kernel/Log.js';
 import { ChangeFeed } from '../../src/projection/ChangeFeed.js';
 import type { Change } from '../../src/projection/Projection.js';
-import { ProjectionRunner } from '../../src/projection/ProjectionRunner.js';
 import type { ProjectionCheckpoints } from '../../src/projection/ProjectionCheckpoints.js';
-
-const change = (seq: number): Change =>
-  ({
-    definition: { kind: 'orgs' },
-    logged: { seq, key: `k${seq}`, kind: 'orgs', rev: 1, event: { type: 'T', instant: '' } },
-    previous: undefined,
-    next: {},
-  }) as never;
+import { change, everyReplicaRunner } from '../support/runners.js';
 
 const quietLog = (lines: string[]): Log =>
   ({ info: (l: string) => lines.push(l), warn: (l: string) => lines.push(l), error: (l: string) => lines.push(l) }) as never;
@@ -22,12 +14,12 @@ describe('projection runners on their own positions', () => {
     const lines: string[] = [];
     let healthy = false;
     const appliedByGood: number[] = [];
-    const good = new ProjectionRunner('good', async (c) => void appliedByGood.push(c.logged.seq), feed, {
+    const good = everyReplicaRunner('good', async (c) => void appliedByGood.push(c.logged.seq), feed, {
       maxAttempts: Infinity,
       backoffMillis: 5,
       log: quietLog(lines),
     });
-    const flaky = new ProjectionRunner(
+    const flaky = everyReplicaRunner(
       'flaky',
       async () => {
         if (!healthy) throw new Error('store away');
@@ -60,7 +52,7 @@ describe('projection runners on their own positions', () => {
   it('quarantines a change after its attempts for that runner only, and passes positions that made no change', async () => {
     const feed = new ChangeFeed();
     const lines: string[] = [];
-    const poisoned = new ProjectionRunner(
+    const poisoned = everyReplicaRunner(
       'poisoned',
       async (c) => {
         if (c.logged.seq === 1) throw new Error('bad event');
@@ -81,9 +73,9 @@ describe('projection runners on their own positions', () => {
     const feed = new ChangeFeed();
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const upstream = new ProjectionRunner('revisions', () => gate, feed, { maxAttempts: 1, backoffMillis: 1, log: quietLog([]) });
+    const upstream = everyReplicaRunner('revisions', () => gate, feed, { maxAttempts: 1, backoffMillis: 1, log: quietLog([]) });
     const seen: number[] = [];
-    const downstream = new ProjectionRunner('catalogue', async (c) => void seen.push(c.logged.seq), feed, {
+    const downstream = everyReplicaRunner('catalogue', async (c) => void seen.push(c.logged.seq), feed, {
       after: upstream,
       maxAttempts: 1,
       backoffMillis: 1,
@@ -129,16 +121,16 @@ describe('projection runners resume from their recorded positions', () => {
   it('records its position after a batch and, restarted, applies nothing it had applied', async () => {
     const checkpoints = memoryCheckpoints();
     const applied: number[] = [];
-    const first = new ProjectionRunner('text', async (c) => void applied.push(c.logged.seq), fed(0, 3), options(checkpoints));
-    expect(await first.resume(0, 3, async () => undefined)).to.equal(0);
+    const first = everyReplicaRunner('text', async (c) => void applied.push(c.logged.seq), fed(0, 3), options(checkpoints));
+    expect(await first.start(0, 3, async () => undefined)).to.equal(0);
     await first.reach(3);
     for (let i = 0; i < 300 && checkpoints.positions.get('text') !== 3; i++) await new Promise((r) => setTimeout(r, 10));
     first.stop();
     expect(checkpoints.positions.get('text')).to.equal(3);
     // A restart from an older snapshot (0): the fold pushes 1..5 again; the runner applies 4 and 5 only.
     let rebuilt = false;
-    const again = new ProjectionRunner('text', async (c) => void applied.push(c.logged.seq), fed(0, 5), options(checkpoints));
-    expect(await again.resume(0, 5, async () => void (rebuilt = true))).to.equal(3);
+    const again = everyReplicaRunner('text', async (c) => void applied.push(c.logged.seq), fed(0, 5), options(checkpoints));
+    expect(await again.start(0, 5, async () => void (rebuilt = true))).to.equal(3);
     await again.reach(5);
     again.stop();
     expect(applied).to.deep.equal([1, 2, 3, 4, 5]);
@@ -149,16 +141,16 @@ describe('projection runners resume from their recorded positions', () => {
     const checkpoints = memoryCheckpoints();
     checkpoints.positions.set('text', 2);
     const rebuilds: string[] = [];
-    const behind = new ProjectionRunner('text', async () => undefined, fed(4, 6), options(checkpoints));
-    expect(await behind.resume(4, 6, async () => void rebuilds.push('behind'))).to.equal(4);
+    const behind = everyReplicaRunner('text', async () => undefined, fed(4, 6), options(checkpoints));
+    expect(await behind.start(4, 6, async () => void rebuilds.push('behind'))).to.equal(4);
     expect(checkpoints.positions.get('text')).to.equal(4);
     behind.stop();
     checkpoints.positions.set('text', 9);
-    const ahead = new ProjectionRunner('text', async () => undefined, fed(4, 6), options(checkpoints));
-    expect(await ahead.resume(4, 6, async () => void rebuilds.push('past the log'))).to.equal(4);
+    const ahead = everyReplicaRunner('text', async () => undefined, fed(4, 6), options(checkpoints));
+    expect(await ahead.start(4, 6, async () => void rebuilds.push('past the log'))).to.equal(4);
     ahead.stop();
-    const inMemory = new ProjectionRunner('catalogue', async () => undefined, fed(4, 6), options());
-    expect(await inMemory.resume(4, 6, async () => void rebuilds.push('in memory'))).to.equal(4);
+    const inMemory = everyReplicaRunner('catalogue', async () => undefined, fed(4, 6), options());
+    expect(await inMemory.start(4, 6, async () => void rebuilds.push('in memory'))).to.equal(4);
     inMemory.stop();
     expect(rebuilds).to.deep.equal(['behind', 'past the log', 'in memory']);
   });
@@ -166,7 +158,7 @@ describe('projection runners resume from their recorded positions', () => {
   it('a failing runner, restarted, resumes from the change it stopped at', async () => {
     const checkpoints = memoryCheckpoints();
     const applied: number[] = [];
-    const failing = new ProjectionRunner(
+    const failing = everyReplicaRunner(
       'store',
       async (c) => {
         if (c.logged.seq === 3) throw new Error('store away');
@@ -175,14 +167,14 @@ describe('projection runners resume from their recorded positions', () => {
       fed(0, 5),
       options(checkpoints),
     );
-    await failing.resume(0, 5, async () => undefined);
+    await failing.start(0, 5, async () => undefined);
     await failing.settle(5);
     // Waiting on change 3, it recorded what it applied before it.
     for (let i = 0; i < 300 && checkpoints.positions.get('store') !== 2; i++) await new Promise((r) => setTimeout(r, 10));
     expect(checkpoints.positions.get('store')).to.equal(2);
     failing.stop();
-    const restarted = new ProjectionRunner('store', async (c) => void applied.push(c.logged.seq), fed(0, 5), options(checkpoints));
-    expect(await restarted.resume(0, 5, async () => undefined)).to.equal(2);
+    const restarted = everyReplicaRunner('store', async (c) => void applied.push(c.logged.seq), fed(0, 5), options(checkpoints));
+    expect(await restarted.start(0, 5, async () => undefined)).to.equal(2);
     await restarted.reach(5);
     for (let i = 0; i < 300 && checkpoints.positions.get('store') !== 5; i++) await new Promise((r) => setTimeout(r, 10));
     restarted.stop();

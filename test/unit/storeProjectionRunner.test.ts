@@ -2,18 +2,10 @@ import { expect } from 'chai';
 import type { Log } from '../../src/kernel/Log.js';
 import { ChangeFeed } from '../../src/projection/ChangeFeed.js';
 import type { Change } from '../../src/projection/Projection.js';
-import { StoreProjectionRunner } from '../../src/platform/StoreProjectionRunner.js';
-import type { StorePosition, WatchedCheckpoints } from '../../src/platform/StoreProjectionRunner.js';
+import type { StorePosition, WatchedCheckpoints } from '../../src/projection/storeWriter.js';
 import type { WriterLease } from '../../src/store/StoreLease.js';
 import { SparqlRequestFailed } from '../../src/store/SparqlHttpClient.js';
-
-const change = (seq: number): Change =>
-  ({
-    definition: { kind: 'orgs' },
-    logged: { seq, key: `k${seq}`, kind: 'orgs', rev: 1, event: { type: 'T', instant: '' } },
-    previous: undefined,
-    next: {},
-  }) as never;
+import { change, storeWriterRunner } from '../support/runners.js';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Log;
 
@@ -57,16 +49,10 @@ describe('the projection into a store every replica shares', () => {
     // Pauses far longer than the test: only a wake-up (a push, a reader, an announcement) moves a runner.
     const options = { log: quiet, renewMillis: 600_000, pollMillis: 600_000, batch: 2, announce: { checkpoints: announced, as: () => 'store:7' } };
     const feeds = { holder: new ChangeFeed(), other: new ChangeFeed() };
-    const other = new StoreProjectionRunner(feeds.other, lease(false), store('other'), async () => true, options);
+    const other = storeWriterRunner(feeds.other, lease(false), store('other'), async () => true, options);
     await other.start(0);
     const read = other.reach(3);
-    const holder = new StoreProjectionRunner(
-      feeds.holder,
-      lease(true),
-      store('holder'),
-      async (cs) => (written.push(...cs.map((c) => c.logged.seq)), true),
-      options,
-    );
+    const holder = storeWriterRunner(feeds.holder, lease(true), store('holder'), async (cs) => (written.push(...cs.map((c) => c.logged.seq)), true), options);
     await holder.start(0);
     for (const seq of [1, 2, 3])
       for (const feed of Object.values(feeds)) {
@@ -79,7 +65,7 @@ describe('the projection into a store every replica shares', () => {
     expect(written).to.deep.equal([1, 2, 3]);
     expect(recorded).to.equal(3);
     expect(await announced.get('store:7')).to.equal(3);
-    expect(holder.holder && !other.holder).to.equal(true);
+    expect(holder.status().holder && !other.status().holder).to.equal(true);
     await holder.stop();
     await other.stop();
   });
@@ -88,7 +74,7 @@ describe('the projection into a store every replica shares', () => {
     let recorded = 2;
     const store: StorePosition = { get: async () => recorded, set: async (position) => void (recorded = position) };
     const options = { log: quiet, renewMillis: 600_000, pollMillis: 600_000, batch: 10, announce: { checkpoints: announcements(), as: () => 'store:1' } };
-    const other = new StoreProjectionRunner(new ChangeFeed(), lease(false), store, async () => true, options);
+    const other = storeWriterRunner(new ChangeFeed(), lease(false), store, async () => true, options);
     await other.start(0);
     recorded = 5;
     await other.reach(5);
@@ -102,7 +88,7 @@ describe('the projection into a store every replica shares', () => {
     const feed = new ChangeFeed();
     for (const seq of [6, 7, 8, 9]) feed.push(change(seq));
     feed.advance(9);
-    const holder = new StoreProjectionRunner(feed, lease(true), store, async (cs) => (written.push(...cs.map((c) => c.logged.seq)), true), {
+    const holder = storeWriterRunner(feed, lease(true), store, async (cs) => (written.push(...cs.map((c) => c.logged.seq)), true), {
       ...options,
       announce: { checkpoints, as: () => 'store:1' },
     });
@@ -128,7 +114,7 @@ describe('the projection into a store every replica shares', () => {
     };
     const feed = new ChangeFeed(Infinity, replay);
     const written: number[] = [];
-    const holder = new StoreProjectionRunner(feed, lease(true), store, async (cs) => (written.push(...cs.map((c) => c.logged.seq)), true), {
+    const holder = storeWriterRunner(feed, lease(true), store, async (cs) => (written.push(...cs.map((c) => c.logged.seq)), true), {
       log: quiet,
       renewMillis: 5,
       pollMillis: 5,
@@ -169,7 +155,7 @@ describe('the projection into a store every replica shares', () => {
       written.push(...cs.map((c) => c.logged.seq));
       return true;
     };
-    const holder = new StoreProjectionRunner(feed, lease(true), store, write, { log, renewMillis: 5, pollMillis: 5, batch: 20 });
+    const holder = storeWriterRunner(feed, lease(true), store, write, { log, renewMillis: 5, pollMillis: 5, batch: 20 });
     await holder.start(0);
     await holder.reach(20);
     expect(written).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 18, 19, 20]);

@@ -3,7 +3,8 @@ import type { Log } from '../../kernel/Log.js';
 import type { ProjectRef } from '../../kernel/labels.js';
 import type { ProjectItem, ProjectItemStates } from '../../projection/ProjectItemStates.js';
 import type { ChangeFeed } from '../../projection/ChangeFeed.js';
-import { ProjectionRunner } from '../../projection/ProjectionRunner.js';
+import { everyReplica } from '../../projection/everyReplica.js';
+import { ProjectionRuntime } from '../../projection/ProjectionRuntime.js';
 import type { Change } from '../../projection/Projection.js';
 import type { ProjectSparqlStore } from '../../store/ProjectSparqlStore.js';
 import { viewGraphOf } from '../../store/graphNames.js';
@@ -21,7 +22,7 @@ const BACKFILL_BATCH = 1_000;
 /** Where user-defined SPARQL views keep their graphs: the SPARQL endpoint's store. */
 export interface ViewGraphStore {
   store: ProjectSparqlStore;
-  /** Resolves once the store holds the revisions of the log up to `seq` (an external store is written by one replica, see `StoreProjectionRunner`). */
+  /** Resolves once the store holds the revisions of the log up to `seq` (an external store is written by one replica, see `storeWriter`). */
   reach(seq: number): Promise<void>;
   /**
    * A store every replica shares: its views' graphs are written by its lease holder alone
@@ -32,7 +33,7 @@ export interface ViewGraphStore {
 
 interface Running {
   index: ViewIndex;
-  runner: ProjectionRunner;
+  runner: ProjectionRuntime;
   /** The index built from the states: changes after its position wait for it. */
   built: Promise<void>;
   indexingRev: number;
@@ -55,7 +56,7 @@ interface Running {
  */
 export class ViewIndexes {
   private readonly running = new Map<string, Running>();
-  private readonly control: ProjectionRunner;
+  private readonly control: ProjectionRuntime;
   readonly events: ProjectEvents;
   /** This process's name in its graphs' builds (embedded store). */
   private readonly replica = randomUUID().slice(0, 8);
@@ -73,13 +74,18 @@ export class ViewIndexes {
     },
   ) {
     this.events = new ProjectEvents(deps.items);
-    this.control = new ProjectionRunner('views', (change) => this.onChange(change), deps.feed, this.options());
+    this.control = new ProjectionRuntime(
+      'views',
+      deps.feed,
+      everyReplica((change) => this.onChange(change), this.options()),
+      deps.log,
+    );
     this.control.startAt(deps.feed.position);
     for (const view of deps.views()) this.sync(view);
   }
 
   private options() {
-    return { maxAttempts: 5, backoffMillis: 100, log: this.deps.log };
+    return { maxAttempts: 5, backoffMillis: 100 };
   }
 
   private async onChange(change: Change): Promise<void> {
@@ -107,7 +113,7 @@ export class ViewIndexes {
   }
 
   private stop(key: string, running: Running): void {
-    running.runner.stop();
+    void running.runner.stop();
     this.running.delete(key);
     const graph = running.graph;
     if (graph !== undefined)
@@ -129,7 +135,7 @@ export class ViewIndexes {
       indexingRev,
       writes: Promise.resolve(),
       built: Promise.resolve(),
-      runner: undefined as unknown as ProjectionRunner,
+      runner: undefined as unknown as ProjectionRuntime,
       ...(graph ? { graph } : {}),
     };
     const write = (seq: number) => {
@@ -163,15 +169,15 @@ export class ViewIndexes {
       for await (const page of this.deps.items.sharedOf(view.project)) await backfill(page);
       await write(position);
     })();
-    running.runner = new ProjectionRunner(
+    running.runner = new ProjectionRuntime(
       `view ${view.project} ${view.id}`,
-      async (change) => {
+      this.deps.feed,
+      everyReplica(async (change) => {
         await running.built;
         await index.applyChange(change);
         await write(change.logged.seq);
-      },
-      this.deps.feed,
-      this.options(),
+      }, this.options()),
+      this.deps.log,
     );
     running.runner.startAt(position);
     this.running.set(key, running);
