@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../test/support/process.js';
 import { dropPrefix, REDIS_URL, uniquePrefix } from '../test/support/redis.js';
-import { releaseVirtuoso, useVirtuoso } from '../test/support/virtuoso.js';
+import { releaseVirtuoso, storeEnv, useVirtuoso } from '../test/support/virtuoso.js';
 import { json, percentile, put, startProcess } from './harness.js';
 import type { ServerProcess } from './harness.js';
 
@@ -218,7 +218,8 @@ export const benchReadBarrier = async (): Promise<void> => {
   console.log(`read barrier: rates ${rates.join(', ')} writes/s, ${SECONDS} s each, READ_BARRIER_MILLIS ${barrierMillis}; load at start: ${start}`);
   const prefix = uniquePrefix('barrier');
   const virtuoso = await useVirtuoso();
-  const dirs: string[] = [];
+  // Two data directories, one per replica; both replicas share the log (Redis) and the store.
+  const dirs = [0, 1].map(() => mkdtempSync(join(tmpdir(), 'registry-barrier-')));
   const servers: ServerProcess[] = [];
   const env = {
     LOG_LEVEL: 'warn',
@@ -228,22 +229,11 @@ export const benchReadBarrier = async (): Promise<void> => {
     BASE_URL: 'http://registry.bench',
     REDIS_URL,
     REDIS_PREFIX: prefix,
-    SPARQL_ENDPOINT: virtuoso.server.query,
-    SPARQL_UPDATE_ENDPOINT: virtuoso.server.update!,
-    SPARQL_GSP_ENDPOINT: virtuoso.server.gsp!,
-    ...(virtuoso.server.fastWrites ? { SPARQL_FAST_WRITES: virtuoso.server.fastWrites } : {}),
-    ...(virtuoso.server.textIndex ? { SPARQL_TEXT_INDEX: virtuoso.server.textIndex } : {}),
-  };
-  const replica = async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'registry-barrier-'));
-    dirs.push(dir);
-    const server = await startProcess(dir, await freePort(), env, '/health/ready');
-    servers.push(server);
-    return server;
+    ...storeEnv(virtuoso.server),
   };
   try {
-    const a = await replica();
-    const b = await replica();
+    for (const dir of dirs) servers.push(await startProcess(dir, await freePort(), env, '/health/ready'));
+    const [a, b] = servers as [ServerProcess, ServerProcess];
     await json(`${a.url}/v1/orgs/bench`, 'PUT', {});
     for (let p = 0; p < PROJECTS; p++) await json(`${a.url}/v1/projects/bench/p${p}`, 'PUT', {});
     await json(`${a.url}/v1/projects/${PROBED}`, 'PUT', {});
