@@ -14,6 +14,7 @@ import { benchPhases, benchSpeed } from './speed.js';
 import { benchScale } from './scale.js';
 import { benchHistory } from './history.js';
 import { benchBulk } from './bulk.js';
+import { benchReadBarrier } from './readBarrier.js';
 
 /**
  * `npm run bench [-- N]`: prints ops/s and p50/p99 per operation. Not part of `npm test`.
@@ -50,3 +51,5 @@ if (only === undefined || only === 'speed') {
 if (only === undefined || only === 'bulk') await benchBulk(Number(process.env['BENCH_BULK_N'] ?? 10_000));
 // Issue 23: the external store at scale beside the embedded one (SCALE_N, default 100,000; see bench/scale.ts). Long: never part of the default run.
 if (only === 'scale') await benchScale();
+// Issue 34: read-your-writes on another replica under a steady write load (BARRIER_RATE, see bench/readBarrier.ts). Minutes: never part of the default run.
+if (only === 'barrier') await benchReadBarrier();

@@ -131,7 +131,12 @@ export class RemoteProjectSparqlStore implements ProjectSparqlStore, SharedViewG
       );
     for (const [project, graphs] of copied)
       steps.push(`INSERT { GRAPH ${iri(currentGraphOf(project))} { ?s ?p ?o } } WHERE { VALUES ?g { ${graphs.join(' ')} } GRAPH ?g { ?s ?p ?o } }`);
-    if (steps.length) await this.client.update(steps.join(' ;\n'));
+    // Whole (one transaction even with fast writes), as a view's member updates: the third operation
+    // reads the heads graph the first two wrote. Had it read the former heads, it would find each
+    // leaving triple still held by its own old head and leave it in the default graph. Sent row by
+    // row, such a request was seen to apply in part under load (the view's, f49acf7); this one's
+    // loss was not reproduced, the shape is the same.
+    if (steps.length) await this.client.update(steps.join(' ;\n'), true);
   }
 
   async drop(_project: ProjectRef, graphs: string[]): Promise<void> {

@@ -1,37 +1,11 @@
 import { Worker } from 'node:worker_threads';
 import type { ProjectRef } from '../kernel/labels.js';
-import type { ItemHead, ProjectQuery, ProjectSparqlStore, QueryAnswer, QueryFailure, ViewMember } from './ProjectSparqlStore.js';
+import type { ItemHead, ProjectQuery, ProjectSparqlStore, QueryAnswer, ViewMember } from './ProjectSparqlStore.js';
 import { QueryFailed } from './ProjectSparqlStore.js';
+import { FreshWorkerState } from './FreshWorkerState.js';
+import type { ReplicaChange, ReplicaMessage, ReplicaStart, Reply } from './sparqlReplicaMessages.js';
 import { QueryMemoryWatch } from './QueryMemoryWatch.js';
 import { FairQueue } from './FairQueue.js';
-
-/** What a fresh query worker starts from: the revision file (read as projects are first queried), and the current heads. */
-export interface ReplicaStart {
-  file: string;
-  heads: [ProjectRef, string, string][];
-  /** The user-defined SPARQL views' members, copied once the file is loaded. */
-  views: [ProjectRef, string, ViewMember[]][];
-  maxResults: number;
-  /** Most quads one SPARQL view's copy may hold. */
-  maxViewQuads?: number;
-}
-
-export type ReplicaChange =
-  | { t: 'revision'; project: ProjectRef; graph: string; ntriples: string }
-  | { t: 'current'; project: ProjectRef; item: string; graph: string | undefined }
-  | { t: 'drop'; project: ProjectRef; graphs: string[] }
-  | { t: 'members'; project: ProjectRef; view: string; members: ViewMember[] }
-  | { t: 'dropView'; view: string };
-
-/** A query carries its deadline (`Date.now()` time): one that waited for its view's copy past it is answered busy, never run. */
-export type ReplicaMessage =
-  | { t: 'changes'; changes: ReplicaChange[] }
-  | { t: 'query'; id: number; query: ProjectQuery; deadline: number; millis: number }
-  /** The query waiting for its view's copy was answered busy: the worker drops it. */
-  | { t: 'cancel'; id: number };
-
-/** `building`: the query waits for its view's copy; `started`: it runs, the copy done. */
-export type Reply = { ready: true } | { building: number } | { started: number } | { id: number; answer: QueryAnswer } | { id: number; failure: QueryFailure };
 
 interface Pending {
   query: ProjectQuery;
@@ -101,9 +75,7 @@ interface Slot {
  */
 export class SparqlReplica implements ProjectSparqlStore {
   private readonly slots: Slot[] = [];
-  private readonly heads = new Map<ProjectRef, Map<string, string>>();
-  /** View → its project and members, for workers started anew. */
-  private readonly views = new Map<string, { project: ProjectRef; members: Map<string, ViewMember> }>();
+  private readonly fresh = new FreshWorkerState();
   private readonly queue = new FairQueue<Pending>();
   /** Workers one caller may hold at once: all but one, so that another caller always finds one. */
   private readonly perCaller: number;
@@ -125,7 +97,7 @@ export class SparqlReplica implements ProjectSparqlStore {
 
   /** Starts the workers once the revision file and the heads are restored; changes before are only remembered. */
   async start(heads: Iterable<[ProjectRef, string, string]>): Promise<void> {
-    for (const [project, item, graph] of heads) this.headsOf(project).set(item, graph);
+    for (const [project, item, graph] of heads) this.fresh.current(project, item, graph);
     for (let i = 0; i < Math.max(1, this.options.workers ?? 1); i++) this.slots.push(this.spawn());
     const idle = this.options.idleMillis ?? 0;
     if (idle > 0) this.idleCheck = setInterval(() => this.replaceIdle(), Math.max(10, Math.min(idle / 4, 5_000))).unref();
@@ -142,8 +114,7 @@ export class SparqlReplica implements ProjectSparqlStore {
   }
 
   async current(project: ProjectRef, item: string, graph: string | undefined): Promise<void> {
-    if (graph === undefined) this.headsOf(project).delete(item);
-    else this.headsOf(project).set(item, graph);
+    this.fresh.current(project, item, graph);
     this.send({ t: 'current', project, item, graph });
   }
 
@@ -156,19 +127,14 @@ export class SparqlReplica implements ProjectSparqlStore {
   }
 
   async viewMembers(project: ProjectRef, view: string, members: ViewMember[]): Promise<void> {
-    let held = this.views.get(view);
-    if (!held) this.views.set(view, (held = { project, members: new Map() }));
-    for (const member of members) {
-      if (member.graph === undefined) held.members.delete(member.item);
-      else held.members.set(member.item, member);
-    }
+    this.fresh.members(project, view, members);
     // Every worker copies the view, from its project's graphs: each holds the project from then on.
     for (const slot of this.slots) slot.projects.add(project);
     this.send({ t: 'members', project, view, members });
   }
 
   async dropView(_project: ProjectRef, view: string): Promise<void> {
-    this.views.delete(view);
+    this.fresh.dropView(view);
     this.send({ t: 'dropView', view });
   }
 
@@ -193,12 +159,6 @@ export class SparqlReplica implements ProjectSparqlStore {
         this.watchIdle();
       }
     await Promise.all(this.slots.splice(0).map((slot) => slot.worker.terminate()));
-  }
-
-  private headsOf(project: ProjectRef): Map<string, string> {
-    let heads = this.heads.get(project);
-    if (!heads) this.heads.set(project, (heads = new Map()));
-    return heads;
   }
 
   /**
@@ -231,12 +191,10 @@ export class SparqlReplica implements ProjectSparqlStore {
   private spawn(): Slot {
     // Changes made so far go to the workers running; the new one finds them in the heads and the file.
     this.post();
-    const heads: [ProjectRef, string, string][] = [];
-    for (const [project, items] of this.heads) for (const [item, graph] of items) heads.push([project, item, graph]);
+    const heads = this.fresh.headList();
     // Everything projected so far is in the file once flushed; later changes reach the worker as messages.
     this.revisions.flush();
-    const views: [ProjectRef, string, ViewMember[]][] = [];
-    for (const [view, { project, members }] of this.views) views.push([project, view, [...members.values()]]);
+    const views = this.fresh.viewList();
     const start: ReplicaStart = {
       file: this.revisions.path,
       heads,
@@ -350,7 +308,7 @@ export class SparqlReplica implements ProjectSparqlStore {
    */
   private replaceIdle(): void {
     const since = Date.now() - this.options.idleMillis!;
-    const needed = new Set([...this.views.values()].map(({ project }) => project));
+    const needed = this.fresh.viewProjects();
     for (const slot of [...this.slots])
       if (slot.ready && !slot.running && slot.lastUsed <= since && [...slot.projects].some((project) => !needed.has(project))) this.replace(slot);
   }

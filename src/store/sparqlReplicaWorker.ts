@@ -2,7 +2,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { ProjectDatasets } from './ProjectDatasets.js';
 import { QueryFailed } from './ProjectSparqlStore.js';
-import type { ReplicaChange, ReplicaMessage, ReplicaStart, Reply } from './SparqlReplica.js';
+import type { ReplicaChange, ReplicaMessage, ReplicaStart, Reply } from './sparqlReplicaMessages.js';
 
 const CHUNK = 8 * 1024 * 1024;
 
