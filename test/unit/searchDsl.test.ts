@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { executeSearch } from '../../src/search/dsl/executeSearch.js';
+import { COLUMN_READ_BUDGETS, executeSearch, searchWithDocuments } from '../../src/search/dsl/executeSearch.js';
+import { DocSet } from '../../src/search/dsl/DocSet.js';
 import { Rejection } from '../../src/kernel/Rejection.js';
 import { doc, DOCS } from '../support/searchFixture.js';
 
@@ -221,6 +222,24 @@ describe('search query DSL over a fixed data set', () => {
       aggregated = error;
     }
     expect(aggregated).to.be.instanceOf(Rejection).and.to.have.property('type', 'SearchTimedOut');
+  });
+
+  it('does not charge a search with reading columns kept for later searches (within bounds): the first search after a restart is answered', async () => {
+    // Many words a document (a costly column of postings to read), few holding the one asked for (a quick lookup).
+    const words = (i: number) => Array.from({ length: 20 }, (_, k) => `w${(i * 31 + k * 7) % 50_000}`).join(' ');
+    const many = Array.from({ length: 20_000 }, (_, i) => doc('o/t', { '@id': `urn:t${i}`, note: i === 7 ? 'needle' : words(i) }));
+    const body = { query: { match: { note: 'needle' } } };
+    // How long reading the columns this search needs takes here, the machine's pace varying.
+    const probe = new DocSet(many);
+    await searchWithDocuments(body, probe, () => 'search-o/t', 1);
+    const read = probe.readMillis;
+    // A budget a third of that: the reading is forgiven (up to COLUMN_READ_BUDGETS budgets), the lookup is not long.
+    const budget = Math.max(1, read / 3);
+    const fresh = new DocSet(many);
+    const { response } = await searchWithDocuments(body, fresh, () => 'search-o/t', 1, budget);
+    expect(response.hits.hits.map((h) => h._id)).to.deep.equal(['urn:t7']);
+    expect(fresh.readMillis).to.be.greaterThan(budget);
+    expect(read).to.be.lessThan(budget * COLUMN_READ_BUDGETS);
   });
 
   it('refuses nesting past a depth (TooDeeplyNested) before recursing into it: query_string groups, bools, sub-aggregations', async () => {

@@ -88,7 +88,8 @@ type Column = { kind: 'values'; column: Leaf[][] } | { kind: 'text'; column: Tex
  * and words are gathered for the whole set the first time a search needs them and serve every later
  * search of the same set, within a memory budget. Documents are named by their position in `docs`.
  * A column is read whole, never cut off by a search's time budget: a search over its budget stops
- * between columns, and the next one finds the columns read so far.
+ * between columns, and the next one finds the columns read so far. The time spent reading them is
+ * counted (`readMillis`): a search's budget pays for it only past a bound of its own.
  */
 export class DocSet implements ScoresPool {
   readonly size: number;
@@ -150,6 +151,48 @@ export class DocSet implements ScoresPool {
 
   /** Every leaf value of the path, by document (see FieldReader.values). */
   values(path: string, base?: Carried<Leaf[][]>): Leaf[][] {
+    return this.reading(() => this.valuesColumn(path, base));
+  }
+
+  /** The field's words over the set. */
+  text(path: string, base?: Carried<TextColumn>): TextColumn {
+    return this.reading(() => this.textColumn(path, base));
+  }
+
+  /** The field's aggregation keys by document. */
+  keys(path: string, base?: Carried<KeyColumn>): KeyColumn {
+    return this.reading(() => this.keysColumn(path, base));
+  }
+
+  /**
+   * Time spent reading columns, in ms, over the set's life: the columns are kept for the searches
+   * after, so a search's budget need not pay for all of them (executeSearch).
+   */
+  get readMillis(): number {
+    return this.read;
+  }
+
+  private read = 0;
+  private depth = 0;
+
+  private reading<T>(build: () => T): T {
+    // A column reads others (keys and words read values): timed once, outermost.
+    if (this.depth++ > 0)
+      try {
+        return build();
+      } finally {
+        this.depth--;
+      }
+    const started = performance.now();
+    try {
+      return build();
+    } finally {
+      this.depth--;
+      this.read += performance.now() - started;
+    }
+  }
+
+  private valuesColumn(path: string, base?: Carried<Leaf[][]>): Leaf[][] {
     const key = `v ${path}`;
     const kept = this.kept(key);
     if (kept?.kind === 'values') return kept.column;
@@ -167,8 +210,7 @@ export class DocSet implements ScoresPool {
     return column;
   }
 
-  /** The field's words over the set. */
-  text(path: string, base?: Carried<TextColumn>): TextColumn {
+  private textColumn(path: string, base?: Carried<TextColumn>): TextColumn {
     const key = `t ${path}`;
     const kept = this.kept(key);
     if (kept?.kind === 'text') return kept.column;
@@ -236,8 +278,7 @@ export class DocSet implements ScoresPool {
     return column;
   }
 
-  /** The field's aggregation keys by document. */
-  keys(path: string, base?: Carried<KeyColumn>): KeyColumn {
+  private keysColumn(path: string, base?: Carried<KeyColumn>): KeyColumn {
     const key = `k ${path}`;
     const kept = this.kept(key);
     if (kept?.kind === 'keys') return kept.column;
