@@ -58,7 +58,7 @@ describe('the store writer on Virtuoso with its stock settings (one replica, Red
     for (const deadline = Date.now() + 240_000; ;) {
       const answer = await call(method, path, body);
       if (answer.status !== 503 || answer.body['@type'] !== 'ProjectionsBehind' || Date.now() > deadline) return answer;
-      await new Promise((r) => setTimeout(r, 500));
+      await new Promise((r) => setTimeout(r, 100));
     }
   };
 

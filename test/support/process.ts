@@ -53,3 +53,8 @@ export const ready = async (p: Proc): Promise<void> => {
 export const killStarted = (): void => {
   for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 };
+
+// A test that timed out goes on running after its `afterEach`/`after` killed what it had started,
+// and may start a server then; the last such one in a run outlived mocha (`--exit`). Whatever is
+// still running when the test process exits goes with it.
+process.once('exit', killStarted);

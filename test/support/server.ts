@@ -16,6 +16,8 @@ export interface TestServer {
   url: string;
   dataDir: string;
   registry: Registry;
+  /** The key prefix its log is kept under when on Redis (`TEST_LOG=redis`, or its overrides); none when the log is the journal's file. */
+  redisPrefix?: string;
   /** Stops the server; keeps the data directory unless `remove`. */
   stop(remove?: boolean): Promise<void>;
 }
@@ -23,7 +25,8 @@ export interface TestServer {
 /** The registry on a random loopback port with its own data directory. */
 export const startServer = async (overrides: Partial<Config> = {}, dataDir?: string, hooks: RegistryHooks = {}): Promise<TestServer> => {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'registry-test-'));
-  const onRedis = process.env['TEST_LOG'] === 'redis';
+  // The prefix follows the data directory, so a restart on it finds its log again.
+  const redisPrefix = process.env['TEST_LOG'] === 'redis' ? `test-http-${basename(dir)}` : undefined;
   const config: Config = {
     port: 0,
     baseUrl: 'http://127.0.0.1',
@@ -34,8 +37,7 @@ export const startServer = async (overrides: Partial<Config> = {}, dataDir?: str
     snapshotMillis: 3_600_000,
     logLevel: 'silent',
     // `TEST_LOG=redis` runs a suite on the Redis layout (its log, and the states kept beside it).
-    // The prefix follows the data directory, so a restart on it finds its log again.
-    ...(onRedis ? { redisUrl: REDIS_URL, redisPrefix: `test-http-${basename(dir)}` } : {}),
+    ...(redisPrefix ? { redisUrl: REDIS_URL, redisPrefix } : {}),
     ...overrides,
   };
   // The base URL must name the port, which is known only once listening: listen first on an ephemeral port.
@@ -59,6 +61,7 @@ export const startServer = async (overrides: Partial<Config> = {}, dataDir?: str
     url: base,
     dataDir: dir,
     registry,
+    ...(config.redisUrl && config.redisPrefix ? { redisPrefix: config.redisPrefix } : {}),
     stop: async (remove = false) => {
       await new Promise((r) => {
         server.close(r);
@@ -66,7 +69,7 @@ export const startServer = async (overrides: Partial<Config> = {}, dataDir?: str
       });
       await registry.close();
       if (remove) rmSync(dir, { recursive: true, force: true });
-      if (remove && onRedis) await dropPrefix(`test-http-${basename(dir)}`);
+      if (remove && redisPrefix) await dropPrefix(redisPrefix);
     },
   };
 };

@@ -9,8 +9,8 @@ import { freePort } from './process.js';
 
 const run = promisify(execFile);
 
-/** Every server started, killed when the test process exits whatever happened. */
-const children: ChildProcess[] = [];
+/** Every server started with its data directory, killed (and the directory removed) when the test process exits whatever happened. */
+const children: { child: ChildProcess; dir: string }[] = [];
 
 export interface Virtuoso {
   server: SparqlServer;
@@ -27,7 +27,7 @@ export interface Virtuoso {
  * endpoints take writes; the server's own limits are set above what the tests ask (a SELECT cut at
  * `ResultSetMaxRows` would be cut silently).
  */
-const launch = async (settings: VirtuosoSettings): Promise<{ virtuoso: Virtuoso; child: ChildProcess }> => {
+const launch = async (settings: VirtuosoSettings): Promise<Launched> => {
   // Pages of 8 KiB kept in memory: small for the tests; a bench sets `VIRTUOSO_BUFFERS` (Virtuoso's
   // guide: about 2/3 of free memory), read at launch so it may set it itself.
   const buffers = Number(process.env['VIRTUOSO_BUFFERS'] ?? 2000);
@@ -77,7 +77,7 @@ MaxQueryExecutionTime = 20
   writeFileSync(join(dir, 'virtuoso.ini'), settings === 'stock' ? stockIni(dir, sqlPort, httpPort) : ini);
   const child = spawn('virtuoso-t', ['-c', join(dir, 'virtuoso.ini'), '+foreground'], { cwd: dir, stdio: 'ignore' });
   child.once('error', () => undefined);
-  children.push(child);
+  children.push({ child, dir });
   const base = `http://127.0.0.1:${httpPort}`;
   // Written as the compose file writes it, by Virtuoso's unlogged path (`VIRTUOSO_FAST_WRITES=off`: the logged one).
   const fast = process.env['VIRTUOSO_FAST_WRITES'] === 'off' ? {} : { fastWrites: 'virtuoso' as const };
@@ -102,8 +102,17 @@ MaxQueryExecutionTime = 20
     .map((s) => s.trim())
     .filter(Boolean))
     await run('isql-vt', [`127.0.0.1:${sqlPort}`, 'dba', 'dba', `exec=${statement};`]);
-  return { virtuoso: { server, dir, pid: child.pid! }, child };
+  // What a fresh server holds (its own graphs): a server used again is brought back to it.
+  return { virtuoso: { server, dir, pid: child.pid! }, child, sqlPort, own: new Set(await graphsOf(server)) };
 };
+
+interface Launched {
+  virtuoso: Virtuoso;
+  child: ChildProcess;
+  sqlPort: number;
+  /** The graphs it held once started (Virtuoso's own). */
+  own: ReadonlySet<string>;
+}
 
 /** Where Debian's `virtuoso-opensource` package installs its server's settings. */
 export const STOCK_INI = '/etc/virtuoso-opensource-7/virtuoso.ini';
@@ -144,40 +153,73 @@ export const stockIni = (dir: string, sqlPort: number, httpPort: number, source 
 export type VirtuosoSettings = 'minimal' | 'stock';
 const defaultSettings = (): VirtuosoSettings => (process.env['VIRTUOSO_INI'] === 'stock' ? 'stock' : 'minimal');
 
-const shared = new Map<VirtuosoSettings, { started: Promise<{ virtuoso: Virtuoso; child: ChildProcess }>; users: number }>();
+const shared = new Map<VirtuosoSettings, { started: Promise<Launched>; users: number }>();
 
-/** One Virtuoso per settings shared by the test files using it at the same time, stopped when the last lets go. */
+/**
+ * One Virtuoso per settings shared by the test files using it, started by the first. When the last
+ * lets go it is kept idle (not holding the process open) and the next user finds it emptied of
+ * every graph written since its start: starting one takes seconds (~5 s on CI, 15-20 s on a loaded
+ * machine), paid once a run instead of once a file. It is killed when the process exits.
+ */
 export const useVirtuoso = async (settings: VirtuosoSettings = defaultSettings()): Promise<Virtuoso> => {
   let entry = shared.get(settings);
   if (!entry) shared.set(settings, (entry = { started: launch(settings), users: 0 }));
+  else if (entry.users === 0)
+    entry.started = entry.started.then(
+      (idle) => reused(idle, settings),
+      () => launch(settings),
+    );
   entry.users++;
   const { virtuoso } = await entry.started;
   return virtuoso;
 };
 
+/** An idle server used again: as fresh, or started anew if it died meanwhile. */
+const reused = async (idle: Launched, settings: VirtuosoSettings): Promise<Launched> => {
+  if (idle.child.exitCode !== null || idle.child.signalCode !== null) return launch(settings);
+  idle.child.ref();
+  // Every quad outside its own graphs in one SQL statement, each row committed alone (log_enable 3):
+  // dropping thousands of graphs a hundred a request takes a minute.
+  const own = [...idle.own].map((g) => `iri_to_id('${g.replace(/'/g, "''")}')`).join(', ');
+  await run('isql-vt', [
+    `127.0.0.1:${idle.sqlPort}`,
+    'dba',
+    'dba',
+    `exec=log_enable(3, 1); DELETE FROM DB.DBA.RDF_QUAD${own ? ` WHERE G NOT IN (${own})` : ''};`,
+  ]);
+  return idle;
+};
+
 export const releaseVirtuoso = async (settings: VirtuosoSettings = defaultSettings()): Promise<void> => {
   const entry = shared.get(settings);
   if (!entry || --entry.users > 0) return;
-  const { started } = entry;
-  shared.delete(settings);
-  const { virtuoso, child } = await started;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
-  if (child.exitCode === null) child.kill('SIGKILL');
-  rmSync(virtuoso.dir, { recursive: true, force: true });
+  const { child } = await entry.started;
+  // Kept for the next user, unless one came meanwhile; idle, it does not keep the process alive.
+  if (entry.users === 0) child.unref();
 };
 
-/** Empties every graph a test wrote (all but Virtuoso's own). */
-export const clearVirtuoso = async (server: SparqlServer, prefixes = ['urn:']): Promise<void> => {
-  const filter = prefixes.map((p) => `STRSTARTS(STR(?g), "${p}")`).join(' || ');
+/** The graphs holding triples whose name passes `filter` (a SPARQL expression on ?g), or all of them (a fresh server's only: see `reused`). */
+const graphsOf = async (server: SparqlServer, filter?: string): Promise<string[]> => {
   const answer = await fetch(server.query, {
     method: 'POST',
     headers: { accept: 'application/sparql-results+json', 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ query: `SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } FILTER(${filter}) }` }).toString(),
+    body: new URLSearchParams({ query: `SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } ${filter ? `FILTER(${filter})` : ''} }` }).toString(),
   });
-  const graphs = ((await answer.json()) as { results: { bindings: { g: { value: string } }[] } }).results.bindings.map((b) => b.g.value);
-  if (!graphs.length) return;
+  if (!answer.ok) throw new Error(`cannot list Virtuoso's graphs: ${answer.status} ${(await answer.text()).slice(0, 300)}`);
+  return ((await answer.json()) as { results: { bindings: { g: { value: string } }[] } }).results.bindings.map((b) => b.g.value);
+};
+
+/** Drops the graphs `filter` names until none is left: a SELECT may be cut at the server's ResultSetMaxRows (10,000 on the stock settings). */
+const emptied = async (server: SparqlServer, filter: string): Promise<void> => {
+  for (let round = 0; ; round++) {
+    const graphs = await graphsOf(server, filter);
+    if (!graphs.length) return;
+    if (round === 100) throw new Error(`cannot clear Virtuoso: ${graphs.length} graphs left after ${round} rounds, e.g. ${graphs[0]}`);
+    await dropGraphs(server, graphs);
+  }
+};
+
+const dropGraphs = async (server: SparqlServer, graphs: readonly string[]): Promise<void> => {
   // 100 operations a request: Virtuoso refuses a request of a few thousand (SQ200).
   for (let at = 0; at < graphs.length; at += 100) {
     const drop = await fetch(server.update!, {
@@ -192,8 +234,21 @@ export const clearVirtuoso = async (server: SparqlServer, prefixes = ['urn:']): 
   }
 };
 
+/** Empties every graph a test wrote (all but Virtuoso's own). */
+export const clearVirtuoso = async (server: SparqlServer, prefixes = ['urn:']): Promise<void> =>
+  emptied(server, prefixes.map((p) => `STRSTARTS(STR(?g), "${p}")`).join(' || '));
+
 process.once('exit', () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const { child, dir } of children)
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      // Its files go with it; the process may still be dying and writing, so this is best effort (they are in the tmp directory).
+      try {
+        rmSync(dir, { recursive: true, force: true });
+      } catch {
+        /* left in the tmp directory */
+      }
+    }
 });
 
 /** A replica's settings for an external store: its query, update and Graph Store endpoints. */
