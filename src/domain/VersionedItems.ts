@@ -1,4 +1,5 @@
 import type { Caller } from '../kernel/Caller.js';
+import type { LogEvent } from '../events/EventLog.js';
 import type { Clock } from '../kernel/Clock.js';
 import type { JsonObject } from '../kernel/json.js';
 import type { ProjectRef } from '../kernel/labels.js';
@@ -86,11 +87,11 @@ export class VersionedCommands<V, C extends CommandTarget> {
     return at;
   }
 
-  /** Runs a command through the lifecycle (the item's log key, its org and project as the streams' scopes). */
-  async append(state: Versioned<V> | undefined, cmd: C | TagCommand | DeprecateCommand): Promise<void> {
+  /** Runs a command through the lifecycle (the item's log key, its org and project as the streams' scopes); the event appended, none for a no-op. */
+  async append(state: Versioned<V> | undefined, cmd: C | TagCommand | DeprecateCommand): Promise<LogEvent | undefined> {
     const { id, project } = cmd;
     const [org] = project.split('/');
-    await this.deps.lifecycle.run(this.kind, state, cmd, { key: this.kind.key(project, id), org: org!, project, projectSeen: cmd.projectSeen });
+    return this.deps.lifecycle.run(this.kind, state, cmd, { key: this.kind.key(project, id), org: org!, project, projectSeen: cmd.projectSeen });
   }
 }
 

@@ -126,16 +126,19 @@ export class FileService {
   }
 
   private async run(state: FileState | undefined, cmd: FileCommand): Promise<FileState> {
-    await this.items.append(state, cmd);
-    return this.items.found(cmd, await this.deps.states.get(fileKey(cmd.project, cmd.id)));
+    const logged = await this.items.append(state, cmd);
+    // The file after the event, folded here: read back, it would fill the shared states' cache with every file written.
+    return this.items.found(cmd, logged ? fileDefinition.next(state, logged) : state);
   }
 
-  /** Every file of the project (current states), a page at a time: none of them outlives its page here. */
+  /** Every file of the project (current states), a page at a time (in creation order within it): none of them outlives its page here. */
   async *ofProject(ref: ProjectRef): AsyncGenerator<FileState[]> {
     const keys = await this.deps.states.keysOf(ref);
     for (let at = 0; at < keys.length; at += PAGE) {
       const states = await this.deps.states.getMany(keys.slice(at, at + PAGE));
       const found = states.filter((file): file is FileState => file !== undefined && file.project === ref);
+      // In the order they were created within a page (the keys come in no set order where the states are shared).
+      found.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
       if (found.length) yield found;
     }
   }
