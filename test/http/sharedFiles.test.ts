@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { tmpdir } from 'node:os';
+import { heldEntries } from '../support/heldEntries.js';
 import { client } from '../support/client.js';
 import { storagesConfig, upload } from '../support/files.js';
 import { dropPrefix, REDIS_URL, uniquePrefix } from '../support/redis.js';
@@ -11,15 +12,6 @@ import { clearVirtuoso, releaseVirtuoso, useVirtuoso } from '../support/virtuoso
 const FILES = Number(process.env['SHARED_FILES'] ?? 400);
 const STATES_CACHE = 50;
 const CONCURRENT = 8;
-
-/** The entries each read model holds in the replica's memory, as `/metrics` reports them. */
-const heldEntries = async (api: ReturnType<typeof client>): Promise<Record<string, number>> => {
-  const res = await api.get('/metrics');
-  expect(res.status).to.equal(200);
-  const held: Record<string, number> = {};
-  for (const [, model, value] of res.text.matchAll(/^registry_read_model_entries\{model="([^"]+)"\} (\S+)$/gm)) held[model!] = Number(value);
-  return held;
-};
 
 describe('files on the shared layout (Redis log, Virtuoso store): no replica holds their states (issue 34)', function () {
   this.timeout(600_000);
