@@ -9,11 +9,16 @@ export interface KindLink {
   paths: string[];
 }
 
+/** Where a kind's states are read when they are not all held in process (files on the shared layout). */
+export interface KindStateReader<S> {
+  getMany(keys: readonly string[]): Promise<(S | undefined)[]>;
+}
+
 /** The read side of a kind kept whole in its states (storages, files): listings and links over the catalogue. */
 export class KindQueries<S> {
   constructor(
     private readonly kind: string,
-    private readonly states: ReadonlyMap<string, S>,
+    private readonly states: ReadonlyMap<string, S> | KindStateReader<S>,
     private readonly key: (ref: ProjectRef, id: string) => string,
     private readonly listings: Listings,
     private readonly catalogue: CatalogueQueries,
@@ -22,7 +27,9 @@ export class KindQueries<S> {
   async list(req: ListingRequest): Promise<Page<S>> {
     const result = await this.listings.list({ ...req, kind: this.kind });
     // An item deleted since the catalogue answered is left out, with its score.
-    const found = result.items.map((i, at) => ({ state: this.states.get(this.key(i.project, i.id)), score: result.scores?.[at] }));
+    const keys = result.items.map((i) => this.key(i.project, i.id));
+    const states = 'getMany' in this.states ? await this.states.getMany(keys) : keys.map((key) => (this.states as ReadonlyMap<string, S>).get(key));
+    const found = states.map((state, at) => ({ state, score: result.scores?.[at] }));
     const kept = found.filter((f): f is { state: S; score: number | undefined } => f.state !== undefined);
     return {
       ...result,

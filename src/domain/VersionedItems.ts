@@ -1,4 +1,5 @@
 import type { Caller } from '../kernel/Caller.js';
+import type { LogEvent } from '../events/EventLog.js';
 import type { Clock } from '../kernel/Clock.js';
 import type { JsonObject } from '../kernel/json.js';
 import type { ProjectRef } from '../kernel/labels.js';
@@ -32,15 +33,15 @@ export interface VersionedDeps<V> {
 }
 
 /**
- * The steps that storages, files, resolvers and views take alike (DESIGN.md: their own services,
- * built from shared collaborators): find an item its path named (resolved at the edge), read a revision by `rev` or
- * `tag`, tag and deprecate it, run a command through the lifecycle. Each service keeps what is its
- * own (payload checks, defaults, guards) and builds its other commands with `change`.
+ * The steps of a kind kept whole per revision that read no state (DESIGN.md: their own services,
+ * built from shared collaborators): a command's target, what a create starts from, a revision a
+ * selector names in a state already read, a command run through the lifecycle. Files read their
+ * states through the item states port (shared on Redis) and build on these alone.
  */
-export class VersionedItems<V, C extends CommandTarget> {
+export class VersionedCommands<V, C extends CommandTarget> {
   constructor(
-    private readonly kind: VersionedKind<V, C | TagCommand | DeprecateCommand>,
-    private readonly deps: VersionedDeps<V>,
+    protected readonly kind: VersionedKind<V, C | TagCommand | DeprecateCommand>,
+    protected readonly deps: Omit<VersionedDeps<V>, 'states'>,
   ) {}
 
   /** The command's target: the item, now, the caller, and the project as the write sees it as it starts. */
@@ -65,8 +66,51 @@ export class VersionedItems<V, C extends CommandTarget> {
     return id;
   }
 
+  /** The project of an item named: a write needs it active, a read only existing. */
+  opened(item: ItemRef, write: boolean): void {
+    if (write) this.deps.projects.active(item.project);
+    else this.deps.projects.fetch(item.project);
+  }
+
+  /** The item's state, or the kind's not-found rejection. */
+  found(item: ItemRef, state: Versioned<V> | undefined): Versioned<V> {
+    if (!state) throw this.kind.notFound(item.id, item.project);
+    return state;
+  }
+
+  /** The revision of a state a selector names (the current one by default). */
+  selected(state: Versioned<V>, selector: Selector = {}): Versioned<V> {
+    const rev = selector.tag === undefined ? (selector.rev ?? state.rev) : state.tags[selector.tag];
+    if (rev === undefined) throw rejections.tagNotFound(selector.tag!);
+    const at = atRevision(state, rev);
+    if (!at) throw rejections.revisionNotFound(rev, state.rev);
+    return at;
+  }
+
+  /** Runs a command through the lifecycle (the item's log key, its org and project as the streams' scopes); the event appended, none for a no-op. */
+  async append(state: Versioned<V> | undefined, cmd: C | TagCommand | DeprecateCommand): Promise<LogEvent | undefined> {
+    const { id, project } = cmd;
+    const [org] = project.split('/');
+    return this.deps.lifecycle.run(this.kind, state, cmd, { key: this.kind.key(project, id), org: org!, project, projectSeen: cmd.projectSeen });
+  }
+}
+
+/**
+ * The steps that storages, resolvers and views take alike, their states held in process: find an
+ * item its path named (resolved at the edge), read a revision by `rev` or `tag`, tag and deprecate
+ * it, run a command through the lifecycle. Each service keeps what is its own (payload checks,
+ * defaults, guards) and builds its other commands with `change`.
+ */
+export class VersionedItems<V, C extends CommandTarget> extends VersionedCommands<V, C> {
+  constructor(
+    kind: VersionedKind<V, C | TagCommand | DeprecateCommand>,
+    private readonly held: VersionedDeps<V>,
+  ) {
+    super(kind, held);
+  }
+
   exists(ref: ProjectRef, id: string): boolean {
-    return this.deps.states.has(this.kind.key(ref, id));
+    return this.held.states.has(this.kind.key(ref, id));
   }
 
   /** Refuses to create an item whose id is taken. */
@@ -84,26 +128,18 @@ export class VersionedItems<V, C extends CommandTarget> {
 
   /** The current state of an item, or the kind's not-found rejection. */
   current(ref: ProjectRef, id: string): Versioned<V> {
-    const state = this.deps.states.get(this.kind.key(ref, id));
-    if (!state) throw this.kind.notFound(id, ref);
-    return state;
+    return this.found({ project: ref, id }, this.held.states.get(this.kind.key(ref, id)));
   }
 
   /** The item named; a write needs the project active, a read only existing. */
   located(item: ItemRef, write: boolean): Versioned<V> {
-    if (write) this.deps.projects.active(item.project);
-    else this.deps.projects.fetch(item.project);
+    this.opened(item, write);
     return this.current(item.project, item.id);
   }
 
   /** The revision a selector names (the current one by default). */
   fetch(item: ItemRef, selector: Selector = {}): Versioned<V> {
-    const state = this.located(item, false);
-    const rev = selector.tag === undefined ? (selector.rev ?? state.rev) : state.tags[selector.tag];
-    if (rev === undefined) throw rejections.tagNotFound(selector.tag!);
-    const at = atRevision(state, rev);
-    if (!at) throw rejections.revisionNotFound(rev, state.rev);
-    return at;
+    return this.selected(this.located(item, false), selector);
   }
 
   tag(item: ItemRef, rev: number, tag: string, targetRev: number, caller: Caller): Promise<Versioned<V>> {
@@ -129,12 +165,10 @@ export class VersionedItems<V, C extends CommandTarget> {
     return this.run(state, command(this.target(item.project, state.id, caller)));
   }
 
-  /** Runs a command through the lifecycle (the item's log key, its org and project as the streams' scopes); resolves to the item after it. */
+  /** Runs a command through the lifecycle; resolves to the item after it. */
   async run(state: Versioned<V> | undefined, cmd: C | TagCommand | DeprecateCommand): Promise<Versioned<V>> {
-    const { id, project } = cmd;
-    const [org] = project.split('/');
-    await this.deps.lifecycle.run(this.kind, state, cmd, { key: this.kind.key(project, id), org: org!, project, projectSeen: cmd.projectSeen });
-    return this.current(project, id);
+    await this.append(state, cmd);
+    return this.current(cmd.project, cmd.id);
   }
 }
 

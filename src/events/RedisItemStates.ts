@@ -100,6 +100,11 @@ export class RedisItemStates implements ItemStates {
   observe(logged: LogEvent): void {
     const cached = this.cache.peek(logged.key);
     if (cached && cached.seq < logged.seq) this.cache.delete(logged.key);
+    // A project's deletion prunes its items' states from the log, with no event on their keys: none may answer from here after it.
+    if (logged.event.type === 'ProjectMarkedForDeletion' && logged.project !== undefined) {
+      const within = `${logged.project}/`;
+      for (const key of [...this.cache.keys()]) if (key.slice(key.indexOf('/') + 1).startsWith(within)) this.cache.delete(key);
+    }
     for (const r of this.reading) if (r.key === logged.key) r.stale = true;
   }
 

@@ -64,7 +64,7 @@ export type Guard =
  * Where the permission is the item's own (files: their storage's `readPermission` or
  * `writePermission`), what the request needs; undefined keeps the declared permission.
  */
-export type PermissionOf = (req: Request) => string | undefined;
+export type PermissionOf = (req: Request) => string | undefined | Promise<string | undefined>;
 
 /** A `PUT` that creates without `rev` and updates with it needs a different permission for each. */
 export interface Upsert {
@@ -199,7 +199,7 @@ export class Routes {
     if ('on' in guard && (guard.when?.(req) ?? true)) {
       const declared =
         typeof guard.permission === 'string' ? guard.permission : req.query['rev'] === undefined ? guard.permission.create : guard.permission.update;
-      const permission = (guard.resolve?.(req) ?? declared) as Permission;
+      const permission = ((await guard.resolve?.(req)) ?? declared) as Permission;
       const path = guard.on(req);
       if (guard.or === undefined) await this.acl.authorize(caller, permission, path);
       else

@@ -46,7 +46,7 @@ export interface WiredCapability<Services> {
    * Runs before a project's deletion, while its items are still in the states: returns what removes,
    * once the deletion is durable, what the module keeps of them outside the log (files' bytes).
    */
-  projectDeleting?(ref: ProjectRef): () => Promise<void>;
+  projectDeleting?(ref: ProjectRef): Promise<() => Promise<void>>;
   /** Runs once a project's deletion is durable: removes what the module keeps of it outside the log (archives). */
   projectDeleted?(ref: ProjectRef): Promise<void>;
   /** The kinds of its items counted in a project's statistics (`GET /v1/projects/{org}/{project}/statistics`). */

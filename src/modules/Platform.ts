@@ -13,6 +13,7 @@ import type { JsonObject } from '../kernel/json.js';
 import type { ProjectRef } from '../kernel/labels.js';
 import type { Log } from '../kernel/Log.js';
 import type { ProjectItemStates } from '../projection/ProjectItemStates.js';
+import type { ItemStates } from '../events/ItemStates.js';
 import type { States } from '../projection/States.js';
 import type { ChangeFeed } from '../projection/ChangeFeed.js';
 import type { SearchResponse } from '../search/dsl/executeSearch.js';
@@ -57,6 +58,8 @@ export interface Platform {
   states: States;
   /** A project's items over every kind, the shared ones read where the log keeps them. */
   projectItems: ProjectItemStates;
+  /** The items' latest states by key: where the log keeps them (Redis), else this process's fold. */
+  itemStates: ItemStates;
   projects: ProjectService;
   lifecycle: Lifecycle;
   clock: Clock;

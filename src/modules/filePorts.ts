@@ -20,15 +20,18 @@ export type FileItem = Versioned<FileFacts>;
  */
 export interface FilePort {
   /** The file's current state; none when it does not exist (rejections: no such project, an id that is no id). */
-  find(project: ProjectRef, idSegment: string): FileItem | undefined;
+  find(project: ProjectRef, idSegment: string): Promise<FileItem | undefined>;
   /** The file at the selected revision (rejections: not found, no such revision or tag). */
-  fetch(project: ProjectRef, idSegment: string, selector: Selector): FileItem;
+  fetch(project: ProjectRef, idSegment: string, selector: Selector): Promise<FileItem>;
   /** Its bytes, read from its storage. */
   content(file: FileItem): Promise<Readable>;
-  /** Every file of a project (current states), in the order they were created. */
-  ofProject(project: ProjectRef): Iterable<FileItem>;
+  /**
+   * Every file of a project (current states), read a page at a time where their states are kept
+   * (shared on Redis: no replica holds them all); in no set order.
+   */
+  ofProject(project: ProjectRef): AsyncIterable<FileItem>;
   /** The file with that (resolved) `@id`, current state; no rejection. */
-  get(project: ProjectRef, id: string): FileItem | undefined;
+  get(project: ProjectRef, id: string): Promise<FileItem | undefined>;
   /** Its metadata as a fetch with a JSON-LD `Accept` renders it. */
   metadata(file: FileItem): JsonObject;
   /** The `@type` of files (history entries name it). */

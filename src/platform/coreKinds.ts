@@ -48,7 +48,7 @@ export const coreKinds = (addresses: Addresses) => {
 export type CoreKinds = ReturnType<typeof coreKinds>;
 
 /** The kinds that grow with the data, whose states are read through the item states port (shared on Redis, held by no replica). */
-export const SHARED_KINDS: ReadonlySet<string> = new Set(['resources', 'schemas']);
+export const SHARED_KINDS: ReadonlySet<string> = new Set(['resources', 'schemas', 'files']);
 
 /**
  * The kinds no replica holds: where the log keeps every item's state for the replicas (Redis) and

@@ -15,7 +15,7 @@ import { ResourceService } from '../domain/resources/ResourceService.js';
 import type { ResourceStates } from '../domain/resources/ResourceService.js';
 import type { ResourceState } from '../domain/resources/Resource.js';
 import { RevisionReader } from '../domain/resources/RevisionReader.js';
-import type { EventLog } from '../events/EventLog.js';
+import type { EventLog, Kind } from '../events/EventLog.js';
 import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
 import type { Addresses } from '../kernel/Addresses.js';
 import type { Clock } from '../kernel/Clock.js';
@@ -84,8 +84,8 @@ export const coreServices = async (p: CoreParts) => {
       const definition = states.definitionOf(draft.kind);
       if (!definition) return undefined;
       const key = definition.stateKey({ ...draft, seq: 0 });
-      // Where the services read the kind's states: resources and schemas through the port (shared on Redis).
-      return draft.kind === 'resources' || draft.kind === 'schemas' ? itemStates.get(draft.kind, key) : states.of(definition).get(key);
+      // Where the services read the kind's states: those that grow with the data through the port (shared on Redis).
+      return SHARED_KINDS.has(draft.kind) ? itemStates.get(draft.kind, key) : states.of(definition).get(key);
     },
     // A log that keeps the states (Redis) is handed the state each event leads to.
     projections.statesShared ? (draft, previous, seq) => states.definitionOf(draft.kind)?.next(previous, { ...draft, seq }) : undefined,
@@ -107,14 +107,13 @@ export const coreServices = async (p: CoreParts) => {
       for (const m of p.capabilities()) await m.projectCreated?.(ref, caller);
     },
     {
-      // Resources and schemas grow with the data: their keys come from where their states are kept.
+      // Resources, schemas and files grow with the data: their keys come from where their states are kept.
       keys: async (ref) => [
         ...projectItemKeys(states, ref, SHARED_KINDS),
-        ...(await itemStates.keysOf('resources', ref)),
-        ...(await itemStates.keysOf('schemas', ref)),
+        ...(await Promise.all([...SHARED_KINDS].map((kind) => itemStates.keysOf(kind as Kind, ref)))).flat(),
       ],
-      bytes: (ref) => {
-        const removals = p.capabilities().flatMap((m) => (m.projectDeleting ? [m.projectDeleting(ref)] : []));
+      bytes: async (ref) => {
+        const removals = await Promise.all(p.capabilities().flatMap((m) => (m.projectDeleting ? [m.projectDeleting(ref)] : [])));
         return async () => void (await Promise.all(removals.map((remove) => remove())));
       },
       // The store's writer reads the items' states at the deletion to remove their graphs: pruned

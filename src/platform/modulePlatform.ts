@@ -51,6 +51,7 @@ export const modulePlatform = (p: {
     ...(core.defaultSearch ? { defaultSearch: core.defaultSearch } : {}),
     states: p.states,
     projectItems: projections.projectItems,
+    itemStates: projections.itemStates,
     projects: core.projects,
     lifecycle: core.lifecycle,
     clock: p.clock,

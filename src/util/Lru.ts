@@ -23,6 +23,11 @@ export class Lru<K, V> {
     this.map.delete(key);
   }
 
+  /** The keys held, least recently used first. */
+  keys(): IterableIterator<K> {
+    return this.map.keys();
+  }
+
   clear(): void {
     this.map.clear();
   }

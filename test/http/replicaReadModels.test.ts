@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { Config } from '../../src/config/Config.js';
+import { heldEntries } from '../support/heldEntries.js';
 import { client, enc } from '../support/client.js';
 import { dropPrefix, REDIS_URL, uniquePrefix } from '../support/redis.js';
 import { startServer } from '../support/server.js';
@@ -13,15 +14,6 @@ const CONCURRENT = 8;
 const STATES_CACHE = 300;
 
 const S = 'http://schema.org/';
-
-/** The entries each read model holds in the replica's memory, as `/metrics` reports them. */
-const heldEntries = async (api: ReturnType<typeof client>): Promise<Record<string, number>> => {
-  const res = await api.get('/metrics');
-  expect(res.status).to.equal(200);
-  const held: Record<string, number> = {};
-  for (const [, model, value] of res.text.matchAll(/^registry_read_model_entries\{model="([^"]+)"\} (\S+)$/gm)) held[model!] = Number(value);
-  return held;
-};
 
 const createMany = async (api: ReturnType<typeof client>, project: string, count: number, name: (i: number) => string) => {
   let next = 0;

@@ -112,7 +112,7 @@ describe('capacity ledger shared by replicas on one volume', () => {
       uuid: randomUUID(),
       wanted: 30,
       capacity: 100,
-      usage: () => ({ used: 0, counted: () => false }),
+      usage: async () => ({ used: 0, counted: () => false }),
       index: i,
     });
     const grants = await Promise.all(Array.from({ length: 20 }, (_, i) => replicas[i % 2]!.reserve(request(i))));

@@ -23,7 +23,7 @@ export interface ProjectContents {
   /** The log keys of every item in the project. */
   keys(ref: ProjectRef): Promise<string[]>;
   /** Prepares the removal of its files' bytes (read before the deletion), run after it. */
-  bytes(ref: ProjectRef): () => Promise<void>;
+  bytes(ref: ProjectRef): Promise<() => Promise<void>>;
   /**
    * Resolves once what must read the project's items at its deletion has (the shared store's
    * writer folding it: the items' states are pruned next, and a writer behind would find none to
@@ -47,7 +47,7 @@ export class ProjectService {
     private readonly created: (ref: ProjectRef, caller: Caller) => Promise<void> = async () => undefined,
     private readonly contents: ProjectContents = {
       keys: async () => [],
-      bytes: () => async () => undefined,
+      bytes: async () => async () => undefined,
       prune: async () => undefined,
       forget: async () => undefined,
     },
@@ -64,7 +64,7 @@ export class ProjectService {
     const state = this.fetch(ref);
     // Read before the event: once it is projected, the items' states are gone.
     const keys = await this.contents.keys(ref);
-    const removeBytes = this.contents.bytes(ref);
+    const removeBytes = await this.contents.bytes(ref);
     const instant = this.clock.now();
     const logged = await this.lifecycle.run(
       projectDefinition,

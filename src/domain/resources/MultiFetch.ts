@@ -25,7 +25,7 @@ export interface ItemViews {
 /** A kind multi-fetch reads through its views; `fetch` rejects when the project holds no such item. */
 export interface ViewedKind {
   kind: string;
-  fetch(item: ItemRef, selector: Selector): ItemViews;
+  fetch(item: ItemRef, selector: Selector): ItemViews | Promise<ItemViews>;
 }
 
 /** One entry's outcome: the revision of the kind that holds the id, or why there is none. */
@@ -85,7 +85,7 @@ export class MultiFetch {
     }
     for (const { kind, fetch } of item ? this.viewed : []) {
       try {
-        return { entry, kind, views: fetch(item!, selector) };
+        return { entry, kind, views: await fetch(item!, selector) };
       } catch (error) {
         if (!(error instanceof Rejection)) throw error;
       }

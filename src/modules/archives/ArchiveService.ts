@@ -178,7 +178,7 @@ export class ArchiveService {
   }
 
   private async checkFile(project: ProjectRef, segment: string, selector: Selector, path: string | undefined, caller: Caller): Promise<Checked> {
-    const current = this.currentFile(project, segment);
+    const current = await this.currentFile(project, segment);
     if (!current) {
       // A file's own permission is its storage's, unknown without the file: who may not read the
       // project is refused alike whether the file (or the project) exists or not.
@@ -190,7 +190,7 @@ export class ArchiveService {
     await this.deps.acl.authorize(caller, readPermission as CheckedPermission, `/${project}`);
     let file: FileItem;
     try {
-      file = this.deps.files.fetch(project, segment, selector);
+      file = await this.deps.files.fetch(project, segment, selector);
     } catch (error) {
       if (error instanceof Rejection && (error.type === 'RevisionNotFound' || error.type === 'TagNotFound'))
         throw archiveRejections.entryNotFound(describe(current.id, selector), project);
@@ -200,9 +200,9 @@ export class ArchiveService {
   }
 
   /** The file's current state; none when it, or its project, does not exist (or the id is no id). */
-  private currentFile(project: ProjectRef, segment: string): FileItem | undefined {
+  private async currentFile(project: ProjectRef, segment: string): Promise<FileItem | undefined> {
     try {
-      return this.deps.files.find(project, segment);
+      return await this.deps.files.find(project, segment);
     } catch (error) {
       if (error instanceof Rejection) return undefined;
       throw error;

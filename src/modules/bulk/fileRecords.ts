@@ -11,7 +11,7 @@ import type { ProjectRef } from '../../kernel/labels.js';
  * are left out, as their fetch would refuse them.
  */
 export async function* fileRecords(project: ProjectRef, files: FilePort, readable: (file: FileItem) => Promise<boolean>): AsyncGenerator<string> {
-  for (const file of files.ofProject(project)) {
+  for await (const file of files.ofProject(project)) {
     if (!(await readable(file))) continue;
     for (const revision of file.history) {
       const state = atRevision(file, revision.rev)!;

@@ -46,7 +46,7 @@ export class VolumeCapacityLedger implements CapacityLedger {
 
   private async grant(dir: string, request: CapacityRequest): Promise<CapacityGrant> {
     const now = Date.now();
-    const { used, counted } = request.usage();
+    const { used, counted } = await request.usage();
     let taken = 0;
     for (const name of await readdir(dir)) {
       const entry = ENTRY.exec(name);

@@ -6,6 +6,7 @@ import type { Executor } from '../../workers/Executor.js';
 import type { ShaclOperations } from '../../shacl/shaclOperations.js';
 import type { FileState } from './files/File.js';
 import { fileDefinition } from './files/fileDefinition.js';
+import type { FileStates } from './files/FileService.js';
 import { fileStatuses } from './files/fileRejections.js';
 import { isUpload } from './isUpload.js';
 import { filePort, storagePort } from './ports.js';
@@ -52,7 +53,12 @@ export const createFilesModule = (settings: FilesSettings): CapabilityModule<Fil
   }),
   wire: (p) => {
     const storageStates = p.states.of(storageDefinition);
-    const fileStates = p.states.of(fileDefinition);
+    // Files grow with the data: read through the item states port (shared on Redis, held by no replica there).
+    const fileStates: FileStates = {
+      get: (key) => p.itemStates.get<FileState>('files', key),
+      getMany: (keys) => p.itemStates.getMany<FileState>('files', keys),
+      keysOf: (project) => p.itemStates.keysOf('files', project),
+    };
     const wired = storagesAndFiles({
       config: settings.storages,
       dataDir: settings.dataDir,

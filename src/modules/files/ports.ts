@@ -1,6 +1,7 @@
 import type { Addresses } from '../../kernel/Addresses.js';
 import { rejections } from '../../domain/rejections.js';
 import type { ProjectRef } from '../../kernel/labels.js';
+import type { FileStates } from './files/FileService.js';
 import type { FilePort, StoragePort } from '../filePorts.js';
 import type { FileState } from './files/File.js';
 import { FILE_TYPE } from './files/fileDefinition.js';
@@ -10,7 +11,7 @@ import { fileMetadata } from './render/files.js';
 import type { StorageService } from './storages/StorageService.js';
 
 /** The files as other modules are handed them (`FilePort`): the service, the states and the renderer behind it. */
-export const filePort = (files: FileService, states: ReadonlyMap<string, FileState>, addresses: Addresses): FilePort => ({
+export const filePort = (files: FileService, states: FileStates, addresses: Addresses): FilePort => ({
   find: (project, idSegment) => files.find(project, idSegment),
   fetch: (project, idSegment, selector) => {
     const item = files.named(project, idSegment);
@@ -21,9 +22,8 @@ export const filePort = (files: FileService, states: ReadonlyMap<string, FileSta
   content(file: FileState) {
     return files.content(file);
   },
-  ofProject: function* (project: ProjectRef) {
-    const prefix = `files/${project}/`;
-    for (const [key, file] of states) if (key.startsWith(prefix)) yield file;
+  ofProject: async function* (project: ProjectRef) {
+    for await (const page of files.ofProject(project)) yield* page;
   },
   get: (project, id) => states.get(fileKey(project, id)),
   metadata(file: FileState) {

@@ -12,6 +12,7 @@ import type { ProjectService } from '../../domain/projects/ProjectService.js';
 import type { ProjectRef } from '../../kernel/labels.js';
 import type { FileState } from './files/File.js';
 import { FileService } from './files/FileService.js';
+import type { FileStates } from './files/FileService.js';
 import { fileKey } from './files/fileKey.js';
 import type { StorageState } from './storages/Storage.js';
 import { StorageService } from './storages/StorageService.js';
@@ -52,7 +53,8 @@ export interface FilesDeps {
   config: StorageOptions;
   dataDir: string;
   storageStates: Map<string, StorageState>;
-  fileStates: Map<string, FileState>;
+  /** Read through the item states port: held by no replica on the shared layout. */
+  fileStates: FileStates;
   projects: ProjectService;
   lifecycle: Lifecycle;
   clock: Clock;
@@ -122,8 +124,8 @@ export const storagesAndFiles = (deps: FilesDeps) => {
     },
     {
       kind: 'files',
-      fetch: (item, selector) => {
-        const f = files.fetch(item, selector);
+      fetch: async (item, selector) => {
+        const f = await files.fetch(item, selector);
         const body = fileMetadata(f, deps.addresses);
         return { id: f.id, source: { '@id': f.id, '@type': 'File', ...attributesJson(f.value) }, body, annotated: body, expanded: fileExpanded(f.id, f.value) };
       },

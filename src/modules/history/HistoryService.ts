@@ -77,7 +77,7 @@ export class HistoryService {
       const lifecycle = events.flatMap((e) => (e ? [resourceEventOf(e.event) as LifecycleEvent] : []));
       return { total: item.state.seqs.length, entries: lifecycleHistory(id, project, lifecycle) };
     }
-    const file = this.deps.files.get(project, id);
+    const file = await this.deps.files.get(project, id);
     if (file) return { total: file.history.length, entries: recordHistory(id, project, [this.deps.files.type], file.history.slice(from, from + size)) };
     throw rejections.notFound(id, project);
   }

@@ -20,7 +20,7 @@ export interface CapacityRequest {
    * Bytes used by the files this replica knows of, and whether it counts the file of a given uuid
    * among them: read once the account is locked, so uploads recorded meanwhile are in it.
    */
-  usage(): { used: number; counted(uuid: string): boolean };
+  usage(): Promise<{ used: number; counted(uuid: string): boolean }>;
 }
 
 /**

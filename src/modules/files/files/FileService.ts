@@ -10,7 +10,7 @@ import type { StorageFields, StorageState } from '../storages/Storage.js';
 import type { StorageService } from '../storages/StorageService.js';
 import { storageRejections } from '../storages/storageRejections.js';
 import type { VersionedDeps } from '../../../domain/VersionedItems.js';
-import { VersionedItems } from '../../../domain/VersionedItems.js';
+import { VersionedCommands } from '../../../domain/VersionedItems.js';
 import type { FileCommand, FileState, FileValue } from './File.js';
 import { filePath } from './File.js';
 import { fileDefinition } from './fileDefinition.js';
@@ -45,7 +45,22 @@ export interface StorageStatistics {
   lastProcessedEventDateTime?: string;
 }
 
-export interface FileDeps extends VersionedDeps<FileValue> {
+/**
+ * Where the files' latest states are read: the item states port (one record per file in Redis on the
+ * shared layout, held by no replica; the fold's own maps embedded).
+ */
+export interface FileStates {
+  get(key: string): Promise<FileState | undefined>;
+  getMany(keys: readonly string[]): Promise<(FileState | undefined)[]>;
+  /** The log keys of the project's files, in no set order. */
+  keysOf(project: ProjectRef): Promise<string[]>;
+}
+
+/** Files read per round trip when a project's files are walked. */
+const PAGE = 500;
+
+export interface FileDeps extends Omit<VersionedDeps<FileValue>, 'states'> {
+  states: FileStates;
   storages: StorageService;
   stores: FileStores;
   /** Where disk storages with a capacity reserve room for an upload before its bytes stream. */
@@ -58,51 +73,81 @@ export interface FileDeps extends VersionedDeps<FileValue> {
  * that fails after leaves no bytes and no event.
  */
 export class FileService {
-  private readonly items: VersionedItems<FileValue, FileCommand>;
+  private readonly items: VersionedCommands<FileValue, FileCommand>;
 
   constructor(private readonly deps: FileDeps) {
-    this.items = new VersionedItems(fileDefinition, deps);
+    this.items = new VersionedCommands(fileDefinition, deps);
   }
 
   async create(item: PathItem, storageSegment: string | undefined, part: FilePartSource, caller: Caller): Promise<FileState> {
     const ref = item.project;
     const project = this.deps.projects.active(ref);
     const id = item.id ?? `${project.base}${this.deps.clock.uuid()}`;
-    const state = this.deps.states.get(fileKey(ref, id));
+    const state = await this.deps.states.get(fileKey(ref, id));
     return this.write(state, { type: 'Create', ...this.items.target(ref, id, caller) }, storageSegment, part);
   }
 
   async update(item: ItemRef, rev: number, storageSegment: string | undefined, part: FilePartSource, caller: Caller): Promise<FileState> {
-    const state = this.items.located(item, true);
+    const state = await this.located(item, true);
     return this.write(state, { type: 'Update', rev, ...this.items.target(item.project, state.id, caller) }, storageSegment, part);
   }
 
   tag(item: ItemRef, rev: number, tag: string, targetRev: number, caller: Caller): Promise<FileState> {
-    return this.items.tag(item, rev, tag, targetRev, caller);
+    return this.change(item, caller, (target) => ({ type: 'Tag', ...target, rev, tag, targetRev }));
   }
 
   deleteTag(item: ItemRef, rev: number, tag: string, caller: Caller): Promise<FileState> {
-    return this.items.change(item, caller, (target) => ({ type: 'DeleteTag', ...target, rev, tag }));
+    return this.change(item, caller, (target) => ({ type: 'DeleteTag', ...target, rev, tag }));
   }
 
   deprecate(item: ItemRef, rev: number, caller: Caller): Promise<FileState> {
-    return this.items.deprecate(item, rev, caller);
+    return this.change(item, caller, (target) => ({ type: 'Deprecate', ...target, rev }));
   }
 
   undeprecate(item: ItemRef, rev: number, caller: Caller): Promise<FileState> {
-    return this.items.change(item, caller, (target) => ({ type: 'Undeprecate', ...target, rev }));
+    return this.change(item, caller, (target) => ({ type: 'Undeprecate', ...target, rev }));
   }
 
   /** The revision a selector names (the current one by default). */
-  fetch(item: ItemRef, selector: Selector = {}): FileState {
-    return this.items.fetch(item, selector);
+  async fetch(item: ItemRef, selector: Selector = {}): Promise<FileState> {
+    return this.items.selected(await this.located(item, false), selector);
+  }
+
+  /** The file's current state (with the project, active for a write, or the not-found rejection). */
+  private async located(item: ItemRef, write: boolean): Promise<FileState> {
+    this.items.opened(item, write);
+    return this.items.found(item, await this.deps.states.get(fileKey(item.project, item.id)));
+  }
+
+  /** A command on an existing file, run through the lifecycle; resolves to the file after it. */
+  private async change(item: ItemRef, caller: Caller, command: (target: ItemTarget) => FileCommand): Promise<FileState> {
+    const state = await this.located(item, true);
+    return this.run(state, command(this.items.target(item.project, state.id, caller)));
+  }
+
+  private async run(state: FileState | undefined, cmd: FileCommand): Promise<FileState> {
+    const logged = await this.items.append(state, cmd);
+    // The file after the event, folded here: read back, it would fill the shared states' cache with every file written.
+    return this.items.found(cmd, logged ? fileDefinition.next(state, logged) : state);
+  }
+
+  /** Every file of the project (current states), a page at a time (in creation order within it): none of them outlives its page here. */
+  async *ofProject(ref: ProjectRef): AsyncGenerator<FileState[]> {
+    const keys = await this.deps.states.keysOf(ref);
+    for (let at = 0; at < keys.length; at += PAGE) {
+      const states = await this.deps.states.getMany(keys.slice(at, at + PAGE));
+      const found = states.filter((file): file is FileState => file !== undefined && file.project === ref);
+      // In the order they were created within a page (the keys come in no set order where the states are shared).
+      found.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+      if (found.length) yield found;
+    }
   }
 
   /**
    * The file a segment names where no route resolved it: the route guard reading its storage's
    * permission before the edge, an archive's entry. None when the segment is no id or names no file.
    */
-  find(ref: ProjectRef, segment: string): FileState | undefined {
+  async find(ref: ProjectRef, segment: string): Promise<FileState | undefined> {
     const id = this.named(ref, segment);
     return id === undefined ? undefined : this.deps.states.get(fileKey(ref, id.id));
   }
@@ -133,25 +178,24 @@ export class FileService {
   }
 
   /** Every revision that wrote bytes counts as one physical file (as Delta counts). */
-  statistics(storageRef: ItemRef): StorageStatistics {
+  async statistics(storageRef: ItemRef): Promise<StorageStatistics> {
     const storage = this.deps.storages.fetch(storageRef);
-    const { seen: _seen, ...statistics } = this.usage(storageRef.project, storage.id);
+    const { seen: _seen, ...statistics } = await this.usage(storageRef.project, storage.id);
     return statistics;
   }
 
-  private usage(ref: ProjectRef, storageId: string): StorageStatistics & { seen: Set<string> } {
+  private async usage(ref: ProjectRef, storageId: string): Promise<StorageStatistics & { seen: Set<string> }> {
     const seen = new Set<string>();
     let spaceUsed = 0;
     let last: string | undefined;
-    for (const file of this.deps.states.values()) {
-      if (file.project !== ref) continue;
-      for (const revision of file.history) {
-        if (revision.value.storage.id !== storageId || seen.has(revision.value.attributes.uuid)) continue;
-        seen.add(revision.value.attributes.uuid);
-        spaceUsed += revision.value.attributes.bytes;
-        if (last === undefined || revision.updatedAt > last) last = revision.updatedAt;
-      }
-    }
+    for await (const page of this.ofProject(ref))
+      for (const file of page)
+        for (const revision of file.history) {
+          if (revision.value.storage.id !== storageId || seen.has(revision.value.attributes.uuid)) continue;
+          seen.add(revision.value.attributes.uuid);
+          spaceUsed += revision.value.attributes.bytes;
+          if (last === undefined || revision.updatedAt > last) last = revision.updatedAt;
+        }
     return { files: seen.size, spaceUsed, seen, ...(last === undefined ? {} : { lastProcessedEventDateTime: last }) };
   }
 
@@ -184,7 +228,7 @@ export class FileService {
         },
         storage: this.storageRef(storage),
       };
-      const written = await this.items.run(state, draft(value));
+      const written = await this.run(state, draft(value));
       await grant?.commit(saved.bytes);
       return written;
     } catch (error) {
@@ -212,8 +256,8 @@ export class FileService {
       uuid,
       wanted,
       capacity,
-      usage: () => {
-        const { spaceUsed, seen } = this.usage(storage.project, storage.id);
+      usage: async () => {
+        const { spaceUsed, seen } = await this.usage(storage.project, storage.id);
         return { used: spaceUsed, counted: (u) => seen.has(u) };
       },
     });
@@ -231,19 +275,18 @@ export class FileService {
    * The removal of every byte a project's files wrote (each revision's), resolved while their
    * storages are still known; run once the project's deletion is durable.
    */
-  projectBytes(ref: ProjectRef): () => Promise<void> {
+  async projectBytes(ref: ProjectRef): Promise<() => Promise<void>> {
     const removals: (() => Promise<void>)[] = [];
     const seen = new Set<string>();
-    for (const file of this.deps.states.values()) {
-      if (file.project !== ref) continue;
-      for (const revision of file.history) {
-        const { storage, attributes } = revision.value;
-        if (seen.has(attributes.uuid)) continue;
-        seen.add(attributes.uuid);
-        const store = this.store(this.deps.storages.fetch({ project: ref, id: storage.id }));
-        removals.push(() => store.remove(attributes.path));
-      }
-    }
+    for await (const page of this.ofProject(ref))
+      for (const file of page)
+        for (const revision of file.history) {
+          const { storage, attributes } = revision.value;
+          if (seen.has(attributes.uuid)) continue;
+          seen.add(attributes.uuid);
+          const store = this.store(this.deps.storages.fetch({ project: ref, id: storage.id }));
+          removals.push(() => store.remove(attributes.path));
+        }
     return async () => void (await Promise.allSettled(removals.map((remove) => remove())));
   }
 

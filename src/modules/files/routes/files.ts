@@ -46,9 +46,9 @@ export const fileRoutes = (table: Routes, router: Router, { files, storages, que
   const id = (req: Request) => segment(req, 'id');
   const storageParam = (req: Request) => single(req.query, 'storage');
   // A file or storage that cannot be read (unknown, bad id) names no permission: the handler refuses the request itself.
-  const quietly = <T>(f: () => T): T | undefined => {
+  const quietly = async <T>(f: () => T | Promise<T>): Promise<T | undefined> => {
     try {
-      return f();
+      return await f();
     } catch (error) {
       if (error instanceof Rejection) return undefined;
       throw error;
@@ -56,16 +56,16 @@ export const fileRoutes = (table: Routes, router: Router, { files, storages, que
   };
   // A file's storage names the permissions on its files; the declared ones stand when there is nothing to read them from.
   const fileStorage = (req: Request) =>
-    quietly(() => {
-      const file = files.find(projectOf(req), id(req));
+    quietly(async () => {
+      const file = await files.find(projectOf(req), id(req));
       return file && storages.fetch({ project: file.project, id: file.value.storage.id }).value.fields;
     });
-  const readPermission: PermissionOf = (req) => fileStorage(req)?.readPermission;
-  const writePermission: PermissionOf = (req) => fileStorage(req)?.writePermission;
+  const readPermission: PermissionOf = async (req) => (await fileStorage(req))?.readPermission;
+  const writePermission: PermissionOf = async (req) => (await fileStorage(req))?.writePermission;
   const uploadPermission: PermissionOf = (req) =>
-    quietly(() => {
+    quietly(async () => {
       const named = storageParam(req);
-      if (named === undefined && req.params['id'] !== undefined && single(req.query, 'rev') !== undefined) return fileStorage(req)?.writePermission;
+      if (named === undefined && req.params['id'] !== undefined && single(req.query, 'rev') !== undefined) return (await fileStorage(req))?.writePermission;
       return storages.forFiles(projectOf(req), named).value.fields.writePermission;
     });
 
@@ -153,7 +153,7 @@ export const fileRoutes = (table: Routes, router: Router, { files, storages, que
   });
   routes.add(router, I, {
     get: read(async (req, res, ctx) => {
-      const file = files.fetch(itemOf(ctx), selector(req.query));
+      const file = await files.fetch(itemOf(ctx), selector(req.query));
       res.vary('Accept');
       if (METADATA_TYPES.test(req.get('accept') ?? '')) return send(res, fileMetadata(file, addresses));
       await download(req, res, file);
@@ -175,8 +175,8 @@ export const fileRoutes = (table: Routes, router: Router, { files, storages, que
     ),
   });
   routes.add(router, `${I}/tags`, {
-    get: read((req, res, ctx) => {
-      send(res, tagsBody(files.fetch(itemOf(ctx), selector(req.query)).tags));
+    get: read(async (req, res, ctx) => {
+      send(res, tagsBody((await files.fetch(itemOf(ctx), selector(req.query))).tags));
     }),
     post: write(
       async (req, res, ctx) => {
@@ -209,7 +209,7 @@ export const fileRoutes = (table: Routes, router: Router, { files, storages, que
   routes.add(router, `${I}/incoming`, {
     get: read(
       async (req, res, ctx) => {
-        const file = files.fetch(itemOf(ctx));
+        const file = await files.fetch(itemOf(ctx));
         const { from, size } = paging(req);
         send(res, links(req, await queries.incoming(file.project, file.id, from, size), from, size));
       },
@@ -220,7 +220,7 @@ export const fileRoutes = (table: Routes, router: Router, { files, storages, que
   routes.add(router, `${I}/outgoing`, {
     get: read(
       async (req, res, ctx) => {
-        const file = files.fetch(itemOf(ctx));
+        const file = await files.fetch(itemOf(ctx));
         const { from, size } = paging(req);
         send(res, links(req, await queries.outgoing(file.project, file.id, from, size), from, size));
       },

@@ -102,6 +102,6 @@ export const storageRoutes = (table: Routes, router: Router, { storages, files, 
   routes.add(router, `${S}/incoming`, { get: read((req, res, ctx) => links(req, res, ctx, 'incoming'), LINKS) });
   routes.add(router, `${S}/outgoing`, { get: read((req, res, ctx) => links(req, res, ctx, 'outgoing'), LINKS) });
   routes.add(router, `${S}/statistics`, {
-    get: read((_req, res, ctx) => send(res, { '@context': context('storages'), ...files.statistics(itemOf(ctx)) })),
+    get: read(async (_req, res, ctx) => send(res, { '@context': context('storages'), ...(await files.statistics(itemOf(ctx))) })),
   });
 };
