@@ -31,6 +31,17 @@ const timed = async (values: number): Promise<number> => {
   }
 };
 
+/** A pool of one worker whose budget is four tasks' time, started (its first task run). */
+const withPool = async (task: number, use: (pool: WorkerPool<CpuOperations>) => Promise<void>): Promise<void> => {
+  const pool = new WorkerPool<CpuOperations>(cpuWorkerScript, 1, Math.max(300, Math.round(task * 4)), () => undefined);
+  try {
+    await expand(pool, 1);
+    await use(pool);
+  } finally {
+    await pool.close();
+  }
+};
+
 describe('the worker pool charges a task with its own running time, not with its waits', function () {
   this.timeout(120_000);
   const VALUES = 6_000;
@@ -38,25 +49,17 @@ describe('the worker pool charges a task with its own running time, not with its
   before(async () => (task = await timed(VALUES)));
 
   it('runs tasks queued and posted behind others, together longer than the budget, each within it', async () => {
-    // Each task takes a third of the budget; the last of five waits and runs behind four others.
-    const budget = Math.max(300, Math.round(task * 3));
-    const pool = new WorkerPool<CpuOperations>(cpuWorkerScript, 1, budget, () => undefined);
-    try {
-      await expand(pool, 1);
-      const results = await Promise.all(Array.from({ length: 5 }, () => expand(pool, VALUES)));
-      expect(results).to.deep.equal(['done', 'done', 'done', 'done', 'done']);
-    } finally {
-      await pool.close();
-    }
+    // Each task takes a quarter of the budget; the last of eight waits and runs behind seven others.
+    await withPool(task, async (pool) => {
+      const results = await Promise.all(Array.from({ length: 8 }, () => expand(pool, VALUES)));
+      expect(results).to.deep.equal(Array(8).fill('done'));
+    });
   });
 
   it('refuses a task that waited for a worker as long as the budget with 503 ServerBusy, not its payload with ProcessingTimeExceeded', async () => {
-    // 40 tasks of a third of the budget on one worker: the first 17 start within it (one, then a
+    // 40 tasks of a quarter of the budget on one worker: the first 17 start within it (one, then a
     // batch of 16), those behind wait past it. None is blamed on its payload.
-    const budget = Math.max(300, Math.round(task * 3));
-    const pool = new WorkerPool<CpuOperations>(cpuWorkerScript, 1, budget, () => undefined);
-    try {
-      await expand(pool, 1);
+    await withPool(task, async (pool) => {
       const results = await Promise.all(Array.from({ length: 40 }, () => expand(pool, VALUES)));
       expect(results).to.not.include('ProcessingTimeExceeded');
       expect(results).to.include('ServerBusy');
@@ -64,8 +67,6 @@ describe('the worker pool charges a task with its own running time, not with its
       expect(new Set(results)).to.deep.equal(new Set(['done', 'ServerBusy']));
       // The worker was never replaced: it serves the next task at once.
       expect(await expand(pool, 2)).to.equal('done');
-    } finally {
-      await pool.close();
-    }
+    });
   });
 });
