@@ -185,20 +185,30 @@ export const startProjections = async (p: ProjectionParts) => {
   const sharedSnapshots = p.redis && states.shared.size > 0 ? new RedisSnapshots(p.redis.connection, p.redis.keyOf('snapshot'), logs) : undefined;
   let restoredShared: SharedSnapshot | undefined;
   let sharing: Promise<void> | undefined;
-  const share = (picture: Snapshot): Promise<void> => {
-    if (!sharedSnapshots || !storeRunner?.status().holder || sharing) return sharing ?? Promise.resolve();
-    sharing = (async () => {
-      // Restorable only once the store holds every change up to it (its restore refuses a snapshot
-      // ahead of its position), with the catalogue's terms learned that far (else learned again from
-      // the whole log).
-      await storeRunner.reach(picture.seq);
-      await catalogueRunner.settle(picture.seq);
-      if (storeRunner.position < picture.seq || terms.position < picture.seq) return;
-      await sharedSnapshots.save({ snapshot: picture, terms: terms.serialize() });
-    })()
+  /**
+   * Shares `picture` once the store and the catalogue's terms reach it. A periodic one asked for while
+   * another is being shared is skipped (the next period's will do); the last one, at a clean stop
+   * (`last`), is shared after it, or the stop would leave an older one behind.
+   */
+  const share = (picture: Snapshot, last = false): Promise<void> => {
+    if (!sharedSnapshots || (sharing && !last)) return sharing ?? Promise.resolve();
+    const current: Promise<void> = (sharing ?? Promise.resolve())
+      .then(async () => {
+        if (!storeRunner?.status().holder) return;
+        // Restorable only once the store holds every change up to it (its restore refuses a snapshot
+        // ahead of its position), with the catalogue's terms learned that far (else learned again from
+        // the whole log).
+        await storeRunner.reach(picture.seq);
+        await catalogueRunner.settle(picture.seq);
+        if (storeRunner.position < picture.seq || terms.position < picture.seq) return;
+        await sharedSnapshots.save({ snapshot: picture, terms: terms.serialize() });
+      })
       .catch((error: unknown) => logs.warn(`shared snapshot not written: ${(error as Error).message}`))
-      .finally(() => (sharing = undefined));
-    return sharing;
+      .finally(() => {
+        if (sharing === current) sharing = undefined;
+      });
+    sharing = current;
+    return current;
   };
   const projector = new Projector(log, states, revisions, feed, new Snapshots(join(config.dataDir, 'projection', 'snapshot.json'), logs), graphStore, {
     snapshotEvents: config.snapshotEvents,
@@ -275,7 +285,7 @@ export const startProjections = async (p: ProjectionParts) => {
       void searchOffsets?.stop();
       for (const writer of sharedWriters) await writer.stop();
       // The holder leaves the replicas a snapshot as of its last event, once the store holds it (bounded: a store that is away holds no stop up).
-      await Promise.race([share(projector.picture(false)), new Promise((r) => setTimeout(r, 5_000).unref())]);
+      await Promise.race([share(projector.picture(false), true), new Promise((r) => setTimeout(r, 5_000).unref())]);
       await storeRunner?.stop();
     },
   };
