@@ -19,6 +19,9 @@ interface Cached {
 /** Folds an item's events (its whole history, in order) into its state. */
 export type FoldHistory = (kind: Kind, events: readonly LogEvent[]) => unknown;
 
+/** The project (`org/label`) of an item's log key (`{kind}/{org}/{label}/{id}`: labels hold no slash). */
+const projectOfKey = (key: string): string => key.split('/', 3).slice(1).join('/');
+
 /** A read under way: told when its key changed meanwhile, so what it read is not kept. */
 interface Reading {
   key: string;
@@ -40,6 +43,14 @@ interface Reading {
 export class RedisItemStates implements ItemStates {
   private readonly cache: Lru<string, Cached>;
   private readonly reading = new Set<Reading>();
+  /**
+   * Projects deleted (`ProjectMarkedForDeletion`) while this process ran, with the deletion's
+   * position: their items' states are pruned after it with no event on their keys, by whichever
+   * replica deleted, some time later. A state older than the deletion read meanwhile (the store's
+   * writer reads every item at the deletion, to remove its graphs) is answered but never cached: it
+   * would answer for the item once it is pruned, the project created again.
+   */
+  private readonly deletions = new Map<string, number>();
 
   constructor(
     private readonly redis: Redis,
@@ -88,7 +99,7 @@ export class RedisItemStates implements ItemStates {
       const folded = await Promise.all(answers.map(async (answer, at) => answer ?? (answer === null ? await this.folded(kind, wanted[at]!) : undefined)));
       folded.forEach((cached, at) => {
         found[missing[at]!] = cached?.state as S | undefined;
-        if (cached && !readings[at]!.stale) this.cache.set(wanted[at]!, cached);
+        if (cached && !readings[at]!.stale && !this.deletedBefore(wanted[at]!, cached.seq)) this.cache.set(wanted[at]!, cached);
       });
     } finally {
       for (const r of readings) this.reading.delete(r);
@@ -102,10 +113,16 @@ export class RedisItemStates implements ItemStates {
     if (cached && cached.seq < logged.seq) this.cache.delete(logged.key);
     // A project's deletion prunes its items' states from the log, with no event on their keys: none may answer from here after it.
     if (logged.event.type === 'ProjectMarkedForDeletion' && logged.project !== undefined) {
-      const within = `${logged.project}/`;
-      for (const key of [...this.cache.keys()]) if (key.slice(key.indexOf('/') + 1).startsWith(within)) this.cache.delete(key);
+      this.deletions.set(logged.project, logged.seq);
+      for (const key of [...this.cache.keys()]) if (projectOfKey(key) === logged.project) this.cache.delete(key);
     }
     for (const r of this.reading) if (r.key === logged.key) r.stale = true;
+  }
+
+  /** Whether the item's project was deleted after the state read (at `seq`) was written. */
+  private deletedBefore(key: string, seq: number): boolean {
+    const deleted = this.deletions.size ? this.deletions.get(projectOfKey(key)) : undefined;
+    return deleted !== undefined && seq < deleted;
   }
 
   /** Scans the log's items (a key at revision 0 is deleted): Redis walks them, this process holds only the project's keys. */
