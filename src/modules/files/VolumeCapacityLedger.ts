@@ -17,8 +17,12 @@ export interface LedgerTimes {
 
 const TIMES: LedgerTimes = { heartbeatMillis: 5_000, staleMillis: 60_000, graceMillis: 60_000, lockStaleMillis: 10_000 };
 
-/** `r.{uuid}.{bytes}`: a grant in flight; `c.{uuid}.{bytes}`: a grant committed (its file now recorded). */
-const ENTRY = /^([rc])\.([0-9a-f-]{36})\.(\d+)$/;
+/**
+ * `r.{uuid}.{bytes}`: a grant in flight; `c.{seq}.{uuid}.{bytes}`: a grant committed, its file
+ * recorded by the log's event at `seq` (a grant committed by an older build, `c.{uuid}.{bytes}`, names
+ * no event: it counts until its grace ends).
+ */
+const ENTRY = /^([rc])\.(?:(\d+)\.)?([0-9a-f-]{36})\.(\d+)$/;
 
 /**
  * The capacity account of a disk storage, kept in its volume (`{volume}/.registry-capacity/{hash of
@@ -46,12 +50,12 @@ export class VolumeCapacityLedger implements CapacityLedger {
 
   private async grant(dir: string, request: CapacityRequest): Promise<CapacityGrant> {
     const now = Date.now();
-    const { used, counted } = await request.usage();
+    const { used, position } = await request.usage();
     let taken = 0;
     for (const name of await readdir(dir)) {
       const entry = ENTRY.exec(name);
       if (!entry) continue;
-      const [, kind, uuid, bytes] = entry;
+      const [, kind, seq, , bytes] = entry;
       const info = await stat(join(dir, name)).catch(() => undefined);
       // Gone since the listing: committed (renamed) or released meanwhile; counted to be safe.
       if (!info) {
@@ -63,7 +67,8 @@ export class VolumeCapacityLedger implements CapacityLedger {
         await rm(join(dir, name), { force: true });
         continue;
       }
-      if (kind === 'c' && counted(uuid!)) continue;
+      // Its file is in the account the usage gave: counted there, not twice.
+      if (kind === 'c' && seq !== undefined && Number(seq) <= position) continue;
       taken += Number(bytes);
     }
     const bytes = Math.max(0, Math.min(request.wanted, request.capacity - used - taken));
@@ -75,11 +80,11 @@ export class VolumeCapacityLedger implements CapacityLedger {
     let settled = false;
     return {
       bytes,
-      commit: async (written: number) => {
+      commit: async (written: number, seq: number) => {
         if (settled) return;
         settled = true;
         clearInterval(heartbeat);
-        const committed = join(dir, `c.${request.uuid}.${Math.min(written, bytes)}`);
+        const committed = join(dir, `c.${seq}.${request.uuid}.${Math.min(written, bytes)}`);
         await rename(live, committed).catch(() => undefined);
         // Its age counts from the commit: the grace is for replicas to see the file's event.
         await utimes(committed, new Date(), new Date()).catch(() => undefined);

@@ -16,6 +16,10 @@ import type { StorageState } from './storages/Storage.js';
 import { storageDefinition } from './storages/storageDefinition.js';
 import { storageStatuses } from './storages/storageRejections.js';
 import { storagesAndFiles } from './wireFiles.js';
+import { join } from 'node:path';
+import { StorageUsage } from './StorageUsage.js';
+import { RedisUsageSnapshots } from './RedisUsageSnapshots.js';
+import { FileUsageSnapshots } from './FileUsageSnapshots.js';
 
 declare module '../../events/EventLog.js' {
   interface KindNames {
@@ -59,11 +63,21 @@ export const createFilesModule = (settings: FilesSettings): CapabilityModule<Fil
       getMany: (keys) => p.itemStates.getMany<FileState>('files', keys),
       keysOf: (project) => p.itemStates.keysOf('files', project),
     };
+    // The storages' running accounts (statistics, capacity): one per storage, no file's state read.
+    const usage = new StorageUsage({
+      feed: p.feed,
+      log: p.revisions.log,
+      snapshots: p.redis
+        ? new RedisUsageSnapshots(p.redis.connection, p.redis.keyOf('storage-usage'))
+        : new FileUsageSnapshots(join(settings.dataDir, 'projection', 'storage-usage.json')),
+      logger: p.log,
+    });
     const wired = storagesAndFiles({
       config: settings.storages,
       dataDir: settings.dataDir,
       storageStates,
       fileStates,
+      accounts: usage,
       projects: p.projects,
       lifecycle: p.lifecycle,
       clock: p.clock,
@@ -82,7 +96,11 @@ export const createFilesModule = (settings: FilesSettings): CapabilityModule<Fil
       counted: [storageDefinition.kind, fileDefinition.kind],
       projectCreated: wired.projectCreated,
       projectDeleting: wired.projectBytes,
-      ready: wired.sweepLeftovers,
+      ready: async () => {
+        await usage.start();
+        await wired.sweepLeftovers();
+      },
+      close: () => usage.stop(),
     };
   },
 });

@@ -12,7 +12,7 @@ import type { ProjectService } from '../../domain/projects/ProjectService.js';
 import type { ProjectRef } from '../../kernel/labels.js';
 import type { FileState } from './files/File.js';
 import { FileService } from './files/FileService.js';
-import type { FileStates } from './files/FileService.js';
+import type { FileStates, StorageAccounts } from './files/FileService.js';
 import { fileKey } from './files/fileKey.js';
 import type { StorageState } from './storages/Storage.js';
 import { StorageService } from './storages/StorageService.js';
@@ -55,6 +55,8 @@ export interface FilesDeps {
   storageStates: Map<string, StorageState>;
   /** Read through the item states port: held by no replica on the shared layout. */
   fileStates: FileStates;
+  /** The storages' running accounts: statistics and capacity read them, never the files. */
+  accounts: StorageAccounts;
   projects: ProjectService;
   lifecycle: Lifecycle;
   clock: Clock;
@@ -104,6 +106,7 @@ export const storagesAndFiles = (deps: FilesDeps) => {
     lifecycle: deps.lifecycle,
     clock: deps.clock,
     ledger: new VolumeCapacityLedger(),
+    accounts: deps.accounts,
   });
   const storageQueries = new KindQueries('storages', deps.storageStates, storageKey, deps.listings, deps.catalogue);
   const fileQueries = new KindQueries('files', deps.fileStates, fileKey, deps.listings, deps.catalogue);

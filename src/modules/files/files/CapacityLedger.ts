@@ -2,8 +2,11 @@
 export interface CapacityGrant {
   /** How many bytes were set aside: at most what was asked, 0 when nothing is left. */
   readonly bytes: number;
-  /** The upload is recorded with `bytes` actually written: what was set aside beyond them is given back. */
-  commit(bytes: number): Promise<void>;
+  /**
+   * The upload is recorded with `bytes` actually written, by the log's event at `seq`: what was set
+   * aside beyond them is given back, and the rest counts until the account has folded that event.
+   */
+  commit(bytes: number, seq: number): Promise<void>;
   /** The upload failed: everything set aside is given back. */
   release(): Promise<void>;
 }
@@ -17,10 +20,11 @@ export interface CapacityRequest {
   wanted: number;
   capacity: number;
   /**
-   * Bytes used by the files this replica knows of, and whether it counts the file of a given uuid
-   * among them: read once the account is locked, so uploads recorded meanwhile are in it.
+   * Bytes used by the files of the storage's running account, and the log position it is folded to
+   * (a committed upload whose event is at or before it is among them): read once the account is
+   * locked, so uploads recorded meanwhile are in it.
    */
-  usage(): Promise<{ used: number; counted(uuid: string): boolean }>;
+  usage(): Promise<{ used: number; position: number }>;
 }
 
 /**

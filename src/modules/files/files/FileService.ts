@@ -18,6 +18,7 @@ import { fileKey } from './fileKey.js';
 import { fileRejections } from './fileRejections.js';
 import type { ByteRange, FileStore } from './FileStore.js';
 import type { CapacityGrant, CapacityLedger } from './CapacityLedger.js';
+import type { StorageStatistics } from './UsageAccounts.js';
 import { verifiedBytes } from './verifiedBytes.js';
 
 /** The uploaded part of a multipart body: its bytes, still streaming, and what the client said of them. */
@@ -39,10 +40,10 @@ export type FileStores = (id: string, fields: StorageFields, secret: string | un
 /** A create or update before its bytes are known. */
 type WriteHeader = (ItemTarget & { type: 'Create' }) | (ItemTarget & { type: 'Update'; rev: number });
 
-export interface StorageStatistics {
-  files: number;
-  spaceUsed: number;
-  lastProcessedEventDateTime?: string;
+/** The storages' running accounts (issue 34): read without any file's state. */
+export interface StorageAccounts {
+  /** The storage's account as of every write acknowledged before the call, and the log position it is folded to. */
+  usage(project: ProjectRef, storageId: string): Promise<StorageStatistics & { position: number }>;
 }
 
 /**
@@ -65,6 +66,7 @@ export interface FileDeps extends Omit<VersionedDeps<FileValue>, 'states'> {
   stores: FileStores;
   /** Where disk storages with a capacity reserve room for an upload before its bytes stream. */
   ledger: CapacityLedger;
+  accounts: StorageAccounts;
 }
 
 /**
@@ -126,9 +128,15 @@ export class FileService {
   }
 
   private async run(state: FileState | undefined, cmd: FileCommand): Promise<FileState> {
+    return (await this.logged(state, cmd)).state;
+  }
+
+  /** Runs the command; the file after it, and the log position of its event (none when nothing changed). */
+  private async logged(state: FileState | undefined, cmd: FileCommand): Promise<{ state: FileState; seq?: number }> {
     const logged = await this.items.append(state, cmd);
     // The file after the event, folded here: read back, it would fill the shared states' cache with every file written.
-    return this.items.found(cmd, logged ? fileDefinition.next(state, logged) : state);
+    const after = this.items.found(cmd, logged ? fileDefinition.next(state, logged) : state);
+    return logged ? { state: after, seq: logged.seq } : { state: after };
   }
 
   /** Every file of the project (current states), a page at a time (in creation order within it): none of them outlives its page here. */
@@ -177,26 +185,11 @@ export class FileService {
     return verifiedBytes(stream, expected, (details) => fileRejections.fileUnreadable(file.id, details));
   }
 
-  /** Every revision that wrote bytes counts as one physical file (as Delta counts). */
+  /** Every revision that wrote bytes counts as one physical file (as Delta counts): the storage's running account, no file read. */
   async statistics(storageRef: ItemRef): Promise<StorageStatistics> {
     const storage = this.deps.storages.fetch(storageRef);
-    const { seen: _seen, ...statistics } = await this.usage(storageRef.project, storage.id);
+    const { position: _position, ...statistics } = await this.deps.accounts.usage(storageRef.project, storage.id);
     return statistics;
-  }
-
-  private async usage(ref: ProjectRef, storageId: string): Promise<StorageStatistics & { seen: Set<string> }> {
-    const seen = new Set<string>();
-    let spaceUsed = 0;
-    let last: string | undefined;
-    for await (const page of this.ofProject(ref))
-      for (const file of page)
-        for (const revision of file.history) {
-          if (revision.value.storage.id !== storageId || seen.has(revision.value.attributes.uuid)) continue;
-          seen.add(revision.value.attributes.uuid);
-          spaceUsed += revision.value.attributes.bytes;
-          if (last === undefined || revision.updatedAt > last) last = revision.updatedAt;
-        }
-    return { files: seen.size, spaceUsed, seen, ...(last === undefined ? {} : { lastProcessedEventDateTime: last }) };
   }
 
   /** Checks the command, reads the part, streams its bytes to the storage, then appends the event. */
@@ -228,9 +221,10 @@ export class FileService {
         },
         storage: this.storageRef(storage),
       };
-      const written = await this.run(state, draft(value));
-      await grant?.commit(saved.bytes);
-      return written;
+      const written = await this.logged(state, draft(value));
+      // The grant names its file's event: it stops counting once the account has folded past it.
+      await grant?.commit(saved.bytes, written.seq ?? 0);
+      return written.state;
     } catch (error) {
       if (saved) await store.remove(path).catch(() => undefined);
       await grant?.release();
@@ -257,8 +251,8 @@ export class FileService {
       wanted,
       capacity,
       usage: async () => {
-        const { spaceUsed, seen } = await this.usage(storage.project, storage.id);
-        return { used: spaceUsed, counted: (u) => seen.has(u) };
+        const { spaceUsed, position } = await this.deps.accounts.usage(storage.project, storage.id);
+        return { used: spaceUsed, position };
       },
     });
     const left = grant.bytes;
