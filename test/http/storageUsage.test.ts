@@ -11,6 +11,7 @@ import { storagesConfig, upload } from '../support/files.js';
 import { dropPrefix, REDIS_URL, uniquePrefix } from '../support/redis.js';
 import { startServer } from '../support/server.js';
 import type { TestServer } from '../support/server.js';
+import { clearVirtuoso, releaseVirtuoso, useVirtuoso } from '../support/virtuoso.js';
 
 /** Files uploaded for the statistics read that must read none of them (STORAGE_USAGE_FILES raises it). */
 const MANY = Number(process.env['STORAGE_USAGE_FILES'] ?? 1_000);
@@ -67,7 +68,9 @@ describe('storage statistics and capacity from a running account per storage (is
     const F = `${server.url}/v1/files/o/p`;
     await api.put('/v1/orgs/o', {});
     await api.put('/v1/projects/o/p', {});
-    expect((await api.get(STATS)).body).to.deep.include({ files: 0, spaceUsed: 0 }).and.not.have.property('lastProcessedEventDateTime');
+    expect((await api.get(STATS)).body)
+      .to.deep.include({ files: 0, spaceUsed: 0 })
+      .and.not.have.property('lastProcessedEventDateTime');
     expect((await upload(`${F}/a`, 'PUT', 'hello')).status).to.equal(201);
     expect((await upload(`${F}/b`, 'PUT', 'abc')).status).to.equal(201);
     const updated = await upload(`${F}/a?rev=1`, 'PUT', 'four');
@@ -159,6 +162,36 @@ describe('storage statistics and capacity from a running account per storage (is
     } finally {
       for (const server of [...servers]) await stop(server);
       await dropPrefix(prefix);
+    }
+  });
+
+  it('on the shared layout (Redis log, Virtuoso store), a fresh replica answers from the accounts beside the log, reading no file state', async () => {
+    const prefix = uniquePrefix('storage-usage-shared');
+    const virtuoso = await useVirtuoso();
+    try {
+      await clearVirtuoso(virtuoso.server);
+      const shared = { redisUrl: REDIS_URL, redisPrefix: prefix, sparqlStore: virtuoso.server, statesCache: 20 };
+      const first = await start(undefined, shared);
+      const api = client(first.url);
+      await api.put('/v1/orgs/o', {});
+      await api.put('/v1/projects/o/p', {});
+      for (let i = 0; i < 60; i++) expect((await upload(`${first.url}/v1/files/o/p/f${i}`, 'PUT', 'bytes')).status).to.equal(201);
+      expect((await upload(`${first.url}/v1/files/o/p/f0?rev=1`, 'PUT', 'other')).status).to.equal(200);
+      expect((await api.delete('/v1/files/o/p/f1?rev=1')).status).to.equal(200);
+      // The first replica's stop keeps its accounts beside the log; the fresh one folds only what follows.
+      await stop(first);
+      const { probe, reads } = statesReads();
+      const fresh = await start(undefined, shared, { capabilities: [probe] });
+      for (const kind of Object.keys(reads)) delete reads[kind];
+      expect((await client(fresh.url).get(STATS)).body).to.deep.include({ files: 61, spaceUsed: 305 });
+      expect(reads['files keys'] ?? 0, JSON.stringify(reads)).to.equal(0);
+      expect(reads['files'] ?? 0, JSON.stringify(reads)).to.equal(0);
+      expect((await upload(`${fresh.url}/v1/files/o/p/g`, 'PUT', 'more')).status).to.equal(201);
+      expect((await client(fresh.url).get(STATS)).body).to.deep.include({ files: 62, spaceUsed: 309 });
+    } finally {
+      for (const server of [...servers]) await stop(server);
+      await dropPrefix(prefix);
+      await releaseVirtuoso();
     }
   });
 });

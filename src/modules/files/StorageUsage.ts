@@ -78,15 +78,23 @@ export class StorageUsage {
     }
     this.accounts.passed(through);
     // Synchronously from the check that the fold is reached: no change is pushed in between.
-    this.runtime = new ProjectionRuntime('storageUsage', feed, everyReplica(async (change) => this.applied(change.logged), { maxAttempts: 5, backoffMillis: 100 }), logger);
+    this.runtime = new ProjectionRuntime(
+      'storageUsage',
+      feed,
+      everyReplica(async (change) => this.applied(change.logged), { maxAttempts: 5, backoffMillis: 100 }),
+      logger,
+    );
     this.runtime.startAt(this.accounts.position);
     this.savedAt = performance.now();
     this.timer = setInterval(() => this.saveIfDue(true), this.options.saveMillis);
     this.timer.unref();
-    logger.info(`storage usage: restored ${snapshot ? `from the snapshot at event ${from}` : 'from the log'}; ${through - from} positions of the log folded after it`, {
-      usageSnapshot: snapshot ? from : null,
-      usageFolded: through - from,
-    });
+    logger.info(
+      `storage usage: restored ${snapshot ? `from the snapshot at event ${from}` : 'from the log'}; ${through - from} positions of the log folded after it`,
+      {
+        usageSnapshot: snapshot ? from : null,
+        usageFolded: through - from,
+      },
+    );
   }
 
   private applied(logged: Parameters<UsageAccounts['apply']>[0]): void {
