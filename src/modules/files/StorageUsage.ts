@@ -55,7 +55,11 @@ export class StorageUsage {
 
   /** Restores the accounts and starts following the feed (before the service listens). */
   start(): Promise<void> {
-    this.started ??= this.restore();
+    // A start that failed (the log away) is tried again by the next read, not remembered.
+    this.started ??= this.restore().catch((error: unknown) => {
+      this.started = undefined;
+      throw error;
+    });
     return this.started;
   }
 
