@@ -5,7 +5,7 @@ import type { ProjectRef } from '../../../kernel/labels.js';
 import { Rejection } from '../../../kernel/Rejection.js';
 import type { ItemTarget } from '../../../domain/itemCommands.js';
 import { resolveId } from '../../../domain/projects/apiMappings.js';
-import type { Selector } from '../../../domain/resources/ResourceService.js';
+import type { Selector } from '../../../domain/resources/resourcePorts.js';
 import type { StorageFields, StorageState } from '../storages/Storage.js';
 import type { StorageService } from '../storages/StorageService.js';
 import { storageRejections } from '../storages/storageRejections.js';
