@@ -7,7 +7,7 @@ import type { ItemKind } from '../domain/resources/ItemKind.js';
 import { RESOURCE_KIND } from '../domain/resources/ItemKind.js';
 import type { ResourceState } from '../domain/resources/Resource.js';
 import type { ResourceService } from '../domain/resources/ResourceService.js';
-import type { ResourceStates } from '../domain/resources/ResourceService.js';
+import type { ResourceStates } from '../domain/resources/resourcePorts.js';
 
 /** A link entry: a known resource (with its state) or an external IRI. */
 export interface LinkEntry {

@@ -13,7 +13,7 @@ import type { ProjectState } from './projects/Project.js';
 import type { ProjectService } from './projects/ProjectService.js';
 import { resolveId } from './projects/apiMappings.js';
 import { rejections } from './rejections.js';
-import type { Selector } from './resources/ResourceService.js';
+import type { Selector } from './resources/resourcePorts.js';
 import type { Versioned } from './versioned.js';
 import { atRevision } from './versioned.js';
 

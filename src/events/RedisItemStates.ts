@@ -3,6 +3,7 @@ import { Lru } from '../util/Lru.js';
 import type { EventLog, Kind, LogEvent } from './EventLog.js';
 import { EventLogUnavailable } from './EventLog.js';
 import type { ItemStates } from './ItemStates.js';
+import { projectKey } from '../kernel/logKeys.js';
 import { decodeState, parseRecord } from './itemRecord.js';
 import type { LogKeys } from './redisLogKeys.js';
 import type { Scripted } from './redisScripts.js';
@@ -16,13 +17,23 @@ interface Cached {
   state: unknown;
 }
 
+/**
+ * A key as Redis answered it: its state; undefined when it has none (no event, or its revision is
+ * 0); null when it has events but no stored state (fold them). `deletedAt`: the position of its
+ * project's last deletion, read in the same step (0 for none).
+ */
+interface Answer {
+  stored: Cached | undefined | null;
+  deletedAt: number;
+}
+
 /** Folds an item's events (its whole history, in order) into its state. */
 export type FoldHistory = (kind: Kind, events: readonly LogEvent[]) => unknown;
 
 /** The project (`org/label`) of an item's log key (`{kind}/{org}/{label}/{id}`: labels hold no slash). */
 const projectOfKey = (key: string): string => key.split('/', 3).slice(1).join('/');
 
-/** A read under way: told when its key changed meanwhile, so what it read is not kept. */
+/** A read under way: told when its key (or its project, deleted) changed meanwhile, so what it read is not kept. */
 interface Reading {
   key: string;
   stale: boolean;
@@ -43,19 +54,11 @@ interface Reading {
 export class RedisItemStates implements ItemStates {
   private readonly cache: Lru<string, Cached>;
   private readonly reading = new Set<Reading>();
-  /**
-   * Projects deleted (`ProjectMarkedForDeletion`) while this process ran, with the deletion's
-   * position: their items' states are pruned after it with no event on their keys, by whichever
-   * replica deleted, some time later. A state older than the deletion read meanwhile (the store's
-   * writer reads every item at the deletion, to remove its graphs) is answered but never cached: it
-   * would answer for the item once it is pruned, the project created again.
-   */
-  private readonly deletions = new Map<string, number>();
 
   constructor(
     private readonly redis: Redis,
     private readonly scripts: Scripted,
-    private readonly keys: Pick<LogKeys, 'items' | 'stream'>,
+    private readonly keys: Pick<LogKeys, 'items' | 'stream' | 'deleted'>,
     private readonly log: Pick<EventLog, 'history'>,
     private readonly fold: FoldHistory,
     /** The most states held in memory at once. */
@@ -87,7 +90,7 @@ export class RedisItemStates implements ItemStates {
     const readings = wanted.map((key) => ({ key, stale: false }));
     for (const r of readings) this.reading.add(r);
     try {
-      let answers: (Cached | undefined | null)[];
+      let answers: Answer[];
       try {
         answers = await this.read(wanted);
       } catch (error) {
@@ -96,10 +99,13 @@ export class RedisItemStates implements ItemStates {
         this.away(kind, wanted).forEach((state, at) => (found[missing[at]!] = state as S | undefined));
         return found;
       }
-      const folded = await Promise.all(answers.map(async (answer, at) => answer ?? (answer === null ? await this.folded(kind, wanted[at]!) : undefined)));
+      const folded = await Promise.all(answers.map(async ({ stored }, at) => stored ?? (stored === null ? await this.folded(kind, wanted[at]!) : undefined)));
       folded.forEach((cached, at) => {
         found[missing[at]!] = cached?.state as S | undefined;
-        if (cached && !readings[at]!.stale && !this.deletedBefore(wanted[at]!, cached.seq)) this.cache.set(wanted[at]!, cached);
+        // A state older than its project's deletion is answered (the store's writer reads every item
+        // at the deletion, to remove its graphs) but not kept: its record is pruned some time after
+        // the deletion, by whichever replica deleted, with no event on its key to drop it from here.
+        if (cached && !readings[at]!.stale && cached.seq > answers[at]!.deletedAt) this.cache.set(wanted[at]!, cached);
       });
     } finally {
       for (const r of readings) this.reading.delete(r);
@@ -111,18 +117,12 @@ export class RedisItemStates implements ItemStates {
   observe(logged: LogEvent): void {
     const cached = this.cache.peek(logged.key);
     if (cached && cached.seq < logged.seq) this.cache.delete(logged.key);
-    // A project's deletion prunes its items' states from the log, with no event on their keys: none may answer from here after it.
-    if (logged.event.type === 'ProjectMarkedForDeletion' && logged.project !== undefined) {
-      this.deletions.set(logged.project, logged.seq);
-      for (const key of [...this.cache.keys()]) if (projectOfKey(key) === logged.project) this.cache.delete(key);
-    }
-    for (const r of this.reading) if (r.key === logged.key) r.stale = true;
-  }
-
-  /** Whether the item's project was deleted after the state read (at `seq`) was written. */
-  private deletedBefore(key: string, seq: number): boolean {
-    const deleted = this.deletions.size ? this.deletions.get(projectOfKey(key)) : undefined;
-    return deleted !== undefined && seq < deleted;
+    // A project's deletion prunes its items' states from the log, with no event on their keys: none
+    // may answer from here after it, nor be kept by a read Redis answered before it (a read answered
+    // after it is told the deletion's position with the state). Nothing per deletion is held here.
+    const deleted = logged.event.type === 'ProjectMarkedForDeletion' ? logged.project : undefined;
+    if (deleted !== undefined) for (const key of [...this.cache.keys()]) if (projectOfKey(key) === deleted) this.cache.delete(key);
+    for (const r of this.reading) if (r.key === logged.key || (deleted !== undefined && projectOfKey(r.key) === deleted)) r.stale = true;
   }
 
   /** Scans the log's items (a key at revision 0 is deleted): Redis walks them, this process holds only the project's keys. */
@@ -152,23 +152,21 @@ export class RedisItemStates implements ItemStates {
     this.cache.clear();
   }
 
-  /**
-   * The stored states, one round trip: a state; undefined when the key has none (no event, or its
-   * revision is 0); null when it has events but no stored state (fold them).
-   */
-  private async read(keys: readonly string[]): Promise<(Cached | undefined | null)[]> {
-    let answers: [Buffer | null, Buffer | null][];
+  /** The stored states, one round trip, each with its project's last deletion. */
+  private async read(keys: readonly string[]): Promise<Answer[]> {
+    let answers: [Buffer | null, Buffer | null, number][];
     try {
-      answers = await this.scripts.registryReadStatesBuffer(this.keys.items, this.keys.stream, ...keys);
+      const pairs = keys.flatMap((key) => [key, projectKey(projectOfKey(key))]);
+      answers = await this.scripts.registryReadStatesBuffer(this.keys.items, this.keys.stream, this.keys.deleted, ...pairs);
     } catch (error) {
       throw new EventLogUnavailable(`the event log's Redis is unreachable: ${(error as Error).message}`);
     }
-    return answers.map(([record, payload]) => {
-      if (!record) return undefined;
+    return answers.map(([record, payload, deletedAt]) => {
+      if (!record) return { stored: undefined, deletedAt };
       const { rev, seqs, state } = parseRecord(record);
       const seq = seqs[seqs.length - 1]!;
-      if (state && payload) return { seq, state: decodeState(state, payload, seq) };
-      return rev > 0 ? null : undefined;
+      if (state && payload) return { stored: { seq, state: decodeState(state, payload, seq) }, deletedAt };
+      return { stored: rev > 0 ? null : undefined, deletedAt };
     });
   }
 

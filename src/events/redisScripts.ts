@@ -98,15 +98,19 @@ return tonumber(redis.call('GET', KEYS[1]))
 `;
 
 /**
- * KEYS: items, stream. ARGV: the keys. For each key, {record, payload}: its record (nil for a key
- * never written) and, when the record holds a state, the JSON of the event it was stored with (the
- * state's dictionary), read in the same step so a prune cannot come between.
+ * KEYS: items, stream, deleted. ARGV: pairs of a key and the log key of its project ('' for none).
+ * For each key, {record, payload, deletedAt}: its record (nil for a key never written); when the
+ * record holds a state, the JSON of the event it was stored with (the state's dictionary); and the
+ * position of its project's last deletion (0 for none): a state older than that is the item of a
+ * project since deleted, its record not yet pruned. All read in the same step, so a prune or a
+ * deletion cannot come between.
  */
 const READ_STATES_SCRIPT = `
 local out = {}
-for i, key in ipairs(ARGV) do
-  local record = redis.call('HGET', KEYS[1], key)
+for i = 1, #ARGV, 2 do
+  local record = redis.call('HGET', KEYS[1], ARGV[i])
   local payload = false
+  local deletedAt = 0
   if record then
     local a = string.find(record, ' ', 1, true)
     local b = string.find(record, ' ', a + 1, true)
@@ -119,8 +123,9 @@ for i, key in ipairs(ARGV) do
         end
       end
     end
+    if ARGV[i + 1] ~= '' then deletedAt = tonumber(redis.call('HGET', KEYS[3], ARGV[i + 1]) or '0') end
   end
-  out[i] = {record or false, payload}
+  out[#out + 1] = {record or false, payload, deletedAt}
 end
 return out
 `;
@@ -181,7 +186,7 @@ export interface Scripted {
   registryPrune(items: string, stream: string, key: string, beforeSeq: number): Promise<number>;
   registryCopy(items: string, seq: string, stream: string, deleted: string, key: string, at: number, rev: number, payload: string): Promise<number>;
   registryAdvance(seq: string, to: number): Promise<number>;
-  registryReadStatesBuffer(items: string, stream: string, ...keys: string[]): Promise<[Buffer | null, Buffer | null][]>;
+  registryReadStatesBuffer(items: string, stream: string, deleted: string, ...keysAndProjects: string[]): Promise<[Buffer | null, Buffer | null, number][]>;
   registryKeysOfBuffer(items: string, cursor: string, pattern: string, count: number): Promise<[Buffer, Buffer[]]>;
   registryMerge(items: string, revs: string, seqs: string, states: string, ...triples: Arg[]): Promise<number>;
 }
@@ -197,7 +202,7 @@ export const defineScripts = (redis: Redis): Scripted => {
   redis.defineCommand('registryPrune', { lua: PRUNE_SCRIPT, numberOfKeys: 2 });
   redis.defineCommand('registryCopy', { lua: COPY_SCRIPT, numberOfKeys: 4 });
   redis.defineCommand('registryAdvance', { lua: ADVANCE_SCRIPT, numberOfKeys: 1 });
-  redis.defineCommand('registryReadStates', { lua: READ_STATES_SCRIPT, numberOfKeys: 2, readOnly: true });
+  redis.defineCommand('registryReadStates', { lua: READ_STATES_SCRIPT, numberOfKeys: 3, readOnly: true });
   redis.defineCommand('registryKeysOf', { lua: KEYS_OF_SCRIPT, numberOfKeys: 1, readOnly: true });
   redis.defineCommand('registryMerge', { lua: MERGE_SCRIPT, numberOfKeys: 4 });
   return redis as unknown as Scripted;

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { Selector } from '../domain/resources/ResourceService.js';
+import type { Selector } from '../domain/resources/resourcePorts.js';
 import type { Versioned } from '../domain/versioned.js';
 import type { JsonObject } from '../kernel/json.js';
 import type { ProjectRef } from '../kernel/labels.js';

@@ -1,5 +1,6 @@
 import type { ResourceState } from '../domain/resources/Resource.js';
-import type { ResourceService, ResourceStates } from '../domain/resources/ResourceService.js';
+import type { ResourceService } from '../domain/resources/ResourceService.js';
+import type { ResourceStates } from '../domain/resources/resourcePorts.js';
 import { annotatedSource, resourceBody } from '../http/render/resources.js';
 import { annotatedSchema, schemaBody } from '../http/render/schemas.js';
 import type { Addresses } from '../kernel/Addresses.js';

@@ -12,7 +12,7 @@ import { OrgService } from '../domain/orgs/OrgService.js';
 import { ProjectService } from '../domain/projects/ProjectService.js';
 import { ProjectContexts } from '../domain/resources/ProjectContexts.js';
 import { ResourceService } from '../domain/resources/ResourceService.js';
-import type { ResourceStates } from '../domain/resources/ResourceService.js';
+import type { ResourceStates } from '../domain/resources/resourcePorts.js';
 import type { ResourceState } from '../domain/resources/Resource.js';
 import { RevisionReader } from '../domain/resources/RevisionReader.js';
 import type { EventLog, Kind } from '../events/EventLog.js';

@@ -3,7 +3,7 @@ import type { Caller } from '../kernel/Caller.js';
 import type { ItemRef } from '../kernel/ItemRef.js';
 import type { ProjectRef } from '../kernel/labels.js';
 import { Rejection } from '../kernel/Rejection.js';
-import type { Selector } from '../domain/resources/ResourceService.js';
+import type { Selector } from '../domain/resources/resourcePorts.js';
 import type { ResourceState } from '../domain/resources/Resource.js';
 import { context } from '../kernel/vocabulary.js';
 import type { ResolverState } from './Resolver.js';

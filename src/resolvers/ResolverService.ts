@@ -4,7 +4,7 @@ import type { JsonObject } from '../kernel/json.js';
 import type { ProjectRef } from '../kernel/labels.js';
 import type { ProjectState } from '../domain/projects/Project.js';
 import { expandTerm } from '../domain/projects/apiMappings.js';
-import type { Selector } from '../domain/resources/ResourceService.js';
+import type { Selector } from '../domain/resources/resourcePorts.js';
 import type { VersionedDeps } from '../domain/VersionedItems.js';
 import { VersionedItems } from '../domain/VersionedItems.js';
 import { identityKey } from '../kernel/Identity.js';

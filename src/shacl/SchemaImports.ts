@@ -4,7 +4,7 @@ import type { ProjectRef } from '../kernel/labels.js';
 import { rejections } from '../domain/rejections.js';
 import type { ImportRef } from '../domain/resources/ResourceEvent.js';
 import type { ResolveElsewhere } from '../domain/resources/ResolveElsewhere.js';
-import type { ResourceStates } from '../domain/resources/ResourceService.js';
+import type { ResourceStates } from '../domain/resources/resourcePorts.js';
 import { resourceKey, schemaKey } from '../kernel/logKeys.js';
 
 /** The triples of one revision of a schema or resource as N-Triples text (its revision graph). */

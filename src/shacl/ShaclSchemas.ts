@@ -2,7 +2,7 @@ import type { ProjectRef } from '../kernel/labels.js';
 import { rejections } from '../domain/rejections.js';
 import type { ResourceState } from '../domain/resources/Resource.js';
 import type { JsonObject } from '../domain/resources/ResourceEvent.js';
-import type { ResourceStates } from '../domain/resources/ResourceService.js';
+import type { ResourceStates } from '../domain/resources/resourcePorts.js';
 import type { RevisionReader } from '../domain/resources/RevisionReader.js';
 import type { ResolvedSchema, SchemaResolver } from '../domain/resources/SchemaResolver.js';
 import { parseSchemaRef, pinnedSchema, schemaBase } from '../domain/schemas/schemaRef.js';

@@ -1,4 +1,4 @@
-import type { ResourceStates } from '../domain/resources/ResourceService.js';
+import type { ResourceStates } from '../domain/resources/resourcePorts.js';
 import type { RevisionReader } from '../domain/resources/RevisionReader.js';
 import type { JsonLdProcessor } from '../jsonld/JsonLdProcessor.js';
 import { resourceKey, schemaKey } from '../kernel/logKeys.js';

@@ -3,7 +3,8 @@ import { Rejection } from '../../kernel/Rejection.js';
 import type { JsonObject } from '../../kernel/json.js';
 import type { ResourceState } from './Resource.js';
 import type { Revision } from './RevisionReader.js';
-import type { ResourceService, Selector } from './ResourceService.js';
+import type { ResourceService } from './ResourceService.js';
+import type { Selector } from './resourcePorts.js';
 import type { ItemRefs } from '../projects/itemRefs.js';
 import type { ItemRef } from '../../kernel/ItemRef.js';
 

@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import type { KindQueries } from '../../catalogue/KindQueries.js';
-import type { Selector } from '../../domain/resources/ResourceService.js';
+import type { Selector } from '../../domain/resources/resourcePorts.js';
 import type { ProjectService } from '../../domain/projects/ProjectService.js';
 import type { Versioned } from '../../domain/versioned.js';
 import type { Caller } from '../../kernel/Caller.js';

@@ -11,7 +11,7 @@ import { rejections } from '../../domain/rejections.js';
 import type { ProjectService } from '../../domain/projects/ProjectService.js';
 import type { ProjectState } from '../../domain/projects/Project.js';
 import { resolveId } from '../../domain/projects/apiMappings.js';
-import type { Selector } from '../../domain/resources/ResourceService.js';
+import type { Selector } from '../../domain/resources/resourcePorts.js';
 import type { FileItem, FilePort, StoragePort } from '../filePorts.js';
 import type { ItemReader } from '../Platform.js';
 import type { ArchiveEntry, ArchiveRecord } from './Archive.js';

@@ -5,7 +5,7 @@ import type { JsonObject } from '../../kernel/json.js';
 import type { ProjectRef } from '../../kernel/labels.js';
 import type { ProjectState } from '../../domain/projects/Project.js';
 import { expandTerm, resolveId } from '../../domain/projects/apiMappings.js';
-import type { Selector } from '../../domain/resources/ResourceService.js';
+import type { Selector } from '../../domain/resources/resourcePorts.js';
 import type { VersionedDeps, VersionedKind } from '../../domain/VersionedItems.js';
 import { VersionedItems } from '../../domain/VersionedItems.js';
 import type { ViewCommand, ViewFields, ViewState, ViewValue } from './View.js';

@@ -5,7 +5,7 @@ import type { ProjectRef } from '../../../kernel/labels.js';
 import { Rejection } from '../../../kernel/Rejection.js';
 import type { ItemTarget } from '../../../domain/itemCommands.js';
 import { resolveId } from '../../../domain/projects/apiMappings.js';
-import type { Selector } from '../../../domain/resources/ResourceService.js';
+import type { Selector } from '../../../domain/resources/resourcePorts.js';
 import type { StorageFields, StorageState } from '../storages/Storage.js';
 import type { StorageService } from '../storages/StorageService.js';
 import { storageRejections } from '../storages/storageRejections.js';
@@ -36,6 +36,14 @@ export type FilePartSource = (() => Promise<FilePart>) & { declaredBytes?: numbe
 
 /** The store behind a storage. */
 export type FileStores = (id: string, fields: StorageFields, secret: string | undefined) => FileStore;
+
+/**
+ * A file whose current state the caller read already (the route guard, for its storage's
+ * permission): any `ItemRef` taken here may be one, and the state is not read again.
+ */
+export interface FileRead extends ItemRef {
+  current: FileState;
+}
 
 /** A create or update before its bytes are known. */
 type WriteHeader = (ItemTarget & { type: 'Create' }) | (ItemTarget & { type: 'Update'; rev: number });
@@ -116,9 +124,9 @@ export class FileService {
   }
 
   /** The file's current state (with the project, active for a write, or the not-found rejection). */
-  private async located(item: ItemRef, write: boolean): Promise<FileState> {
+  private async located(item: ItemRef | FileRead, write: boolean): Promise<FileState> {
     this.items.opened(item, write);
-    return this.items.found(item, await this.deps.states.get(fileKey(item.project, item.id)));
+    return this.items.found(item, 'current' in item ? item.current : await this.deps.states.get(fileKey(item.project, item.id)));
   }
 
   /** A command on an existing file, run through the lifecycle; resolves to the file after it. */

@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import { summarised } from './routeSummaries.js';
 import { pipeline } from 'node:stream/promises';
-import type { FileService } from '../files/FileService.js';
+import type { FileRead, FileService } from '../files/FileService.js';
 import type { FileState } from '../files/File.js';
 import type { StorageService } from '../storages/StorageService.js';
 import { rejections } from '../../../domain/rejections.js';
@@ -9,6 +9,7 @@ import { fileRejections } from '../files/fileRejections.js';
 import { Rejection } from '../../../kernel/Rejection.js';
 import type { KindQueries } from '../../../catalogue/KindQueries.js';
 import type { Addresses } from '../../../kernel/Addresses.js';
+import type { ItemRef } from '../../../kernel/ItemRef.js';
 import { byteRange } from './byteRange.js';
 import { contentDisposition } from '../../../http/contentDisposition.js';
 import { listingRequest, nextAddress } from '../../../http/listingParams.js';
@@ -54,12 +55,21 @@ export const fileRoutes = (table: Routes, router: Router, { files, storages, que
       throw error;
     }
   };
+  // The file the guard read for its storage's permission: the handler hands it to the service, which does not read it again.
+  const readByGuard = new WeakMap<Request, FileState>();
   // A file's storage names the permissions on its files; the declared ones stand when there is nothing to read them from.
   const fileStorage = (req: Request) =>
     quietly(async () => {
       const file = await files.find(projectOf(req), id(req));
+      if (file) readByGuard.set(req, file);
       return file && storages.fetch({ project: file.project, id: file.value.storage.id }).value.fields;
     });
+  /** The route's file (resolved at the edge), with its state when the guard read that same file. */
+  const fileOf = (req: Request, ctx: Context): ItemRef | FileRead => {
+    const item = itemOf(ctx);
+    const read = readByGuard.get(req);
+    return read && read.id === item.id && read.project === item.project ? { ...item, current: read } : item;
+  };
   const readPermission: PermissionOf = async (req) => (await fileStorage(req))?.readPermission;
   const writePermission: PermissionOf = async (req) => (await fileStorage(req))?.writePermission;
   const uploadPermission: PermissionOf = (req) =>
@@ -153,7 +163,7 @@ export const fileRoutes = (table: Routes, router: Router, { files, storages, que
   });
   routes.add(router, I, {
     get: read(async (req, res, ctx) => {
-      const file = await files.fetch(itemOf(ctx), selector(req.query));
+      const file = await files.fetch(fileOf(req, ctx), selector(req.query));
       res.vary('Accept');
       if (METADATA_TYPES.test(req.get('accept') ?? '')) return send(res, fileMetadata(file, addresses));
       await download(req, res, file);
@@ -161,14 +171,14 @@ export const fileRoutes = (table: Routes, router: Router, { files, storages, que
     put: write(
       async (req, res, ctx) => {
         if (single(req.query, 'rev') === undefined) return create(req, res, ctx);
-        written(res, 200)(await files.update(itemOf(ctx), requiredRev(req.query), storageParam(req), filePart(req), ctx.caller));
+        written(res, 200)(await files.update(fileOf(req, ctx), requiredRev(req.query), storageParam(req), filePart(req), ctx.caller));
       },
       'multipart',
       uploadPermission,
     ),
     delete: write(
       async (req, res, ctx) => {
-        written(res, 200)(await files.deprecate(itemOf(ctx), requiredRev(req.query), ctx.caller));
+        written(res, 200)(await files.deprecate(fileOf(req, ctx), requiredRev(req.query), ctx.caller));
       },
       'none',
       writePermission,
@@ -176,13 +186,13 @@ export const fileRoutes = (table: Routes, router: Router, { files, storages, que
   });
   routes.add(router, `${I}/tags`, {
     get: read(async (req, res, ctx) => {
-      send(res, tagsBody((await files.fetch(itemOf(ctx), selector(req.query))).tags));
+      send(res, tagsBody((await files.fetch(fileOf(req, ctx), selector(req.query))).tags));
     }),
     post: write(
       async (req, res, ctx) => {
         const rev = requiredRev(req.query);
         const body = tagBody(req.body);
-        written(res, 201)(await files.tag(itemOf(ctx), rev, body.tag, body.rev, ctx.caller));
+        written(res, 201)(await files.tag(fileOf(req, ctx), rev, body.tag, body.rev, ctx.caller));
       },
       'json',
       writePermission,
@@ -191,7 +201,7 @@ export const fileRoutes = (table: Routes, router: Router, { files, storages, que
   routes.add(router, `${I}/tags/:tag`, {
     delete: write(
       async (req, res, ctx) => {
-        written(res, 200)(await files.deleteTag(itemOf(ctx), requiredRev(req.query), segment(req, 'tag'), ctx.caller));
+        written(res, 200)(await files.deleteTag(fileOf(req, ctx), requiredRev(req.query), segment(req, 'tag'), ctx.caller));
       },
       'none',
       writePermission,
@@ -200,7 +210,7 @@ export const fileRoutes = (table: Routes, router: Router, { files, storages, que
   routes.add(router, `${I}/undeprecate`, {
     put: write(
       async (req, res, ctx) => {
-        written(res, 200)(await files.undeprecate(itemOf(ctx), requiredRev(req.query), ctx.caller));
+        written(res, 200)(await files.undeprecate(fileOf(req, ctx), requiredRev(req.query), ctx.caller));
       },
       'none',
       writePermission,
@@ -209,7 +219,7 @@ export const fileRoutes = (table: Routes, router: Router, { files, storages, que
   routes.add(router, `${I}/incoming`, {
     get: read(
       async (req, res, ctx) => {
-        const file = await files.fetch(itemOf(ctx));
+        const file = await files.fetch(fileOf(req, ctx));
         const { from, size } = paging(req);
         send(res, links(req, await queries.incoming(file.project, file.id, from, size), from, size));
       },
@@ -220,7 +230,7 @@ export const fileRoutes = (table: Routes, router: Router, { files, storages, que
   routes.add(router, `${I}/outgoing`, {
     get: read(
       async (req, res, ctx) => {
-        const file = await files.fetch(itemOf(ctx));
+        const file = await files.fetch(fileOf(req, ctx));
         const { from, size } = paging(req);
         send(res, links(req, await queries.outgoing(file.project, file.id, from, size), from, size));
       },

@@ -3,7 +3,7 @@ import type { ItemRef, ItemTarget } from '../../../kernel/ItemRef.js';
 import type { ProjectRef } from '../../../kernel/labels.js';
 import type { JsonObject } from '../../../kernel/json.js';
 import { DEFAULT_STORAGE } from '../../../kernel/vocabulary.js';
-import type { Selector } from '../../../domain/resources/ResourceService.js';
+import type { Selector } from '../../../domain/resources/resourcePorts.js';
 import type { VersionedDeps } from '../../../domain/VersionedItems.js';
 import { VersionedItems } from '../../../domain/VersionedItems.js';
 import type { StorageCommand, StorageFields, StorageState, StorageValue } from './Storage.js';
