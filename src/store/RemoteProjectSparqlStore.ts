@@ -6,7 +6,7 @@ import { confinedQuery } from './confinedQuery.js';
 import { currentGraphOf, HEAD, HEADS_PREFIX, headsGraphOf } from './graphNames.js';
 import type { ItemHead, ProjectQuery, ProjectSparqlStore, QueryAnswer, ViewMember } from './ProjectSparqlStore.js';
 import { QueryFailed } from './ProjectSparqlStore.js';
-import { chunks, DATA_TRIPLES, dropStatements, revisionInsert, standardResults, VALUES_ROWS } from './remoteSparql.js';
+import { chunks, DATA_TRIPLES, dropStatements, hasBlankNodes, lineCount, revisionInsert, standardResults, VALUES_ROWS } from './remoteSparql.js';
 import type { SparqlHttpClient } from './SparqlHttpClient.js';
 import { SparqlRequestFailed } from './SparqlHttpClient.js';
 import { writeResults } from './resultFormats.js';
@@ -35,6 +35,12 @@ export interface RemoteDatasetsOptions {
    */
   writesRevisions: boolean;
 }
+
+/**
+ * Whether a head's triples go to the default graph as data: when the caller has them and they hold
+ * no blank node (Virtuoso names a written blank node anew: only a copy keeps the revision graph's).
+ */
+const sentAsData = (head: ItemHead): boolean => head.ntriples !== undefined && head.ntriples.trim() !== '' && !hasBlankNodes(head.ntriples);
 
 /**
  * The SPARQL endpoint's datasets on the external server, next to the revision graphs: per project a
@@ -81,45 +87,56 @@ export class RemoteProjectSparqlStore implements ProjectSparqlStore, SharedViewG
   }
 
   /**
-   * Per run of items, one query for the heads the store holds, then one update of four set-wise
-   * operations: the heads graphs first, then the former heads' triples leave the default graphs
-   * unless a current head holds them, then the new heads' triples are copied in. Each run leaves
-   * what the heads say, whatever the store held: a replay converges to the same content.
+   * Per run of items, one query for the heads the store holds (but for items created by the batch,
+   * which hold none but the one they are given), then one update of set-wise operations: the heads
+   * graphs first, then the former heads' triples leave the default graphs unless a current head
+   * holds them, then the new heads' triples go in, sent as data when the caller has them (cheaper
+   * for the store than a copy from the revision graphs, docs/performance.md "The heads step") and
+   * copied from the revision graph when they hold blank nodes (sent, they would be new ones, which
+   * the former head's removal would not find). Each run leaves what the heads say, whatever the
+   * store held: a replay converges to the same content.
    */
   async currents(heads: readonly ItemHead[]): Promise<void> {
     const last = new Map<string, ItemHead>();
     for (const head of heads) last.set(`${head.project} ${head.item}`, head);
-    // A run's request deletes and inserts a triple per head at most: DATA_TRIPLES in all (remoteSparql.ts).
-    for (const run of chunks([...last.values()], () => 1, Number.POSITIVE_INFINITY, Math.min(VALUES_ROWS, DATA_TRIPLES / 2))) await this.setHeads(run);
+    // A run's request deletes and inserts a triple per head at most, and the triples sent: DATA_TRIPLES in all (remoteSparql.ts).
+    const weight = (head: ItemHead) => 2 + (sentAsData(head) ? lineCount(head.ntriples!) : 0);
+    for (const run of chunks([...last.values()], weight, DATA_TRIPLES, VALUES_ROWS)) await this.setHeads(run);
   }
 
   private async setHeads(heads: ItemHead[]): Promise<void> {
-    const rows = heads.map((h) => `(${iri(headsGraphOf(h.project))} ${iri(h.item)})`);
-    const { body } = await this.client.query(
-      `SELECT ?h ?item ?g WHERE { VALUES (?h ?item) { ${rows.join(' ')} } GRAPH ?h { ?item <${HEAD}> ?g } }`,
-      'application/sparql-results+json',
-    );
+    const looked = heads.filter((h) => !h.created);
     const held = new Map<string, string[]>();
-    for (const row of standardResults(body).results?.bindings ?? []) {
-      appendTo(held, `${row.h!.value} ${row.item!.value}`, row.g!.value);
+    if (looked.length) {
+      const rows = looked.map((h) => `(${iri(headsGraphOf(h.project))} ${iri(h.item)})`);
+      const { body } = await this.client.query(
+        `SELECT ?h ?item ?g WHERE { VALUES (?h ?item) { ${rows.join(' ')} } GRAPH ?h { ?item <${HEAD}> ?g } }`,
+        'application/sparql-results+json',
+      );
+      for (const row of standardResults(body).results?.bindings ?? []) {
+        appendTo(held, `${row.h!.value} ${row.item!.value}`, row.g!.value);
+      }
     }
     const removed: string[] = [];
     const added: string[] = [];
     // By project: Virtuoso (7.2) fails a template whose graph is a variable bound by VALUES (SR002).
     const leaving = new Map<ProjectRef, string[]>();
     const copied = new Map<ProjectRef, string[]>();
-    const push = (map: Map<ProjectRef, string[]>, project: ProjectRef, graph: string) => appendTo(map, project, iri(graph));
-    for (const { project, item, graph } of heads) {
+    const sent = new Map<ProjectRef, string[]>();
+    for (const head of heads) {
+      const { project, item, graph } = head;
       const headsGraph = iri(headsGraphOf(project));
-      const before = held.get(`${headsGraphOf(project)} ${item}`) ?? [];
+      // A created item's head is written again as a whole (the same triples again change nothing).
+      const before = head.created ? [] : (held.get(`${headsGraphOf(project)} ${item}`) ?? []);
       for (const old of before)
         if (old !== graph) {
           removed.push(`GRAPH ${headsGraph} { ${iri(item)} <${HEAD}> ${iri(old)} }`);
-          push(leaving, project, old);
+          appendTo(leaving, project, iri(old));
         }
       if (graph !== undefined && !before.includes(graph)) {
         added.push(`GRAPH ${headsGraph} { ${iri(item)} <${HEAD}> ${iri(graph)} }`);
-        push(copied, project, graph);
+        if (sentAsData(head)) appendTo(sent, project, head.ntriples!);
+        else appendTo(copied, project, iri(graph));
       }
     }
     const steps: string[] = [];
@@ -131,11 +148,13 @@ export class RemoteProjectSparqlStore implements ProjectSparqlStore, SharedViewG
       );
     for (const [project, graphs] of copied)
       steps.push(`INSERT { GRAPH ${iri(currentGraphOf(project))} { ?s ?p ?o } } WHERE { VALUES ?g { ${graphs.join(' ')} } GRAPH ?g { ?s ?p ?o } }`);
+    if (sent.size) steps.push(`INSERT DATA {\n${[...sent].map(([project, texts]) => `GRAPH ${iri(currentGraphOf(project))} {\n${texts.join('')}}`).join('\n')}\n}`);
     // Whole (one transaction even with fast writes), as a view's member updates: the third operation
     // reads the heads graph the first two wrote. Had it read the former heads, it would find each
     // leaving triple still held by its own old head and leave it in the default graph. Sent row by
     // row, such a request was seen to apply in part under load (the view's, f49acf7); this one's
-    // loss was not reproduced, the shape is the same.
+    // loss was not reproduced, the shape is the same. Applied in part, a head written without its
+    // triples would be found held by the next attempt, which would not write them.
     if (steps.length) await this.client.update(steps.join(' ;\n'), true);
   }
 
