@@ -63,9 +63,7 @@ export class StoreBatchWriter {
       graphs.push(planned);
       written.set(planned.graph, planned.ntriples);
       if (change.definition.revision)
-        heads.push(
-          deprecated ? { project, item, graph: undefined } : { project, item, graph: planned.graph, ntriples: planned.ntriples, created: created.get(item)! },
-        );
+        heads.push(deprecated ? { project, item, graph: undefined } : { project, item, graph: planned.graph, created: created.get(item)! });
     }
     const steps = [
       () => this.store.putGraphs(graphs),

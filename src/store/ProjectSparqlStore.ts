@@ -64,8 +64,6 @@ export interface ItemHead {
   project: ProjectRef;
   item: string;
   graph: string | undefined;
-  /** The head graph's N-Triples as its revision graph was written from them, when the caller has them: an external store sends them rather than copy the graph. */
-  ntriples?: string;
   /**
    * The item had no head before (its first change of the batch created it), so the store holds none
    * but this one, written by an earlier attempt at the same batch: nothing to look up or remove.

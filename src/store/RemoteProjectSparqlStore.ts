@@ -6,7 +6,7 @@ import { confinedQuery } from './confinedQuery.js';
 import { currentGraphOf, HEAD, HEADS_PREFIX, headsGraphOf } from './graphNames.js';
 import type { ItemHead, ProjectQuery, ProjectSparqlStore, QueryAnswer, ViewMember } from './ProjectSparqlStore.js';
 import { QueryFailed } from './ProjectSparqlStore.js';
-import { chunks, DATA_TRIPLES, dropStatements, hasBlankNodes, lineCount, revisionInsert, standardResults, VALUES_ROWS } from './remoteSparql.js';
+import { chunks, DATA_TRIPLES, dropStatements, revisionInsert, standardResults, VALUES_ROWS } from './remoteSparql.js';
 import type { SparqlHttpClient } from './SparqlHttpClient.js';
 import { SparqlRequestFailed } from './SparqlHttpClient.js';
 import { writeResults } from './resultFormats.js';
@@ -35,12 +35,6 @@ export interface RemoteDatasetsOptions {
    */
   writesRevisions: boolean;
 }
-
-/**
- * Whether a head's triples go to the default graph as data: when the caller has them and they hold
- * no blank node (Virtuoso names a written blank node anew: only a copy keeps the revision graph's).
- */
-const sentAsData = (head: ItemHead): boolean => head.ntriples !== undefined && head.ntriples.trim() !== '' && !hasBlankNodes(head.ntriples);
 
 /**
  * The SPARQL endpoint's datasets on the external server, next to the revision graphs: per project a
@@ -87,21 +81,17 @@ export class RemoteProjectSparqlStore implements ProjectSparqlStore, SharedViewG
   }
 
   /**
-   * Per run of items, one query for the heads the store holds (but for items created by the batch,
-   * which hold none but the one they are given), then one update of set-wise operations: the heads
-   * graphs first, then the former heads' triples leave the default graphs unless a current head
-   * holds them, then the new heads' triples go in, sent as data when the caller has them (cheaper
-   * for the store than a copy from the revision graphs, docs/performance.md "The heads step") and
-   * copied from the revision graph when they hold blank nodes (sent, they would be new ones, which
-   * the former head's removal would not find). Each run leaves what the heads say, whatever the
-   * store held: a replay converges to the same content.
+   * Per run of items, one query for the heads the store holds (but for items the batch created,
+   * which hold none but the one they are given: ItemHead.created), then one update of four
+   * set-wise operations: the heads graphs first, then the former heads' triples leave the default
+   * graphs unless a current head holds them, then the new heads' triples are copied in. Each run
+   * leaves what the heads say, whatever the store held: a replay converges to the same content.
    */
   async currents(heads: readonly ItemHead[]): Promise<void> {
     const last = new Map<string, ItemHead>();
     for (const head of heads) last.set(`${head.project} ${head.item}`, head);
-    // A run's request deletes and inserts a triple per head at most, and the triples sent: DATA_TRIPLES in all (remoteSparql.ts).
-    const weight = (head: ItemHead) => 2 + (sentAsData(head) ? lineCount(head.ntriples!) : 0);
-    for (const run of chunks([...last.values()], weight, DATA_TRIPLES, VALUES_ROWS)) await this.setHeads(run);
+    // A run's request deletes and inserts a triple per head at most: DATA_TRIPLES in all (remoteSparql.ts).
+    for (const run of chunks([...last.values()], () => 1, Number.POSITIVE_INFINITY, Math.min(VALUES_ROWS, DATA_TRIPLES / 2))) await this.setHeads(run);
   }
 
   private async setHeads(heads: ItemHead[]): Promise<void> {
@@ -122,11 +112,10 @@ export class RemoteProjectSparqlStore implements ProjectSparqlStore, SharedViewG
     // By project: Virtuoso (7.2) fails a template whose graph is a variable bound by VALUES (SR002).
     const leaving = new Map<ProjectRef, string[]>();
     const copied = new Map<ProjectRef, string[]>();
-    const sent = new Map<ProjectRef, string[]>();
     for (const head of heads) {
       const { project, item, graph } = head;
       const headsGraph = iri(headsGraphOf(project));
-      // A created item's head is written again as a whole (the same triples again change nothing).
+      // A created item's head and triples are written again whatever the store holds (the same again change nothing).
       const before = head.created ? [] : (held.get(`${headsGraphOf(project)} ${item}`) ?? []);
       for (const old of before)
         if (old !== graph) {
@@ -135,8 +124,7 @@ export class RemoteProjectSparqlStore implements ProjectSparqlStore, SharedViewG
         }
       if (graph !== undefined && !before.includes(graph)) {
         added.push(`GRAPH ${headsGraph} { ${iri(item)} <${HEAD}> ${iri(graph)} }`);
-        if (sentAsData(head)) appendTo(sent, project, head.ntriples!);
-        else appendTo(copied, project, iri(graph));
+        appendTo(copied, project, iri(graph));
       }
     }
     const steps: string[] = [];
@@ -148,7 +136,6 @@ export class RemoteProjectSparqlStore implements ProjectSparqlStore, SharedViewG
       );
     for (const [project, graphs] of copied)
       steps.push(`INSERT { GRAPH ${iri(currentGraphOf(project))} { ?s ?p ?o } } WHERE { VALUES ?g { ${graphs.join(' ')} } GRAPH ?g { ?s ?p ?o } }`);
-    if (sent.size) steps.push(`INSERT DATA {\n${[...sent].map(([project, texts]) => `GRAPH ${iri(currentGraphOf(project))} {\n${texts.join('')}}`).join('\n')}\n}`);
     // Whole (one transaction even with fast writes), as a view's member updates: the third operation
     // reads the heads graph the first two wrote. Had it read the former heads, it would find each
     // leaving triple still held by its own old head and leave it in the default graph. Sent row by

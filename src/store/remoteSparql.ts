@@ -95,7 +95,7 @@ export const heldGraphsQueries = (graphs: readonly string[]): string[] =>
     (run) => `SELECT DISTINCT ?g WHERE { VALUES ?g { ${run.map(iri).join(' ')} } GRAPH ?g { ?s ?p ?o } }`,
   );
 
-export const hasBlankNodes = (ntriples: string): boolean => ntriples.includes('_:') && ntriples.split('\n').some((line) => scopeBlankNodes(line, '~') !== line);
+const hasBlankNodes = (ntriples: string): boolean => ntriples.includes('_:') && ntriples.split('\n').some((line) => scopeBlankNodes(line, '~') !== line);
 
 /**
  * Requests writing revision graphs none of which the store holds yet, each whole: those without
