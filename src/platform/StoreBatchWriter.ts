@@ -42,12 +42,18 @@ export class StoreBatchWriter {
     const graphs: RevisionText[] = [];
     const heads: ItemHead[] = [];
     const dropped: { project: string; graphs: string[] }[] = [];
+    // Per item, whether its one change of the run created it: then the store holds no head for it but
+    // this one (an earlier attempt at the change) or a later change's, which a replay of that change
+    // replaces (ItemHead.created). An item changed again in the run is looked up: an earlier attempt
+    // split otherwise may have left the head of its first change.
+    const created = new Map<string, boolean>();
     for (const change of changes) {
       const planned = await this.revisions.planned(change, (graph) => written.get(graph));
       if (planned === undefined || !change.definition.listed) continue;
       const state = change.next ?? change.previous;
       const { project, id, deprecated } = change.definition.listed(state);
       const item = itemNode(change.definition.kind, project, id);
+      created.set(item, !created.has(item) && change.previous === undefined);
       if ('drop' in planned) {
         if (change.definition.revision) heads.push({ project, item, graph: undefined });
         dropped.push({ project, graphs: planned.drop });
@@ -56,7 +62,8 @@ export class StoreBatchWriter {
       }
       graphs.push(planned);
       written.set(planned.graph, planned.ntriples);
-      if (change.definition.revision) heads.push({ project, item, graph: deprecated ? undefined : planned.graph });
+      if (change.definition.revision)
+        heads.push(deprecated ? { project, item, graph: undefined } : { project, item, graph: planned.graph, created: created.get(item)! });
     }
     const steps = [
       () => this.store.putGraphs(graphs),

@@ -64,6 +64,11 @@ export interface ItemHead {
   project: ProjectRef;
   item: string;
   graph: string | undefined;
+  /**
+   * The item had no head before (its first change of the batch created it), so the store holds none
+   * but this one, written by an earlier attempt at the same batch: nothing to look up or remove.
+   */
+  created?: boolean;
 }
 
 /**
